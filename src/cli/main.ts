@@ -1,0 +1,68 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/config.js';
+import { StoreError } from '../store/errors.js';
+import { version } from '../version.js';
+import { registerInit } from './commands/init.js';
+import { registerServe } from './commands/serve.js';
+import { CliError, exitCodes } from './output.js';
+
+/** The `athar` program. Only commands that work are registered; each area adds one line. */
+export function buildProgram(): Command {
+  const program = new Command('athar')
+    .description('athar (أثر): the evidence of Syria’s detainees and disappeared, kept and linked')
+    .version(version)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  registerServe(program);
+  registerInit(program);
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}
+
+/** Runs the CLI and returns the exit code: 0 ok, 1 failure, 2 usage or configuration. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCodes.ok;
+  } catch (error) {
+    return report(error);
+  }
+}
+
+function report(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Help and version are successes; everything else commander raises is a usage error.
+    if (
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.exitCode === 0
+    ) {
+      return exitCodes.ok;
+    }
+    return exitCodes.usage;
+  }
+  if (error instanceof ConfigError) {
+    process.stderr.write(`athar: ${error.message}\n`);
+    return exitCodes.usage;
+  }
+  if (error instanceof StoreError) {
+    process.stderr.write(`athar: ${error.message}\n`);
+    return exitCodes.usage;
+  }
+  if (error instanceof CliError) {
+    process.stderr.write(`athar: ${error.message}\n`);
+    return error.exitCode;
+  }
+  const e = error as Error;
+  process.stderr.write(`athar: ${e?.message ?? String(error)}\n`);
+  if (process.env.ATHAR_DEBUG) process.stderr.write(`${e?.stack}\n`);
+  return exitCodes.failure;
+}
+
+const invokedDirectly = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then((code) => {
+    if (code !== 0) process.exitCode = code;
+  });
+}

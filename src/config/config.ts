@@ -1,0 +1,174 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Everything athar reads from its environment, validated once at start. */
+export interface Config {
+  /** The data folder: SQLite file, blobs, keys. Absolute. */
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
+  blobs: { kind: 'fs'; root: string };
+  server: { host: string; port: number; trustProxy: boolean; webRoot: string };
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; origin: string };
+}
+
+/** Flags given on the command line; they win over the environment. */
+export interface ConfigFlags {
+  data?: string;
+  databaseUrl?: string;
+  port?: string | number;
+  host?: string;
+  logLevel?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Each documented variable, with the flag that overrides it. README.md lists the same. */
+export const configVariables = {
+  ATHAR_DATA: { flag: '--data', default: './data', about: 'data folder: athar.db, blobs/, keys/' },
+  ATHAR_DATABASE_URL: {
+    flag: '--database-url',
+    default: '(SQLite file in the data folder)',
+    about:
+      'postgres://user:pass@host:5432/db switches to PostgreSQL; sqlite:/path/file.db names another SQLite file',
+  },
+  ATHAR_DB_POOL_SIZE: { flag: undefined, default: '10', about: 'PostgreSQL connection pool size' },
+  ATHAR_BLOBS: { flag: undefined, default: '<data>/blobs', about: 'blob store folder (content-addressed)' },
+  ATHAR_HOST: { flag: '--host', default: '127.0.0.1', about: 'address the server binds to' },
+  ATHAR_PORT: { flag: '--port', default: '8080', about: 'port the server listens on' },
+  ATHAR_TRUST_PROXY: {
+    flag: undefined,
+    default: 'false',
+    about: 'true when behind a TLS-terminating proxy: honour X-Forwarded-*, mark cookies Secure',
+  },
+  ATHAR_LOG_LEVEL: {
+    flag: '--log-level',
+    default: 'info',
+    about: 'fatal, error, warn, info, debug, trace or silent',
+  },
+  ATHAR_LOG_ORIGIN: {
+    flag: undefined,
+    default: 'athar.localhost/log',
+    about: "the tamper-evident log's origin line (fixed when the log key is made)",
+  },
+  ATHAR_WEB_ROOT: { flag: undefined, default: '<repo>/web/dist', about: 'folder of the built web interface' },
+} as const;
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+
+const boolText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const schema = z.object({
+  ATHAR_DATA: z.string().min(1, 'must not be empty'),
+  ATHAR_DATABASE_URL: z
+    .string()
+    .refine((v) => /^(postgres|postgresql):\/\//.test(v) || /^(sqlite|file):/.test(v), {
+      message: 'must start with postgres://, postgresql://, sqlite: or file:',
+    })
+    .optional(),
+  ATHAR_DB_POOL_SIZE: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(200, 'must be at most 200'),
+  ATHAR_BLOBS: z
+    .string()
+    .refine((v) => !/^s3:\/\//.test(v), { message: 's3:// blob stores are not supported yet; give a folder' })
+    .optional(),
+  ATHAR_HOST: z.string().min(1, 'must not be empty'),
+  ATHAR_PORT: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0–65535')
+    .max(65535, 'must be 0–65535'),
+  ATHAR_TRUST_PROXY: boolText,
+  ATHAR_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    message: 'must be one of fatal, error, warn, info, debug, trace, silent',
+  }),
+  ATHAR_LOG_ORIGIN: z
+    .string()
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces, e.g. archive.example.org/log'),
+  ATHAR_WEB_ROOT: z.string().optional(),
+});
+
+/**
+ * Reads configuration from the environment and flags. Every problem is collected and reported together;
+ * callers turn a ConfigError into exit code 2.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  flags: ConfigFlags = {},
+  cwd = process.cwd(),
+): Config {
+  const pick = (
+    name: keyof typeof configVariables,
+    flag: string | number | undefined,
+  ): string | undefined => {
+    if (flag !== undefined && flag !== '') return String(flag);
+    const v = env[name];
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const raw = {
+    ATHAR_DATA: pick('ATHAR_DATA', flags.data) ?? './data',
+    ATHAR_DATABASE_URL: pick('ATHAR_DATABASE_URL', flags.databaseUrl),
+    ATHAR_DB_POOL_SIZE: pick('ATHAR_DB_POOL_SIZE', undefined) ?? '10',
+    ATHAR_BLOBS: pick('ATHAR_BLOBS', undefined),
+    ATHAR_HOST: pick('ATHAR_HOST', flags.host) ?? '127.0.0.1',
+    ATHAR_PORT: pick('ATHAR_PORT', flags.port) ?? '8080',
+    ATHAR_TRUST_PROXY: pick('ATHAR_TRUST_PROXY', undefined) ?? 'false',
+    ATHAR_LOG_LEVEL: pick('ATHAR_LOG_LEVEL', flags.logLevel) ?? 'info',
+    ATHAR_LOG_ORIGIN: pick('ATHAR_LOG_ORIGIN', undefined) ?? 'athar.localhost/log',
+    ATHAR_WEB_ROOT: pick('ATHAR_WEB_ROOT', undefined),
+  };
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]) as keyof typeof configVariables;
+      const flag = configVariables[name]?.flag;
+      const shown = raw[name as keyof typeof raw];
+      const where = flag ? `${name} (or ${flag})` : name;
+      return `${where}: ${issue.message} (got ${JSON.stringify(shown)})`;
+    });
+    throw new ConfigError(problems);
+  }
+  const v = parsed.data;
+  const dataDir = path.resolve(cwd, v.ATHAR_DATA);
+  let database: Config['database'];
+  const url = v.ATHAR_DATABASE_URL;
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    database = { kind: 'postgres', url, poolSize: v.ATHAR_DB_POOL_SIZE };
+  } else if (url) {
+    database = { kind: 'sqlite', file: path.resolve(cwd, url.replace(/^(sqlite|file):(\/\/)?/, '')) };
+  } else {
+    database = { kind: 'sqlite', file: path.join(dataDir, 'athar.db') };
+  }
+  return {
+    dataDir,
+    database,
+    blobs: { kind: 'fs', root: path.resolve(cwd, v.ATHAR_BLOBS ?? path.join(dataDir, 'blobs')) },
+    server: {
+      host: v.ATHAR_HOST,
+      port: v.ATHAR_PORT,
+      trustProxy: v.ATHAR_TRUST_PROXY,
+      webRoot: path.resolve(cwd, v.ATHAR_WEB_ROOT ?? path.join(repoRoot, 'web', 'dist')),
+    },
+    log: { level: v.ATHAR_LOG_LEVEL, origin: v.ATHAR_LOG_ORIGIN },
+  };
+}
+
+/** A database URL fit for messages and logs: the password is replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+  }
+}

@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from '../services/context.js';
+import { version } from '../version.js';
+import { Problem, type ProblemCode, problemBody } from './problems.js';
+import { registerRoutes } from './routes/index.js';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export interface ServerOptions {
+  /** Pino logger settings; false silences request logs (tests). */
+  logger?: boolean | { level: string };
+}
+
+/** Builds the HTTP server over a context: routes, OpenAPI, problem+json errors, security headers, the web app. */
+export async function buildServer(ctx: AppContext, options: ServerOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: typeof options.logger === 'object' ? options.logger.level : ctx.config.log.level,
+            // Paths only: query strings carry names searched for, and names are personal data.
+            serializers: {
+              req: (req) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
+              res: (res) => ({ statusCode: res.statusCode }),
+            },
+            redact: {
+              paths: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.secret'],
+              remove: true,
+            },
+          },
+    trustProxy: ctx.config.server.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: ctx.config.server.trustProxy ? [] : null,
+      },
+    },
+    // HSTS only makes sense where TLS terminates in front of us.
+    strictTransportSecurity: ctx.config.server.trustProxy ? { maxAge: 31536000 } : false,
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cookie);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'athar API',
+        version,
+        description:
+          'The evidence of Syria’s detainees and disappeared: records, persons, evidence, review and the tamper-evident log. Errors are RFC 9457 problem+json.',
+      },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'athar_session' },
+          token: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
+    const instance = request.url.split('?')[0];
+    if (error instanceof Problem) {
+      return reply
+        .status(error.status)
+        .type('application/problem+json')
+        .send(problemBody(error.code, error.detail, instance, error.extensions));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors = error.validation.map((v) => ({
+        path: [
+          error.validationContext,
+          ...String(v.instancePath ?? '')
+            .split('/')
+            .filter(Boolean),
+        ].join('.'),
+        message: v.message ?? 'invalid',
+      }));
+      return reply
+        .status(400)
+        .type('application/problem+json')
+        .send(problemBody('validation_failed', undefined, instance, { errors }));
+    }
+    const status = (error as FastifyError).statusCode ?? 500;
+    const code: ProblemCode =
+      status === 413
+        ? 'payload_too_large'
+        : status === 415
+          ? 'unsupported_media_type'
+          : status === 429
+            ? 'rate_limited'
+            : status === 404
+              ? 'not_found'
+              : status >= 400 && status < 500
+                ? 'bad_request'
+                : 'internal';
+    if (code === 'internal') request.log.error({ err: error }, 'unhandled error');
+    const detail = code === 'internal' ? undefined : error.message;
+    return reply
+      .status(status)
+      .type('application/problem+json')
+      .send(problemBody(code, detail, instance));
+  });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await registerRoutes(app, ctx);
+  await registerWeb(app, ctx.config.server.webRoot);
+  return app;
+}
+
+/** Serves the built web app; unknown non-API GETs fall back to index.html so client routes work. */
+async function registerWeb(app: App, webRoot: string): Promise<void> {
+  const index = path.join(webRoot, 'index.html');
+  const built = fs.existsSync(index);
+  if (built) {
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false, cacheControl: false });
+    // Hashed assets never change: cache them for good. index.html must always be fresh.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.url.startsWith('/assets/'))
+        reply.header('cache-control', 'public, max-age=31536000, immutable');
+      return payload;
+    });
+  }
+  const isApi = (url: string) => /^\/(api|log|healthz|openapi\.json)(\/|$|\?)/.test(url);
+  app.setNotFoundHandler((request, reply) => {
+    if (
+      request.method === 'GET' &&
+      !isApi(request.url) &&
+      (request.headers.accept ?? '').includes('text/html')
+    ) {
+      if (built) {
+        reply.header('cache-control', 'no-cache');
+        return reply.type('text/html; charset=utf-8').send(fs.createReadStream(index));
+      }
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          '<!doctype html><html lang="en"><meta charset="utf-8"><title>athar</title><p>The web interface is not built. Run <code>npm run build:web</code>, or start athar with <code>npm start</code>.</p></html>',
+        );
+    }
+    return reply
+      .status(404)
+      .type('application/problem+json')
+      .send(problemBody('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
+  });
+}

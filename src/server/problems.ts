@@ -1,0 +1,71 @@
+/**
+ * Every error a client can meet, with a stable code, its HTTP status and a message that says what to do.
+ * Answers are RFC 9457 problem details: { type, title, status, detail, code, instance, errors? }.
+ * docs/api.md lists the same catalogue.
+ */
+export const problemCatalogue = {
+  bad_request: { status: 400, title: 'The request is malformed.' },
+  validation_failed: { status: 400, title: 'Some fields are missing or invalid; see errors.' },
+  unauthenticated: { status: 401, title: 'Sign in first.' },
+  csrf_failed: { status: 403, title: 'The request lacks a valid CSRF token; reload the page and try again.' },
+  forbidden: { status: 403, title: 'Your role does not allow this.' },
+  totp_required: { status: 401, title: 'Enter the code from your authenticator app.' },
+  not_found: { status: 404, title: 'Nothing is here.' },
+  method_not_allowed: { status: 405, title: 'This resource does not accept that method.' },
+  conflict: { status: 409, title: 'The request conflicts with the current state; reload and try again.' },
+  payload_too_large: { status: 413, title: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, title: 'Send application/json.' },
+  rate_limited: { status: 429, title: 'Too many requests; wait and try again.' },
+  locked: { status: 423, title: 'This account is locked for a while after failed sign-ins.' },
+  internal: { status: 500, title: 'Something went wrong on our side; it has been logged.' },
+  unavailable: { status: 503, title: 'The service cannot answer right now; try again shortly.' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof problemCatalogue;
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  code: ProblemCode;
+  detail?: string;
+  instance?: string;
+  errors?: { path: string; message: string }[];
+  [extension: string]: unknown;
+}
+
+/** Thrown by handlers and services' adapters; the server's error handler turns it into problem+json. */
+export class Problem extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail?: string,
+    readonly extensions: Record<string, unknown> = {},
+  ) {
+    super(detail ?? problemCatalogue[code].title);
+    this.name = 'Problem';
+    this.status = problemCatalogue[code].status;
+  }
+}
+
+export function problemType(code: ProblemCode): string {
+  return `urn:athar:problem:${code}`;
+}
+
+export function problemBody(
+  code: ProblemCode,
+  detail?: string,
+  instance?: string,
+  extensions: Record<string, unknown> = {},
+): ProblemBody {
+  const entry = problemCatalogue[code];
+  return {
+    type: problemType(code),
+    title: entry.title,
+    status: entry.status,
+    code,
+    ...(detail ? { detail } : {}),
+    ...(instance ? { instance } : {}),
+    ...extensions,
+  };
+}

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { generatePassword, hashPassword } from '../access/passwords.js';
+import type { Config } from '../config/config.js';
+import { StoreError } from '../store/errors.js';
+import { UserRepository } from '../store/repositories/users.js';
+import type { AppContext } from './context.js';
+import { openContext } from './context.js';
+
+export interface InitResult {
+  dataDir: string;
+  database: string;
+  created: boolean;
+  /** Present only when the first admin was made now: shown once, never stored in clear. */
+  admin?: { username: string; password: string };
+}
+
+/** Makes sure the data folder exists and is writable; one clear line when it is not. */
+export function ensureDataDir(dataDir: string): void {
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    throw new StoreError(`data folder ${dataDir} cannot be created: ${e.code ?? e.message}`, 'not_writable');
+  }
+  if (!fs.statSync(dataDir).isDirectory()) {
+    throw new StoreError(`data folder ${dataDir} is not a folder`, 'not_writable');
+  }
+  const probe = path.join(dataDir, `.write-test-${process.pid}`);
+  try {
+    fs.writeFileSync(probe, '');
+    fs.rmSync(probe);
+  } catch (error) {
+    throw new StoreError(
+      `data folder ${dataDir} is not writable: ${(error as NodeJS.ErrnoException).code ?? error}`,
+      'not_writable',
+    );
+  }
+  fs.mkdirSync(path.join(dataDir, 'keys'), { recursive: true, mode: 0o700 });
+}
+
+/** Steps later areas add to `athar init` (e.g. the log's signing key); each must be idempotent. */
+export type InitStep = (ctx: AppContext) => Promise<void>;
+const initSteps: InitStep[] = [];
+export function addInitStep(step: InitStep): void {
+  initSteps.push(step);
+}
+
+/**
+ * Creates what athar needs on first start, and leaves an existing installation as it is: data folder, database
+ * (migrated), blob folders, keys, and the first admin with a one-time password.
+ */
+export async function initialise(config: Config): Promise<{ ctx: AppContext; result: InitResult }> {
+  ensureDataDir(config.dataDir);
+  const ctx = await openContext(config);
+  try {
+    for (const step of initSteps) await step(ctx);
+    const users = new UserRepository(ctx.store.db);
+    let admin: InitResult['admin'];
+    if ((await users.count()) === 0) {
+      const password = generatePassword();
+      await users.create({
+        username: 'admin',
+        displayName: 'Administrator',
+        passwordHash: await hashPassword(password),
+        role: 'admin',
+        mustChangePassword: true,
+      });
+      admin = { username: 'admin', password };
+    }
+    return {
+      ctx,
+      result: {
+        dataDir: config.dataDir,
+        database: ctx.store.location,
+        created: admin !== undefined,
+        ...(admin ? { admin } : {}),
+      },
+    };
+  } catch (error) {
+    await ctx.close();
+    throw error;
+  }
+}

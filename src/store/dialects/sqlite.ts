@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteAdapter, SqliteDialect } from 'kysely';
+import { StoreError } from '../errors.js';
+import type { Database } from '../schema.js';
+
+// SQLite does run DDL inside transactions; telling Kysely so makes every migration all-or-nothing, as on PostgreSQL.
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class AtharSqliteDialect extends SqliteDialect {
+  override createAdapter() {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+const header = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Opens (or creates) the SQLite file with the settings athar relies on: WAL so readers never block the writer,
+ * foreign keys enforced, a busy timeout instead of immediate SQLITE_BUSY, and full sync so a committed row
+ * survives power loss (custody records are evidence).
+ */
+export function openSqlite(file: string): { db: Kysely<Database>; raw: SQLite.Database } {
+  const dir = path.dirname(file);
+  if (!fs.existsSync(dir)) {
+    throw new StoreError(
+      `database folder ${dir} does not exist (run athar init, or set ATHAR_DATA)`,
+      'not_writable',
+    );
+  }
+  if (fs.existsSync(file)) {
+    const stat = fs.statSync(file);
+    if (!stat.isFile()) throw new StoreError(`database path ${file} is not a file`, 'not_a_database');
+    if (stat.size > 0) {
+      const fd = fs.openSync(file, 'r');
+      const head = Buffer.alloc(16);
+      fs.readSync(fd, head, 0, 16, 0);
+      fs.closeSync(fd);
+      if (!head.equals(header)) {
+        throw new StoreError(
+          `${file} is not a SQLite database (its first 16 bytes are not the SQLite header)`,
+          'not_a_database',
+        );
+      }
+    }
+  }
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    throw new StoreError(`database folder ${dir} is not writable`, 'not_writable');
+  }
+  let raw: SQLite.Database;
+  try {
+    raw = new SQLite(file);
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('foreign_keys = ON');
+    raw.pragma('busy_timeout = 10000');
+    raw.pragma('synchronous = FULL');
+    raw.pragma('temp_store = MEMORY');
+    raw.pragma('cache_size = -65536');
+    raw.prepare('select count(*) from sqlite_master').get();
+  } catch (error) {
+    throw new StoreError(
+      `${file} cannot be opened as a SQLite database: ${(error as Error).message}`,
+      'not_a_database',
+    );
+  }
+  return { db: new Kysely<Database>({ dialect: new AtharSqliteDialect({ database: raw }) }), raw };
+}

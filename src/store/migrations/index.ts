@@ -1,0 +1,13 @@
+import type { Migration } from 'kysely';
+import type { Capabilities } from '../capabilities.js';
+import { foundation } from './0001-foundation.js';
+
+/**
+ * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
+ * Never edit a migration that has shipped: add a new one.
+ */
+export function allMigrations(caps: Capabilities): Record<string, Migration> {
+  return {
+    '0001-foundation': foundation(caps),
+  };
+}

@@ -1,0 +1,74 @@
+import { nowIso } from '../../ids.js';
+import type { Db } from '../store.js';
+
+export interface AuditEntry {
+  actorId: string | null;
+  actorRole: string | null;
+  action: string;
+  subjectType?: string | null;
+  subjectId?: string | null;
+  details?: Record<string, unknown> | null;
+  ip?: string | null;
+}
+
+export interface AuditRow extends Required<Omit<AuditEntry, 'details'>> {
+  id: number;
+  at: string;
+  details: Record<string, unknown> | null;
+}
+
+/** Who read or did what, when. Append-only: nothing here updates or deletes. */
+export class AuditRepository {
+  constructor(private readonly db: Db) {}
+
+  async append(entry: AuditEntry, at = nowIso()): Promise<void> {
+    await this.db
+      .insertInto('audit_log')
+      .values({
+        at,
+        actor_id: entry.actorId,
+        actor_role: entry.actorRole,
+        action: entry.action,
+        subject_type: entry.subjectType ?? null,
+        subject_id: entry.subjectId ?? null,
+        details: entry.details ? JSON.stringify(entry.details) : null,
+        ip: entry.ip ?? null,
+      })
+      .execute();
+  }
+
+  async query(filter: {
+    actorId?: string;
+    action?: string;
+    subjectType?: string;
+    subjectId?: string;
+    since?: string;
+    until?: string;
+    limit?: number;
+    beforeId?: number;
+  }): Promise<AuditRow[]> {
+    let q = this.db.selectFrom('audit_log').selectAll();
+    if (filter.actorId) q = q.where('actor_id', '=', filter.actorId);
+    if (filter.action) q = q.where('action', '=', filter.action);
+    if (filter.subjectType) q = q.where('subject_type', '=', filter.subjectType);
+    if (filter.subjectId) q = q.where('subject_id', '=', filter.subjectId);
+    if (filter.since) q = q.where('at', '>=', filter.since);
+    if (filter.until) q = q.where('at', '<', filter.until);
+    if (filter.beforeId !== undefined) q = q.where('id', '<', filter.beforeId);
+    const rows = await q
+      .orderBy('id', 'desc')
+      .limit(Math.min(filter.limit ?? 100, 1000))
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      at: r.at,
+      actorId: r.actor_id,
+      actorRole: r.actor_role,
+      action: r.action,
+      subjectType: r.subject_type,
+      subjectId: r.subject_id,
+      details: r.details ? (JSON.parse(r.details) as Record<string, unknown>) : null,
+      ip: r.ip,
+    }));
+  }
+}

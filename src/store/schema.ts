@@ -1,0 +1,287 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The database as Kysely sees it, on both dialects. Conventions (docs/decisions.md):
+ * - ids are text (UUIDv7 from src/ids.ts, or stable slugs for seeded places);
+ * - times are ISO-8601 UTC text, `2026-11-29T15:35:38.123Z`, which sorts and compares the same on both;
+ * - booleans are integers 0/1; JSON is text; raw bytes are blobs (bytea on PostgreSQL).
+ */
+export interface Database {
+  meta: MetaTable;
+  governorates: GovernorateTable;
+  governorate_aliases: GovernorateAliasTable;
+  branches: BranchTable;
+  branch_aliases: BranchAliasTable;
+  sources: SourceTable;
+  records: RecordTable;
+  persons: PersonTable;
+  record_links: RecordLinkTable;
+  events: EventTable;
+  evidence_items: EvidenceItemTable;
+  annotations: AnnotationTable;
+  custody_events: CustodyEventTable;
+  candidate_pairs: CandidatePairTable;
+  decisions: DecisionTable;
+  identifications: IdentificationTable;
+  users: UserTable;
+  sessions: SessionTable;
+  audit_log: AuditLogTable;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface GovernorateTable {
+  id: string;
+  iso_code: string;
+  name_en: string;
+  name_ar: string;
+}
+
+export interface GovernorateAliasTable {
+  governorate_id: string;
+  alias: string;
+  alias_key: string;
+}
+
+export interface BranchTable {
+  id: string;
+  number: number | null;
+  kind: string;
+  agency: string;
+  name_en: string;
+  name_ar: string;
+  governorate_id: string | null;
+  notes: string | null;
+}
+
+export interface BranchAliasTable {
+  branch_id: string;
+  alias: string;
+  alias_key: string;
+}
+
+export interface SourceTable {
+  id: string;
+  name: string;
+  /** organisation | document | family | leak | registry | list | other */
+  kind: string;
+  description: string | null;
+  reliability_notes: string | null;
+  created_at: string;
+  created_by: string | null;
+}
+
+/** What one source says about one person: the row as given, and normalised fields beside it. */
+export interface RecordTable {
+  id: string;
+  source_id: string;
+  /** The source's own id for the row (the CSV's record_id), unique per source. */
+  external_id: string | null;
+  /** family_report | registry_line | death_notice | diaspora_list | evidence_card | other */
+  kind: string;
+  /** The row exactly as received (JSON object of the original fields, script as given). */
+  original: string;
+  full_name: string | null;
+  first_name: string | null;
+  father_name: string | null;
+  grandfather_name: string | null;
+  family_name: string | null;
+  mother_name: string | null;
+  /** Matching forms of the names (names.normalize), space-joined in part order. */
+  name_normalized: string | null;
+  /** ar | latn | mixed | none */
+  name_script: string;
+  sex: string | null;
+  /** ISO date with the precision given: YYYY, YYYY-MM or YYYY-MM-DD. */
+  birth_date: string | null;
+  birth_year: number | null;
+  governorate_id: string | null;
+  place_of_origin: string | null;
+  arrest_date: string | null;
+  arresting_branch_id: string | null;
+  detainee_number: string | null;
+  death_date: string | null;
+  forensic_report_number: string | null;
+  notes: string | null;
+  created_at: string;
+  created_by: string | null;
+}
+
+export interface PersonTable {
+  id: string;
+  created_at: string;
+  created_by: string | null;
+}
+
+/** A record's membership of a person. Never deleted: unlinking closes the row. */
+export interface RecordLinkTable {
+  id: string;
+  record_id: string;
+  person_id: string;
+  linked_at: string;
+  linked_by: string | null;
+  /** review_decision | manual | import | identification */
+  basis: string;
+  decision_id: string | null;
+  note: string | null;
+  unlinked_at: string | null;
+  unlinked_by: string | null;
+  unlink_reason: string | null;
+}
+
+export interface EventTable {
+  id: string;
+  person_id: string | null;
+  record_id: string | null;
+  /** birth | arrest | held_at | transfer | trial | sighting | release | death | burial | found | residence */
+  type: string;
+  date_start: string | null;
+  date_end: string | null;
+  /** day | month | year | estimated | range | unknown */
+  date_precision: string;
+  place: string | null;
+  governorate_id: string | null;
+  branch_id: string | null;
+  description: string | null;
+  created_at: string;
+  created_by: string | null;
+}
+
+export interface EvidenceItemTable {
+  id: string;
+  sha256: string;
+  size_bytes: number;
+  media_type: string;
+  /** The file name as found, exactly: base64 of its bytes (names need not be UTF-8). */
+  original_name_b64: string | null;
+  /** The file name for display (lossy UTF-8). */
+  original_name: string | null;
+  source_id: string | null;
+  width: number | null;
+  height: number | null;
+  orientation: number | null;
+  pdq: string | null;
+  pdq_quality: number | null;
+  /** EXIF/XMP/IPTC as JSON text. */
+  metadata: string | null;
+  decodable: number;
+  decode_error: string | null;
+  /** Graphic until someone says otherwise: derived views are blurred by default. */
+  graphic: number;
+  thumbnail_sha256: string | null;
+  blurred_sha256: string | null;
+  created_at: string;
+  created_by: string | null;
+}
+
+export interface AnnotationTable {
+  id: string;
+  evidence_id: string;
+  /** detainee_number | branch_number | forensic_report_number | note | ... */
+  kind: string;
+  value: string;
+  value_key: string;
+  /** card | body | overlay | file_name | folder | other */
+  read_from: string | null;
+  record_id: string | null;
+  created_at: string;
+  created_by: string | null;
+}
+
+export interface CustodyEventTable {
+  id: string;
+  evidence_id: string | null;
+  /** acquired | ingested | viewed_original | viewed_unblurred | annotated | exported | transferred | hold | release */
+  kind: string;
+  actor: string;
+  at: string;
+  reason: string | null;
+  details: string | null;
+  ledger_index: number | null;
+}
+
+export interface CandidatePairTable {
+  id: string;
+  /** record_a < record_b, so a pair has one row. */
+  record_a: string;
+  record_b: string;
+  probability: number;
+  match_weight: number;
+  model_version: string;
+  explanation: string | null;
+  /** open | decided */
+  status: string;
+  created_at: string;
+}
+
+export interface DecisionTable {
+  id: string;
+  record_a: string;
+  record_b: string;
+  /** match | non_match | unsure */
+  decision: string;
+  reviewer_id: string;
+  decided_at: string;
+  model_version: string | null;
+  note: string | null;
+  /** A later decision on the same pair supersedes this one. */
+  superseded_by: string | null;
+}
+
+export interface IdentificationTable {
+  id: string;
+  evidence_id: string;
+  person_id: string;
+  /** proposed | confirmed | family_informed | rejected | withdrawn */
+  status: string;
+  basis: string | null;
+  proposed_by: string;
+  proposed_at: string;
+  first_confirmed_by: string | null;
+  first_confirmed_at: string | null;
+  second_confirmed_by: string | null;
+  second_confirmed_at: string | null;
+  informed_by: string | null;
+  informed_at: string | null;
+}
+
+export interface UserTable {
+  id: string;
+  username: string;
+  display_name: string | null;
+  password_hash: string;
+  /** admin | documenter | reviewer | liaison | investigator */
+  role: string;
+  totp_secret: string | null;
+  totp_required: number;
+  disabled: number;
+  must_change_password: number;
+  failed_logins: number;
+  locked_until: string | null;
+  created_at: string;
+}
+
+export interface SessionTable {
+  /** SHA-256 of the session token; the token itself is never stored. */
+  id: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  actor_id: string | null;
+  actor_role: string | null;
+  action: string;
+  subject_type: string | null;
+  subject_id: string | null;
+  details: string | null;
+  ip: string | null;
+}

@@ -1,0 +1,140 @@
+import { type Kysely, Migrator, sql, type Transaction } from 'kysely';
+import type { Config } from '../config/config.js';
+import { type Capabilities, postgresCapabilities, sqliteCapabilities } from './capabilities.js';
+import { openPostgres } from './dialects/postgres.js';
+import { openSqlite } from './dialects/sqlite.js';
+import { StoreError } from './errors.js';
+import { allMigrations } from './migrations/index.js';
+import { syncGazetteer } from './repositories/places.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+
+/** The database athar runs on, whichever dialect; repositories take it, services never see the dialect. */
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly capabilities: Capabilities;
+  /** Where the data lives, fit for messages (no password). */
+  readonly location: string;
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const appMarker = 'athar';
+
+/**
+ * Opens the configured database, refuses one that belongs to something else, and (by default) brings its schema
+ * up to date and the gazetteer in sync.
+ */
+export async function openStore(
+  database: Config['database'],
+  options: { migrate?: boolean } = {},
+): Promise<Store> {
+  let db: Kysely<Database>;
+  let capabilities: Capabilities;
+  let location: string;
+  if (database.kind === 'sqlite') {
+    ({ db } = openSqlite(database.file));
+    capabilities = sqliteCapabilities;
+    location = database.file;
+  } else {
+    ({ db } = await openPostgres(database.url, database.poolSize));
+    capabilities = postgresCapabilities;
+    location = database.url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+  }
+  const store: Store = {
+    db,
+    capabilities,
+    location,
+    transaction: (work) => db.transaction().execute(work),
+    close: () => db.destroy(),
+  };
+  try {
+    await refuseForeign(store);
+    if (options.migrate !== false) {
+      await migrate(store);
+      await syncGazetteer(store);
+    }
+  } catch (error) {
+    await db.destroy().catch(() => {});
+    throw error;
+  }
+  return store;
+}
+
+/** Tables in athar's own namespace: the SQLite file, or the connection's current PostgreSQL schema. */
+async function tableNames(store: Store): Promise<string[]> {
+  if (store.capabilities.dialect === 'sqlite') {
+    const { rows } = await sql<{ name: string }>`
+      select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(
+      store.db,
+    );
+    return rows.map((r) => r.name);
+  }
+  const { rows } = await sql<{ name: string }>`
+    select table_name as name from information_schema.tables
+    where table_schema = current_schema() order by table_name`.execute(store.db);
+  return rows.map((r) => r.name);
+}
+
+/** A database with tables but without athar's marker is someone else's: never migrate over it. */
+async function refuseForeign(store: Store): Promise<void> {
+  const names = await tableNames(store);
+  if (names.length === 0) return;
+  if (!names.includes('kysely_migration') || !names.includes('meta')) {
+    const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ', …' : '');
+    throw new StoreError(
+      `${store.location} already holds tables that are not athar's (${shown}); give athar its own database`,
+      'foreign_database',
+    );
+  }
+  const marker = await store.db
+    .selectFrom('meta')
+    .select('value')
+    .where('key', '=', 'app')
+    .executeTakeFirst();
+  if (marker && marker.value !== appMarker) {
+    throw new StoreError(`${store.location} belongs to ${marker.value}, not athar`, 'foreign_database');
+  }
+}
+
+export async function migrate(store: Store): Promise<string[]> {
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => allMigrations(store.capabilities) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new StoreError(
+      `migration ${failed} failed on ${store.location}: ${(error as Error).message ?? String(error)}`,
+      'migration_failed',
+    );
+  }
+  const inserted = await store.db
+    .insertInto('meta')
+    .values({ key: 'app', value: appMarker })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  void inserted;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Reads a meta value (instance settings such as the log origin). */
+export async function getMeta(db: Db, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}
+
+export async function setMeta(db: Db, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('meta')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}
+
+/** Checks the connection still answers (health endpoint). */
+export async function ping(store: Store): Promise<void> {
+  await sql`select 1`.execute(store.db);
+}

@@ -1,0 +1,272 @@
+import { formatDate } from './dates.js';
+import type { FeatureColumn, RecordFeatures } from './features.js';
+import { precision } from './features.js';
+import type { NameSimilarity } from './similarity-cache.js';
+
+/**
+ * One field comparison of the Fellegi–Sunter model: a pair of records falls into exactly one level. Level 0 is
+ * always "missing" (either side does not say), whose weight is 0.
+ */
+export interface Comparison {
+  readonly name: string;
+  readonly levels: readonly string[];
+  /** Part of the family line (family, father, grandfather, mother): see `contextOf`. */
+  readonly lineage?: boolean;
+  /**
+   * Levels whose m and u are distributions of their own (each group sums to 1). Names split same-script from
+   * cross-script levels: which scripts a pair is written in says nothing about whether it is one person, so each
+   * script mix is weighed on its own. Default: one group of all non-missing levels.
+   */
+  readonly groups?: readonly (readonly number[])[];
+  /** The name column whose term frequency adjusts the agreeing levels, and those levels. */
+  readonly termFrequency?: { column: FeatureColumn; levels: readonly number[] };
+  level(f: RecordFeatures, a: number, b: number, sim: NameSimilarity): number;
+  /** The value one record brings to this comparison, for explanations. */
+  show(f: RecordFeatures, i: number): string;
+}
+
+/** Name similarity thresholds of the "variant" and "similar" levels. */
+export const variantSimilarity = 0.92;
+export const similarSimilarity = 0.8;
+
+/**
+ * Name levels: within one script (exact, variant, similar, different) and across scripts (transliteration —
+ * محمد / Mohammad —, similar, different), the two groups weighed separately.
+ */
+const nameLevels = [
+  'missing',
+  'exact',
+  'variant',
+  'similar',
+  'different',
+  'transliteration',
+  'transliteration_similar',
+  'transliteration_different',
+] as const;
+const nameGroups = [
+  [1, 2, 3, 4],
+  [5, 6, 7],
+] as const;
+
+/** Name levels that count as agreement, similarity and disagreement. */
+export const nameAgrees = (level: number) => level === 1 || level === 2 || level === 5;
+const nameDiffers = (level: number) => level === 4 || level === 7;
+
+function nameLevel(f: RecordFeatures, va: number, vb: number, sim: NameSimilarity): number {
+  if (va < 0 || vb < 0) return 0;
+  if (va === vb) return 1;
+  const s = sim.get(va, vb);
+  if (f.names.latin(va) === f.names.latin(vb)) {
+    if (s >= variantSimilarity) return 2;
+    return s >= similarSimilarity ? 3 : 4;
+  }
+  if (s >= variantSimilarity) return 5;
+  return s >= similarSimilarity ? 6 : 7;
+}
+
+function nameComparison(name: string, column: 'first' | 'father' | 'grandfather' | 'family'): Comparison {
+  return {
+    name,
+    levels: nameLevels,
+    lineage: column !== 'first',
+    groups: nameGroups,
+    termFrequency: { column, levels: [1, 2, 5] },
+    level: (f, a, b, sim) => nameLevel(f, f[column][a] as number, f[column][b] as number, sim),
+    show: (f, i) => {
+      const v = f[column][i] as number;
+      return v < 0 ? '' : f.names.form(v);
+    },
+  };
+}
+
+const mother: Comparison = {
+  name: 'mother_name',
+  lineage: true,
+  levels: ['missing', 'full_agrees', 'first_agrees', 'first_agrees_rest_differs', 'similar', 'different'],
+  termFrequency: { column: 'motherFirst', levels: [1, 2, 3] },
+  level(f, a, b, sim) {
+    const first = nameLevel(f, f.motherFirst[a] as number, f.motherFirst[b] as number, sim);
+    if (first === 0) return 0;
+    if (nameAgrees(first)) {
+      const rest = nameLevel(f, f.motherRest[a] as number, f.motherRest[b] as number, sim);
+      if (rest === 0) return 2;
+      return nameAgrees(rest) ? 1 : 3;
+    }
+    return nameDiffers(first) ? 5 : 4;
+  },
+  show(f, i) {
+    const first = f.motherFirst[i] as number;
+    const rest = f.motherRest[i] as number;
+    if (first < 0) return '';
+    return rest < 0 ? f.names.form(first) : `${f.names.form(first)} ${f.names.form(rest)}`;
+  },
+};
+
+const sex: Comparison = {
+  name: 'sex',
+  levels: ['missing', 'same', 'different'],
+  level(f, a, b) {
+    const x = f.sex[a] as number;
+    const y = f.sex[b] as number;
+    if (x < 0 || y < 0) return 0;
+    return x === y ? 1 : 2;
+  },
+  show: (f, i) => (f.sex[i] === 1 ? 'male' : f.sex[i] === 2 ? 'female' : ''),
+};
+
+const birth: Comparison = {
+  name: 'birth_date',
+  levels: [
+    'missing',
+    'exact_date',
+    'day_month_swapped',
+    'same_year',
+    'same_year_date_differs',
+    'year_off_by_one',
+    'different',
+  ],
+  level(f, a, b) {
+    const ya = f.birthYear[a] as number;
+    const yb = f.birthYear[b] as number;
+    if (ya < 0 || yb < 0) return 0;
+    if (ya === yb) {
+      const da = f.birthDay[a] as number;
+      const db = f.birthDay[b] as number;
+      if (da === 0 || db === 0) return 3;
+      const ma = f.birthMonth[a] as number;
+      const mb = f.birthMonth[b] as number;
+      if (ma === mb && da === db) return 1;
+      if (ma === db && da === mb) return 2;
+      return 4;
+    }
+    return ya - yb === 1 || yb - ya === 1 ? 5 : 6;
+  },
+  show(f, i) {
+    const y = f.birthYear[i] as number;
+    if (y < 0) return '';
+    return formatDate({ year: y, month: f.birthMonth[i] as number, day: f.birthDay[i] as number });
+  },
+};
+
+function codeComparison(name: string, column: 'governorate' | 'branch' | 'place'): Comparison {
+  return {
+    name,
+    levels: ['missing', 'same', 'different'],
+    level(f, a, b) {
+      const x = f[column][a] as number;
+      const y = f[column][b] as number;
+      if (x < 0 || y < 0) return 0;
+      return x === y ? 1 : 2;
+    },
+    show(f, i) {
+      const code = f[column][i] as number;
+      if (column === 'place') return code < 0 ? '' : (f.places.values[code] ?? '');
+      return f.placeLabel(column, code);
+    },
+  };
+}
+
+const dayLevels = ['missing', 'same_day', 'within_30_days', 'within_a_year', 'different'] as const;
+
+/** Proximity of two event dates given at day, month or year precision. */
+function eventLevel(dayA: number, pa: number, dayB: number, pb: number): number {
+  if (pa === precision.none || pb === precision.none) return 0;
+  const d = dayA > dayB ? dayA - dayB : dayB - dayA;
+  if (pa === precision.day && pb === precision.day) {
+    if (d === 0) return 1;
+    if (d <= 30) return 2;
+    return d <= 365 ? 3 : 4;
+  }
+  if (pa >= precision.month && pb >= precision.month) {
+    if (d <= 45) return 2;
+    return d <= 396 ? 3 : 4;
+  }
+  return d < 365 ? 3 : 4;
+}
+
+function eventComparison(
+  name: string,
+  day: 'arrestDay' | 'deathDay',
+  prec: 'arrestPrecision' | 'deathPrecision',
+) {
+  const comparison: Comparison = {
+    name,
+    levels: dayLevels,
+    level: (f, a, b) =>
+      eventLevel(f[day][a] as number, f[prec][a] as number, f[day][b] as number, f[prec][b] as number),
+    show(f, i) {
+      const p = f[prec][i] as number;
+      if (p === precision.none) return '';
+      const date = new Date((f[day][i] as number) * 86_400_000).toISOString();
+      return p === precision.day
+        ? date.slice(0, 10)
+        : p === precision.month
+          ? date.slice(0, 7)
+          : date.slice(0, 4);
+    },
+  };
+  return comparison;
+}
+
+const detainee: Comparison = {
+  name: 'detainee_number',
+  levels: ['missing', 'same_number_same_branch', 'same_number', 'different_number_same_branch'],
+  level(f, a, b) {
+    const na = f.detainee[a] as number;
+    const nb = f.detainee[b] as number;
+    if (na < 0 || nb < 0) return 0;
+    const ba = f.branch[a] as number;
+    const bb = f.branch[b] as number;
+    // Numbers are given per branch: across two known branches they say nothing.
+    if (ba >= 0 && bb >= 0 && ba !== bb) return 0;
+    if (na === nb) return ba >= 0 && bb >= 0 ? 1 : 2;
+    return ba >= 0 && ba === bb ? 3 : 0;
+  },
+  show(f, i) {
+    const n = f.detainee[i] as number;
+    return n < 0 ? '' : (f.numbers.values[n] ?? '');
+  },
+};
+
+/**
+ * The model's comparisons, in a fixed order (the model file lists them in the same order): the family line first
+ * (family, father, grandfather, mother), then the person's own fields.
+ */
+export const comparisons: readonly Comparison[] = [
+  nameComparison('family_name', 'family'),
+  nameComparison('father_name', 'father'),
+  nameComparison('grandfather_name', 'grandfather'),
+  mother,
+  nameComparison('first_name', 'first'),
+  sex,
+  birth,
+  codeComparison('governorate', 'governorate'),
+  codeComparison('place_of_origin', 'place'),
+  eventComparison('arrest_date', 'arrestDay', 'arrestPrecision'),
+  codeComparison('arresting_branch', 'branch'),
+  detainee,
+  eventComparison('death_date', 'deathDay', 'deathPrecision'),
+];
+
+/** How many leading comparisons are the family line. */
+export const lineageCount = 4;
+
+/**
+ * Who two different people sharing what this pair shares usually are; each context has its own u. A pair whose
+ * family name agrees is weighed against relatives and namesakes, whose towns, raids and branches often coincide; a
+ * pair whose whole family line agrees (family and father's name, no grandfather or mother in conflict) against
+ * siblings, and the family line then counts once, jointly.
+ */
+export const contexts = ['strangers', 'same_family_name', 'same_family_line'] as const;
+export type Context = 0 | 1 | 2;
+
+export function contextOf(levels: Uint8Array): Context {
+  if (!nameAgrees(levels[0] as number)) return 0;
+  if (nameAgrees(levels[1] as number) && !nameDiffers(levels[2] as number) && levels[3] !== 5) return 2;
+  return 1;
+}
+
+/** A comparison's level groups (see Comparison.groups). */
+export function levelGroups(comparison: Comparison): readonly (readonly number[])[] {
+  return comparison.groups ?? [Array.from({ length: comparison.levels.length - 1 }, (_, k) => k + 1)];
+}

@@ -1,0 +1,333 @@
+import { aliasKey, branches, governorates, resolveBranch, resolveGovernorate } from '../gazetteer/index.js';
+import { type DateParse, epochDay, parseDate, parseYear } from './dates.js';
+import { normalizeName, parseFullName, partForm, placeKey } from './name-kit.js';
+import type { DateColumn, PersonRecordFields } from './record.js';
+import { Interner, NameVocabulary } from './vocabulary.js';
+
+/** Missing value in every column. */
+export const none = -1;
+
+/** Date precision codes. */
+export const precision = { none: 0, year: 1, month: 2, day: 3 } as const;
+
+/** Codes above these are places and branches the gazetteer does not know, interned by their alias key. */
+export const unknownGovernorateBase = 100;
+export const unknownBranchBase = 1000;
+
+/**
+ * The columns every prepared record carries, all Int32 (-1 = missing): ids of interned values, gazetteer codes,
+ * dates as year/month/day or epoch days with a precision code.
+ */
+export const featureColumns = [
+  'source',
+  'first',
+  'father',
+  'grandfather',
+  'family',
+  'motherFirst',
+  'motherRest',
+  'sex',
+  'birthYear',
+  'birthMonth',
+  'birthDay',
+  'governorate',
+  'place',
+  'arrestDay',
+  'arrestPrecision',
+  'branch',
+  'detainee',
+  'deathDay',
+  'deathPrecision',
+] as const;
+export type FeatureColumn = (typeof featureColumns)[number];
+
+export interface FeatureIssues {
+  /** Rows with no first, father, grandfather or family name: kept, never linked. */
+  rowsWithoutName: number;
+  /** Unreadable dates per column, treated as missing. */
+  invalidDates: Record<DateColumn, number>;
+}
+
+/** What a worker needs to rebuild the features: columns on shared memory and the vocabularies' strings. */
+export interface FeatureSnapshot {
+  size: number;
+  columns: Record<FeatureColumn, Int32Array>;
+  nameForms: readonly string[];
+}
+
+/**
+ * Records prepared once into compact numeric columns, so that blocking and comparison touch only integers and
+ * interned names. Grows as records are added (link reads a stream; the match index takes records as they arrive).
+ */
+export class RecordFeatures {
+  size = 0;
+  private capacity: number;
+  readonly names: NameVocabulary;
+  readonly sources = new Interner();
+  readonly places = new Interner();
+  readonly numbers = new Interner();
+  readonly unknownPlaces = new Interner();
+  /** The caller's id of each record (the CSV's record_id, or a database id). */
+  readonly ids: string[] = [];
+  readonly issues: FeatureIssues = {
+    rowsWithoutName: 0,
+    invalidDates: { birth_date: 0, birth_year: 0, arrest_date: 0, death_date: 0 },
+  };
+
+  source: Int32Array;
+  first: Int32Array;
+  father: Int32Array;
+  grandfather: Int32Array;
+  family: Int32Array;
+  motherFirst: Int32Array;
+  motherRest: Int32Array;
+  sex: Int32Array;
+  birthYear: Int32Array;
+  birthMonth: Int32Array;
+  birthDay: Int32Array;
+  governorate: Int32Array;
+  place: Int32Array;
+  arrestDay: Int32Array;
+  arrestPrecision: Int32Array;
+  branch: Int32Array;
+  detainee: Int32Array;
+  deathDay: Int32Array;
+  deathPrecision: Int32Array;
+
+  private readonly partCache = new Map<string, number>();
+  private readonly fullNameCache = new Map<string, Int32Array>();
+  private readonly governorateCache = new Map<string, number>();
+  private readonly placeCache = new Map<string, number>();
+  private readonly branchCache = new Map<string, number>();
+
+  constructor(capacity = 1024, names = new NameVocabulary()) {
+    this.capacity = Math.max(16, capacity);
+    this.names = names;
+    this.source = new Int32Array(this.capacity);
+    this.first = new Int32Array(this.capacity);
+    this.father = new Int32Array(this.capacity);
+    this.grandfather = new Int32Array(this.capacity);
+    this.family = new Int32Array(this.capacity);
+    this.motherFirst = new Int32Array(this.capacity);
+    this.motherRest = new Int32Array(this.capacity);
+    this.sex = new Int32Array(this.capacity);
+    this.birthYear = new Int32Array(this.capacity);
+    this.birthMonth = new Int32Array(this.capacity);
+    this.birthDay = new Int32Array(this.capacity);
+    this.governorate = new Int32Array(this.capacity);
+    this.place = new Int32Array(this.capacity);
+    this.arrestDay = new Int32Array(this.capacity);
+    this.arrestPrecision = new Int32Array(this.capacity);
+    this.branch = new Int32Array(this.capacity);
+    this.detainee = new Int32Array(this.capacity);
+    this.deathDay = new Int32Array(this.capacity);
+    this.deathPrecision = new Int32Array(this.capacity);
+  }
+
+  /** Rebuilds read-only features from a snapshot (worker side); ids and issue counts stay with the owner. */
+  static fromSnapshot(snapshot: FeatureSnapshot): RecordFeatures {
+    const features = new RecordFeatures(16, NameVocabulary.from(snapshot.nameForms));
+    for (const column of featureColumns) features[column] = snapshot.columns[column];
+    features.size = snapshot.size;
+    features.capacity = snapshot.size;
+    return features;
+  }
+
+  /** Columns copied to shared memory, for worker threads. */
+  snapshot(): FeatureSnapshot {
+    const columns = {} as Record<FeatureColumn, Int32Array>;
+    for (const column of featureColumns) {
+      const shared = new Int32Array(new SharedArrayBuffer(Math.max(4, this.size * 4)));
+      shared.set(this[column].subarray(0, this.size));
+      columns[column] = shared;
+    }
+    return { size: this.size, columns, nameForms: this.names.allForms() };
+  }
+
+  /** True when the record has at least one of first, father, grandfather or family name. */
+  hasName(i: number): boolean {
+    return (
+      (this.first[i] as number) >= 0 ||
+      (this.family[i] as number) >= 0 ||
+      (this.father[i] as number) >= 0 ||
+      (this.grandfather[i] as number) >= 0
+    );
+  }
+
+  /** Prepares one row and returns its index. */
+  add(id: string, fields: PersonRecordFields): number {
+    if (this.size === this.capacity) this.grow();
+    const i = this.size++;
+    this.ids.push(id);
+    this.source[i] = fields.source?.trim() ? this.sources.intern(fields.source.trim()) : none;
+
+    let first = this.part(fields.first_name);
+    let father = this.part(fields.father_name);
+    let grandfather = this.part(fields.grandfather_name);
+    let family = this.part(fields.family_name);
+    const full = fields.full_name;
+    if (full?.trim() && (first < 0 || family < 0 || (father < 0 && grandfather < 0))) {
+      const parsed = this.fullName(full);
+      if (first < 0 && family < 0 && father < 0 && grandfather < 0) {
+        [first, father, grandfather, family] = parsed as unknown as [number, number, number, number];
+      } else {
+        if (first < 0) first = parsed[0] as number;
+        if (family < 0) family = parsed[3] as number;
+      }
+    }
+    this.first[i] = first;
+    this.father[i] = father;
+    this.grandfather[i] = grandfather;
+    this.family[i] = family;
+    if (first < 0 && father < 0 && grandfather < 0 && family < 0) this.issues.rowsWithoutName++;
+
+    const mother = fields.mother_name ? normalizeName(fields.mother_name) : '';
+    if (mother) {
+      const space = mother.indexOf(' ');
+      const head = space < 0 ? mother : mother.slice(0, space);
+      const rest = space < 0 ? '' : partForm(mother.slice(space + 1));
+      this.motherFirst[i] = this.names.intern(partForm(head) || head);
+      this.motherRest[i] = rest ? this.names.intern(rest) : none;
+    } else {
+      this.motherFirst[i] = none;
+      this.motherRest[i] = none;
+    }
+
+    this.sex[i] = sexCode(fields.sex);
+
+    const birth = this.date('birth_date', parseDate(fields.birth_date));
+    const year = birth ? undefined : this.date('birth_year', parseYear(fields.birth_year));
+    const b = birth ?? year;
+    this.birthYear[i] = b ? b.year : none;
+    this.birthMonth[i] = b ? b.month : 0;
+    this.birthDay[i] = b ? b.day : 0;
+    if (birth && fields.birth_year) this.date('birth_year', parseYear(fields.birth_year));
+
+    this.governorate[i] = this.governorateCode(fields.governorate);
+    this.place[i] = this.placeCode(fields.place_of_origin);
+
+    const arrest = this.date('arrest_date', parseDate(fields.arrest_date));
+    this.arrestDay[i] = arrest ? epochDay(arrest) : none;
+    this.arrestPrecision[i] = arrest ? precisionOf(arrest) : precision.none;
+    const death = this.date('death_date', parseDate(fields.death_date));
+    this.deathDay[i] = death ? epochDay(death) : none;
+    this.deathPrecision[i] = death ? precisionOf(death) : precision.none;
+
+    this.branch[i] = this.branchCode(fields.arresting_branch);
+    const number = detaineeNumberForm(fields.detainee_number);
+    this.detainee[i] = number ? this.numbers.intern(number) : none;
+    return i;
+  }
+
+  private date(column: DateColumn, parsed: DateParse) {
+    if (parsed.kind === 'invalid') this.issues.invalidDates[column]++;
+    return parsed.kind === 'date' ? parsed.date : undefined;
+  }
+
+  private part(raw: string | undefined): number {
+    if (!raw) return none;
+    let id = this.partCache.get(raw);
+    if (id === undefined) {
+      const form = partForm(raw);
+      id = form ? this.names.intern(form) : none;
+      this.partCache.set(raw, id);
+    }
+    return id;
+  }
+
+  /** [first, father, grandfather, family] ids of a parsed full name. */
+  private fullName(raw: string): Int32Array {
+    let ids = this.fullNameCache.get(raw);
+    if (ids === undefined) {
+      const parts = parseFullName(raw);
+      const id = (p: string | undefined) => (p ? this.names.intern(p) : none);
+      ids = Int32Array.of(id(parts.first), id(parts.father), id(parts.grandfather), id(parts.family));
+      this.fullNameCache.set(raw, ids);
+    }
+    return ids;
+  }
+
+  private placeCode(raw: string | undefined): number {
+    if (!raw?.trim()) return none;
+    let code = this.placeCache.get(raw);
+    if (code === undefined) {
+      const key = placeKey(raw);
+      code = key ? this.places.intern(key) : none;
+      this.placeCache.set(raw, code);
+    }
+    return code;
+  }
+
+  private governorateCode(raw: string | undefined): number {
+    if (!raw?.trim()) return none;
+    let code = this.governorateCache.get(raw);
+    if (code === undefined) {
+      const g = resolveGovernorate(raw);
+      code = g
+        ? governorates.indexOf(g)
+        : unknownGovernorateBase + this.unknownPlaces.intern(`governorate:${aliasKey(raw)}`);
+      this.governorateCache.set(raw, code);
+    }
+    return code;
+  }
+
+  private branchCode(raw: string | undefined): number {
+    if (!raw?.trim()) return none;
+    let code = this.branchCache.get(raw);
+    if (code === undefined) {
+      const b = resolveBranch(raw);
+      code = b
+        ? branches.indexOf(b)
+        : unknownBranchBase + this.unknownPlaces.intern(`branch:${aliasKey(raw)}`);
+      this.branchCache.set(raw, code);
+    }
+    return code;
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    for (const column of featureColumns) {
+      const grown = new Int32Array(this.capacity);
+      grown.set(this[column]);
+      this[column] = grown;
+    }
+  }
+
+  /** A readable label for a governorate or branch code (explanations). */
+  placeLabel(kind: 'governorate' | 'branch', code: number): string {
+    if (code < 0) return '';
+    if (kind === 'governorate') {
+      return code < unknownGovernorateBase
+        ? (governorates[code]?.id ?? '')
+        : (this.unknownPlaces.values[code - unknownGovernorateBase] ?? '');
+    }
+    return code < unknownBranchBase
+      ? (branches[code]?.id ?? '')
+      : (this.unknownPlaces.values[code - unknownBranchBase] ?? '');
+  }
+}
+
+function precisionOf(date: { month: number; day: number }): number {
+  if (date.day > 0) return precision.day;
+  if (date.month > 0) return precision.month;
+  return precision.year;
+}
+
+/** 1 male, 2 female, -1 unknown. */
+export function sexCode(raw: string | undefined): number {
+  if (!raw) return none;
+  const t = normalizeName(raw);
+  if (t === 'm' || t === 'male' || t === 'ذكر' || t === 'man') return 1;
+  if (t === 'f' || t === 'female' || t === 'انثي' || t === 'woman') return 2;
+  return none;
+}
+
+/** Detainee numbers compare on their digits (Arabic-Indic read as ASCII, leading zeros dropped). */
+export function detaineeNumberForm(raw: string | undefined): string {
+  if (!raw) return '';
+  const ascii = raw
+    .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x660))
+    .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0));
+  const digits = ascii.replace(/\D/g, '').replace(/^0+(?=\d)/, '');
+  return digits || aliasKey(ascii);
+}

@@ -3,7 +3,10 @@ import { ConfigError } from '../config/config.js';
 import { StoreError } from '../store/errors.js';
 import { version } from '../version.js';
 import { registerInit } from './commands/init.js';
+import { registerLink } from './commands/link.js';
+import { registerMatch } from './commands/match.js';
 import { registerServe } from './commands/serve.js';
+import { registerSynth } from './commands/synth.js';
 import { CliError, exitCodes } from './output.js';
 
 /** The `athar` program. Only commands that work are registered; each area adds one line. */
@@ -15,6 +18,9 @@ export function buildProgram(): Command {
     .exitOverride();
   registerServe(program);
   registerInit(program);
+  registerLink(program);
+  registerMatch(program);
+  registerSynth(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -41,6 +41,14 @@ function rule(name: string, salt: number, parts: ((f: RecordFeatures, i: number)
 const first = (f: RecordFeatures, i: number) => nameKeyOf(f, 'first', i);
 const father = (f: RecordFeatures, i: number) => nameKeyOf(f, 'father', i);
 const family = (f: RecordFeatures, i: number) => nameKeyOf(f, 'family', i);
+const grandfather = (f: RecordFeatures, i: number) => nameKeyOf(f, 'grandfather', i);
+/** The first two letters of the family name's skeleton: survives a slip later in the name. */
+const familyPrefix = (f: RecordFeatures, i: number) => {
+  const v = f.family[i] as number;
+  if (v < 0) return -1;
+  const key = f.names.keyText(f.names.keyOf(v));
+  return key.length < 3 ? -1 : key.charCodeAt(0) * 65536 + key.charCodeAt(1);
+};
 const motherFirst = (f: RecordFeatures, i: number) => nameKeyOf(f, 'motherFirst', i);
 const birthYear = (f: RecordFeatures, i: number) => f.birthYear[i] as number;
 const birthDate = (f: RecordFeatures, i: number) =>
@@ -57,9 +65,12 @@ const branch = (f: RecordFeatures, i: number) => f.branch[i] as number;
  */
 export const blockingRules: readonly BlockingRule[] = [
   rule('first+family', 1, [first, family]),
-  rule('first+father', 2, [first, father]),
+  rule('first+father+grandfather', 2, [first, father, grandfather]),
+  rule('first+father+birth_year', 8, [first, father, birthYear]),
   rule('father+family', 3, [father, family]),
-  rule('mother+first', 4, [motherFirst, first]),
+  rule('first+father+family_prefix', 9, [first, father, familyPrefix]),
+  rule('first+family_prefix+birth_year', 10, [first, familyPrefix, birthYear]),
+  rule('mother+first+birth_year', 4, [motherFirst, first, birthYear]),
   rule('detainee_number+branch', 5, [detainee, branch]),
   rule('family+birth_year', 6, [family, birthYear]),
   rule('first+birth_date', 7, [first, birthDate]),
@@ -69,11 +80,11 @@ export const blockingRules: readonly BlockingRule[] = [
  * Keys that split an oversized block, tried in order; a record lacking one lands in its own "unknown" sub-block.
  */
 export const subBlockKeys: readonly { name: string; key: (f: RecordFeatures, i: number) => number }[] = [
-  { name: 'birth_year', key: birthYear },
   { name: 'father', key: father },
+  { name: 'birth_year', key: birthYear },
   { name: 'governorate', key: (f, i) => f.governorate[i] as number },
   { name: 'mother', key: motherFirst },
-  { name: 'grandfather', key: (f, i) => nameKeyOf(f, 'grandfather', i) },
+  { name: 'grandfather', key: grandfather },
 ];
 
 export interface BlockingOptions {
@@ -83,7 +94,7 @@ export interface BlockingOptions {
   window: number;
 }
 
-export const defaultBlockingOptions: BlockingOptions = { maxBlock: 200, window: 12 };
+export const defaultBlockingOptions: BlockingOptions = { maxBlock: 50, window: 12 };
 
 export interface RuleStats {
   rule: string;

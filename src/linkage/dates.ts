@@ -25,8 +25,43 @@ function asciiDigits(text: string): string {
     .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0));
 }
 
+const monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) return 29;
+  return monthDays[month - 1] ?? 0;
+}
+
+/** The number of digits 0-9 at text[from, from+count), or -1 if any is not a digit. */
+function digits(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/** The common exact shapes (YYYY-MM-DD, DD/MM/YYYY, YYYY), read without regular expressions. */
+function fastParse(text: string): DateParse | undefined {
+  if (text.length === 10) {
+    if (text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45) {
+      const y = digits(text, 0, 4);
+      const m = digits(text, 5, 2);
+      const d = digits(text, 8, 2);
+      if (y >= 0 && m >= 0 && d >= 0) return make(y, m, d);
+    } else if (text.charCodeAt(2) === 47 && text.charCodeAt(5) === 47) {
+      const d = digits(text, 0, 2);
+      const m = digits(text, 3, 2);
+      const y = digits(text, 6, 4);
+      if (y >= 0 && m >= 0 && d >= 0) return make(y, m, d);
+    }
+  } else if (text.length === 4) {
+    const y = digits(text, 0, 4);
+    if (y >= 0) return make(y, 0, 0);
+  }
+  return undefined;
 }
 
 function make(year: number, month: number, day: number): DateParse {
@@ -40,6 +75,8 @@ function make(year: number, month: number, day: number): DateParse {
 /** Reads one date field; blank is `empty`, anything unreadable is `invalid` (callers count it, then treat it as missing). */
 export function parseDate(raw: string | null | undefined): DateParse {
   if (raw === null || raw === undefined) return empty;
+  const fast = fastParse(raw);
+  if (fast) return fast;
   const text = asciiDigits(raw.trim());
   if (text === '') return empty;
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
@@ -56,6 +93,8 @@ export function parseDate(raw: string | null | undefined): DateParse {
 /** Reads a bare year column (`birth_year`). */
 export function parseYear(raw: string | null | undefined): DateParse {
   if (raw === null || raw === undefined) return empty;
+  const fast = raw.length === 4 ? digits(raw, 0, 4) : -1;
+  if (fast >= 0) return make(fast, 0, 0);
   const text = asciiDigits(raw.trim());
   if (text === '') return empty;
   if (!/^\d{4}$/.test(text)) return invalid;

@@ -11,13 +11,18 @@ export interface ExplanationStep {
   weight: number;
   /** Term-frequency adjustment (log2), when the level carries one. */
   termFrequency?: number;
+  /** Set when the adjustment is that of a name combination (then shown on first_name only). */
+  termFrequencyOf?: 'first_name+family_name' | 'first_name+father_name+family_name';
   /** Running total after this step, prior included. */
   cumulative: number;
 }
 
 /** The family line's joint step, present when family and father agree (see comparisons.familyLine). */
 export interface FamilyLineStep {
-  /** log2(m/u) of the agreeing family line; the family-line fields then add nothing on their own. */
+  /**
+   * log2(m/u) of the agreeing family line, u from how many records share this father + family name; the
+   * family-line fields then add nothing on their own.
+   */
   weight: number;
 }
 
@@ -45,9 +50,10 @@ export function explainPair(scorer: Scorer, a: number, b: number, records: numbe
   const levels = scorer.lastLevels().slice();
   const context = scorer.context();
   const within = context === 2;
+  const joint = scorer.lastJointAdjustment();
   const adjustments = scorer.adjustmentsOfLast(a, b);
   const prior = scorer.model.priorWeight(records);
-  const line = within ? scorer.familyLineWeight() : 0;
+  const line = within ? scorer.lastLineWeight() : 0;
   let running = prior + line;
   const steps = comparisons.map((comparison, c) => {
     const level = levels[c] as number;
@@ -63,6 +69,9 @@ export function explainPair(scorer: Scorer, a: number, b: number, records: numbe
       cumulative: round(running),
     };
     if (tf !== undefined) step.termFrequency = round(tf);
+    if (tf !== undefined && joint && comparison.name === 'first_name') {
+      step.termFrequencyOf = within ? 'first_name+father_name+family_name' : 'first_name+family_name';
+    }
     return step;
   });
   const total = prior + bayesFactor;
@@ -104,7 +113,9 @@ export function formatExplanation(e: Explanation): string {
       s.valueA,
       s.valueB,
       signed(s.weight),
-      s.termFrequency === undefined ? '' : signed(s.termFrequency),
+      s.termFrequency === undefined
+        ? ''
+        : `${signed(s.termFrequency)}${s.termFrequencyOf ? ' (whole name)' : ''}`,
       signed(s.cumulative),
     ]);
   }

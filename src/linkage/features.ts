@@ -98,6 +98,8 @@ export class RecordFeatures {
   private readonly fullNameCache = new Map<string, Int32Array>();
   private readonly governorateCache = new Map<string, number>();
   private readonly placeCache = new Map<string, number>();
+  private readonly motherCache = new Map<string, Int32Array>();
+  private readonly sexCache = new Map<string, number>();
   private readonly branchCache = new Map<string, number>();
 
   constructor(capacity = 1024, names = new NameVocabulary()) {
@@ -181,19 +183,11 @@ export class RecordFeatures {
     this.family[i] = family;
     if (first < 0 && father < 0 && grandfather < 0 && family < 0) this.issues.rowsWithoutName++;
 
-    const mother = fields.mother_name ? normalizeName(fields.mother_name) : '';
-    if (mother) {
-      const space = mother.indexOf(' ');
-      const head = space < 0 ? mother : mother.slice(0, space);
-      const rest = space < 0 ? '' : partForm(mother.slice(space + 1));
-      this.motherFirst[i] = this.names.intern(partForm(head) || head);
-      this.motherRest[i] = rest ? this.names.intern(rest) : none;
-    } else {
-      this.motherFirst[i] = none;
-      this.motherRest[i] = none;
-    }
+    const mother = this.mother(fields.mother_name);
+    this.motherFirst[i] = mother[0] as number;
+    this.motherRest[i] = mother[1] as number;
 
-    this.sex[i] = sexCode(fields.sex);
+    this.sex[i] = fields.sex ? this.sexOf(fields.sex) : none;
 
     const birth = this.date('birth_date', parseDate(fields.birth_date));
     const year = birth ? undefined : this.date('birth_year', parseYear(fields.birth_year));
@@ -217,6 +211,13 @@ export class RecordFeatures {
     const number = detaineeNumberForm(fields.detainee_number);
     this.detainee[i] = number ? this.numbers.intern(number) : none;
     return i;
+  }
+
+  /** Drops the last record added (a match query scored against the registry and let go). */
+  removeLast(): void {
+    if (this.size === 0) return;
+    this.size--;
+    this.ids.pop();
   }
 
   private date(column: DateColumn, parsed: DateParse) {
@@ -254,6 +255,31 @@ export class RecordFeatures {
       const key = placeKey(raw);
       code = key ? this.places.intern(key) : none;
       this.placeCache.set(raw, code);
+    }
+    return code;
+  }
+
+  /** [first, rest] name ids of a mother's name: her first name, and the rest (usually her family name). */
+  private mother(raw: string | undefined): Int32Array {
+    if (!raw) return noMother;
+    let ids = this.motherCache.get(raw);
+    if (ids === undefined) {
+      const text = normalizeName(raw);
+      const space = text.indexOf(' ');
+      const head = space < 0 ? text : text.slice(0, space);
+      const rest = space < 0 ? '' : partForm(text.slice(space + 1));
+      const first = partForm(head) || head;
+      ids = Int32Array.of(first ? this.names.intern(first) : none, rest ? this.names.intern(rest) : none);
+      this.motherCache.set(raw, ids);
+    }
+    return ids;
+  }
+
+  private sexOf(raw: string): number {
+    let code = this.sexCache.get(raw);
+    if (code === undefined) {
+      code = sexCode(raw);
+      this.sexCache.set(raw, code);
     }
     return code;
   }
@@ -306,6 +332,8 @@ export class RecordFeatures {
       : (this.unknownPlaces.values[code - unknownBranchBase] ?? '');
   }
 }
+
+const noMother = Int32Array.of(none, none);
 
 function precisionOf(date: { month: number; day: number }): number {
   if (date.day > 0) return precision.day;

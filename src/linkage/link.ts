@@ -59,6 +59,7 @@ export async function linkFeatures(
   );
   const scorer = new Scorer(f, model, tf);
   const count = candidates.pairs.length;
+  options.onStage?.('scoring', 0, count);
   let weights: Float32Array;
   if (options.score) {
     weights = await options.score(candidates, tf);

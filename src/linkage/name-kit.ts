@@ -22,8 +22,54 @@ export interface PreparedName {
 const bidiAndZeroWidth = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\u0640]/g;
 const arabicMarks = /[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed]/g;
 
-/** The matching form of a text: hygiene and folding, script kept, words separated by single spaces. */
+/** Folds of the Arabic letters a matching form changes (alef forms, ى, ة, ؤ, ئ). */
+const arabicFold: Record<number, number> = {
+  1571: 0x0627,
+  1573: 0x0627,
+  1570: 0x0627,
+  1649: 0x0627,
+  1609: 0x064a,
+  1577: 0x0647,
+  1572: 0x0648,
+  1574: 0x064a,
+};
+
+/**
+ * The matching form of a text: hygiene and folding, script kept, words separated by single spaces. Plain Arabic and
+ * ASCII text (nearly every name) is folded in one pass; anything else takes the full Unicode path.
+ */
 export function normalizeName(text: string): string {
+  let out = '';
+  let space = false;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) {
+      // as is
+    } else if (c >= 0x41 && c <= 0x5a) {
+      c += 32;
+    } else if (c >= 0x0621 && c <= 0x064a) {
+      c = arabicFold[c] ?? c;
+      if (c === 0x0640) continue;
+    } else if ((c >= 0x064b && c <= 0x065f) || c === 0x0670) {
+      continue;
+    } else if (c === 0x27 || c === 0x60 || c === 0x2bf || c === 0x2be || c === 0x2018 || c === 0x2019) {
+      continue;
+    } else if (c < 0x80) {
+      space = out.length > 0;
+      continue;
+    } else {
+      return normalizeSlow(text);
+    }
+    if (space) {
+      out += ' ';
+      space = false;
+    }
+    out += String.fromCharCode(c);
+  }
+  return out;
+}
+
+function normalizeSlow(text: string): string {
   return text
     .normalize('NFKC')
     .replace(bidiAndZeroWidth, '')

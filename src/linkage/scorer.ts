@@ -1,8 +1,8 @@
-import { type Comparison, type Context, comparisons, contextOf, lineageCount } from './comparisons.js';
+import { type Context, compareAll, comparisons, contextOf, nameAgrees } from './comparisons.js';
 import type { RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
 import { NameSimilarity } from './similarity-cache.js';
-import type { TermColumn, TermFrequencies } from './term-frequencies.js';
+import { combinationKey, type TermColumn, type TermFrequencies } from './term-frequencies.js';
 
 interface TfSlot {
   comparison: number;
@@ -21,10 +21,13 @@ export class Scorer {
   readonly sim: NameSimilarity;
   private readonly levels = new Uint8Array(comparisons.length);
   private readonly tfSlots: TfSlot[];
-  private readonly fns: Comparison['level'][];
   private lineWeight = 0;
   private recordCount = 0;
   private lastContext: Context = 0;
+  private lastJoint = false;
+  private lastLine = 0;
+  private readonly familyAt = comparisons.findIndex((c) => c.name === 'family_name');
+  private readonly firstAt = comparisons.findIndex((c) => c.name === 'first_name');
 
   constructor(
     readonly features: RecordFeatures,
@@ -33,7 +36,6 @@ export class Scorer {
     cacheBits = 18,
   ) {
     this.sim = new NameSimilarity(features.names, cacheBits);
-    this.fns = comparisons.map((c) => c.level);
     this.tfSlots = [];
     comparisons.forEach((c, i) => {
       if (!c.termFrequency) return;
@@ -47,6 +49,7 @@ export class Scorer {
       });
     });
     this.records = features.size;
+    tf.expectedSame = model.model.matchesPerRecord * 0.9;
   }
 
   /** The size of the data set the pairs come from (it sets the family line's weight). */
@@ -57,33 +60,93 @@ export class Scorer {
   set records(n: number) {
     this.recordCount = n;
     this.lineWeight = this.model.familyLineWeight(n);
+    this.log2LineU = Math.log2(this.model.model.familyLine.m) - this.lineWeight;
   }
+
+  private log2LineU = 0;
 
   /** The pair's log2 Bayes factor. */
   score(a: number, b: number): number {
-    const f = this.features;
     const levels = this.levels;
     const offsets = this.model.offsets;
-    const fns = this.fns;
-    for (let c = 0; c < lineageCount; c++) levels[c] = (fns[c] as Comparison['level'])(f, a, b, this.sim);
+    compareAll(this.features, a, b, this.sim, levels);
     const context = contextOf(levels);
     this.lastContext = context;
     const table = this.model.weights[context];
-    let total = context === 2 ? this.lineWeight : 0;
-    for (let c = 0; c < lineageCount; c++)
+    let total = 0;
+    for (let c = 0; c < levels.length; c++)
       total += table[(offsets[c] as number) + (levels[c] as number)] as number;
-    for (let c = lineageCount; c < fns.length; c++) {
-      const level = (fns[c] as Comparison['level'])(f, a, b, this.sim);
-      levels[c] = level;
-      total += table[(offsets[c] as number) + level] as number;
-    }
+    const joint = context === 0 ? Number.NaN : this.jointAdjustment(a, b, context);
+    this.lastJoint = !Number.isNaN(joint);
+    if (this.lastJoint) total += joint;
+    if (context === 2) total += this.lastLine;
     for (let s = 0; s < this.tfSlots.length; s++) {
       const slot = this.tfSlots[s] as TfSlot;
       if (context === 2 && slot.lineage) continue;
+      if (this.lastJoint && (slot.comparison === this.firstAt || slot.comparison === this.familyAt)) continue;
       const level = levels[slot.comparison] as number;
       if (slot.levels[level] === 1) total += this.adjustment(slot, level, a, b, context);
     }
     return total;
+  }
+
+  /**
+   * Name combinations are not independent, and a combination only the pair itself carries is strong evidence, so
+   * where names agree on the same keys their frequency is taken jointly:
+   * - family-name context, first name agrees: one adjustment log2(u_first · u_family / tf(first + family)) replaces
+   *   the two fields' own;
+   * - family-line context: the line's weight is log2(m_line / tf(father + family)) — or, when the first name also
+   *   agrees, the line and first name together log2(m_line · m_first / tf(first + father + family)) — rather than
+   *   the average line's. Sets `lastLine` (the line step). NaN when no joint adjustment applies.
+   */
+  private jointAdjustment(a: number, b: number, context: Context): number {
+    const f = this.features;
+    const names = f.names;
+    const levels = this.levels;
+    const offsets = this.model.offsets;
+    const cap = this.model.maxAdjustment;
+    const familyKey = names.keyOf(f.family[a] as number);
+    const familyKeysAgree = familyKey === names.keyOf(f.family[b] as number);
+    const firstLevel = levels[this.firstAt] as number;
+    const firstA = f.first[a] as number;
+    const firstKey = firstA >= 0 ? names.keyOf(firstA) : -1;
+    const firstKeysAgree =
+      nameAgrees(firstLevel) && firstKey === names.keyOf(f.first[b] as number) && familyKeysAgree;
+    if (context === 1) {
+      if (!firstKeysAgree) return Number.NaN;
+      const u =
+        (this.model.log2u[1][(offsets[this.firstAt] as number) + firstLevel] as number) +
+        (this.model.log2u[0][
+          (offsets[this.familyAt] as number) + (levels[this.familyAt] as number)
+        ] as number);
+      const adj = u - this.tf.log2JointShare('first+family', combinationKey(firstKey, familyKey));
+      return Math.min(cap, Math.max(-cap, adj));
+    }
+    this.lastLine = this.lineWeight;
+    const fatherKey = names.keyOf(f.father[a] as number);
+    if (!familyKeysAgree || fatherKey !== names.keyOf(f.father[b] as number)) return Number.NaN;
+    if (firstKeysAgree) {
+      const u =
+        this.log2LineU + (this.model.log2u[2][(offsets[this.firstAt] as number) + firstLevel] as number);
+      const share = this.tf.log2JointShare(
+        'first+father+family',
+        combinationKey(firstKey, fatherKey, familyKey),
+      );
+      return Math.min(cap, Math.max(-cap, u - share));
+    }
+    const share = this.tf.log2JointShare('father+family', combinationKey(fatherKey, familyKey));
+    this.lastLine = this.lineWeight + Math.min(cap, Math.max(-cap, this.log2LineU - share));
+    return Number.NaN;
+  }
+
+  /** The family line's step of the last pair scored (its weight, with its frequency adjustment). */
+  lastLineWeight(): number {
+    return this.lastLine;
+  }
+
+  /** Whether the last pair scored took the joint first + family adjustment (shown on first_name). */
+  lastJointAdjustment(): boolean {
+    return this.lastJoint;
   }
 
   /** The levels of the last pair scored (valid until the next call). */
@@ -96,15 +159,14 @@ export class Scorer {
     return this.lastContext;
   }
 
-  /** The family line's joint weight in this data set. */
-  familyLineWeight(): number {
+  /** The average family line's weight in this data set (before its frequency adjustment). */
+  averageLineWeight(): number {
     return this.lineWeight;
   }
 
   /** Levels of a pair into `out`, without scoring (training). */
   levelsOf(a: number, b: number, out: Uint8Array): void {
-    for (let c = 0; c < this.fns.length; c++)
-      out[c] = (this.fns[c] as Comparison['level'])(this.features, a, b, this.sim);
+    compareAll(this.features, a, b, this.sim, out);
   }
 
   /**
@@ -127,8 +189,10 @@ export class Scorer {
   /** Each term-frequency adjustment of the last scored pair, by comparison index (explanations). */
   adjustmentsOfLast(a: number, b: number): Map<number, number> {
     const out = new Map<number, number>();
+    if (this.lastJoint) out.set(this.firstAt, this.jointAdjustment(a, b, this.lastContext));
     for (const slot of this.tfSlots) {
       if (this.lastContext === 2 && slot.lineage) continue;
+      if (this.lastJoint && (slot.comparison === this.firstAt || slot.comparison === this.familyAt)) continue;
       const level = this.levels[slot.comparison] as number;
       if (slot.levels[level] === 1)
         out.set(slot.comparison, this.adjustment(slot, level, a, b, this.lastContext));

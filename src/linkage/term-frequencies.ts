@@ -4,19 +4,41 @@ import type { RecordFeatures } from './features.js';
 export const termColumns = ['first', 'father', 'grandfather', 'family', 'motherFirst'] as const;
 export type TermColumn = (typeof termColumns)[number];
 
+/** Name combinations whose joint frequency is counted. */
+export const combinations = ['first+family', 'father+family', 'first+father+family'] as const;
+export type Combination = (typeof combinations)[number];
+
 export interface TermFrequencySnapshot {
   counts: Record<TermColumn, Int32Array>;
   totals: Record<TermColumn, number>;
+  joint: Record<Combination, { keys: Float64Array; counts: Int32Array; total: number }>;
+}
+
+/** A number naming a combination of up to three name keys (two 26-bit halves: collisions only merge counts). */
+export function combinationKey(x: number, y: number, z = -1): number {
+  let h = Math.imul(x ^ 0x9e3779b9, 0x85ebca6b);
+  h = Math.imul(h ^ y ^ (h >>> 13), 0xc2b2ae35);
+  h = Math.imul(h ^ z ^ (h >>> 16), 0x27d4eb2f);
+  h ^= h >>> 15;
+  return (h & 0x3ffffff) * 67108864 + ((Math.imul(x, 0x165667b1) + Math.imul(y, 31) + z) & 0x3ffffff);
 }
 
 /**
- * How often each name (by its cross-script key) occurs in each name column of the data being linked: an exact
- * agreement on a rare family name says more than one on محمد. Counted from the data at hand, never stored in the
- * model; updated as records arrive.
+ * How often each name (by its cross-script key) occurs in each name column of the data being linked, and how often
+ * each first + family name combination does: an agreement on a rare name says more than one on محمد. Counted from
+ * the data at hand, never stored in the model; updated as records arrive.
+ *
+ * The share used as u is that of the *other* records carrying the name that are not the same person:
+ * (count − 1 − expected same-person records) / total, floored. For common names this is the plain frequency; for a
+ * name only the pair itself carries it is small, as it should be.
  */
 export class TermFrequencies {
   private counts: Record<TermColumn, Int32Array>;
   private readonly totals: Record<TermColumn, number>;
+  private readonly joint: Record<Combination, Map<number, number>>;
+  private readonly jointTotals: Record<Combination, number>;
+  /** Expected other records of the same person that carry the same name (set from the model). */
+  expectedSame = 1;
 
   constructor(snapshot?: TermFrequencySnapshot) {
     this.counts = snapshot
@@ -31,6 +53,24 @@ export class TermFrequencies {
     this.totals = snapshot
       ? { ...snapshot.totals }
       : { first: 0, father: 0, grandfather: 0, family: 0, motherFirst: 0 };
+    this.joint = { 'first+family': new Map(), 'father+family': new Map(), 'first+father+family': new Map() };
+    this.jointTotals = { 'first+family': 0, 'father+family': 0, 'first+father+family': 0 };
+    if (snapshot) {
+      for (const combination of combinations) {
+        const { keys, counts, total } = snapshot.joint[combination];
+        const map = this.joint[combination];
+        for (let k = 0; k < keys.length; k++) map.set(keys[k] as number, counts[k] as number);
+        this.jointTotals[combination] = total;
+      }
+    }
+  }
+
+  private bump(combination: Combination, key: number, by: 1 | -1): void {
+    const map = this.joint[combination];
+    const count = (map.get(key) ?? 0) + by;
+    if (count > 0) map.set(key, count);
+    else map.delete(key);
+    this.jointTotals[combination] += by;
   }
 
   static of(f: RecordFeatures): TermFrequencies {
@@ -40,6 +80,15 @@ export class TermFrequencies {
   }
 
   add(f: RecordFeatures, i: number): void {
+    this.count1(f, i, 1);
+  }
+
+  /** Takes a record's names back out (a match query, once answered). */
+  remove(f: RecordFeatures, i: number): void {
+    this.count1(f, i, -1);
+  }
+
+  private count1(f: RecordFeatures, i: number, by: 1 | -1): void {
     for (const column of termColumns) {
       const value = f[column][i] as number;
       if (value < 0) continue;
@@ -51,16 +100,36 @@ export class TermFrequencies {
         counts = grown;
         this.counts[column] = grown;
       }
-      counts[key] = (counts[key] as number) + 1;
-      this.totals[column]++;
+      counts[key] = (counts[key] as number) + by;
+      this.totals[column] += by;
+    }
+    const family = f.family[i] as number;
+    if (family < 0) return;
+    const familyKey = f.names.keyOf(family);
+    const first = f.first[i] as number;
+    const father = f.father[i] as number;
+    const firstKey = first >= 0 ? f.names.keyOf(first) : -1;
+    const fatherKey = father >= 0 ? f.names.keyOf(father) : -1;
+    if (firstKey >= 0) this.bump('first+family', combinationKey(firstKey, familyKey), by);
+    if (fatherKey >= 0) this.bump('father+family', combinationKey(fatherKey, familyKey), by);
+    if (firstKey >= 0 && fatherKey >= 0) {
+      this.bump('first+father+family', combinationKey(firstKey, fatherKey, familyKey), by);
     }
   }
 
-  /** log2 of the share of records whose value in `column` has this key (at least one occurrence assumed). */
+  /** log2 of the share of records carrying this key in `column` that are another person (see the class). */
   log2Share(column: TermColumn, key: number): number {
-    const count = this.counts[column][key] ?? 0;
-    const total = this.totals[column];
-    return Math.log2(Math.max(1, count) / Math.max(1, total));
+    return this.log2Others(this.counts[column][key] ?? 0, this.totals[column]);
+  }
+
+  /** The same for a combination of name keys (see combinationKey). */
+  log2JointShare(combination: Combination, key: number): number {
+    return this.log2Others(this.joint[combination].get(key) ?? 0, this.jointTotals[combination]);
+  }
+
+  private log2Others(count: number, total: number): number {
+    const others = Math.max(0.1, count - 1 - Math.min(count - 1, this.expectedSame));
+    return Math.log2(others / Math.max(1, total));
   }
 
   count(column: TermColumn, key: number): number {
@@ -75,6 +144,22 @@ export class TermFrequencies {
       shared.set(source);
       counts[column] = shared;
     }
-    return { counts, totals: { ...this.totals } };
+    const joint = {} as TermFrequencySnapshot['joint'];
+    for (const combination of combinations) {
+      const map = this.joint[combination];
+      const keys = new Float64Array(new SharedArrayBuffer(Math.max(8, map.size * 8)));
+      const jointCounts = new Int32Array(new SharedArrayBuffer(Math.max(4, map.size * 4)));
+      let k = 0;
+      for (const [key, count] of map) {
+        keys[k] = key;
+        jointCounts[k++] = count;
+      }
+      joint[combination] = {
+        keys: keys.subarray(0, map.size),
+        counts: jointCounts.subarray(0, map.size),
+        total: this.jointTotals[combination],
+      };
+    }
+    return { counts, totals: { ...this.totals }, joint };
   }
 }

@@ -1,0 +1,224 @@
+import { performance } from 'node:perf_hooks';
+import type { RuleStats } from '../linkage/blocking.js';
+import type { ClusterStats } from '../linkage/clustering.js';
+import { type Explanation, explainPair } from '../linkage/explain.js';
+import { type FeatureIssues, RecordFeatures } from '../linkage/features.js';
+import { linkFeatures } from '../linkage/link.js';
+import { CompiledModel, type LinkageModel, probabilityOf } from '../linkage/model.js';
+import { Scorer } from '../linkage/scorer.js';
+import { TermFrequencies } from '../linkage/term-frequencies.js';
+import { type TrainingReport, trainModel } from '../linkage/train.js';
+import { readModelFile, writeModelFile } from './linkage-model-file.js';
+import { CsvError, type CsvFileSummary, CsvWriter, readPersonCsv } from './person-csv.js';
+import { defaultWorkers, scoreInWorkers } from './score-pool.js';
+
+export type LinkStage = 'reading' | 'training' | 'blocking' | 'scoring' | 'clustering' | 'writing';
+
+export interface LinkRunOptions {
+  inputs: string[];
+  /** CLUSTERS.csv: `record_id,cluster_id` for every input record. */
+  out?: string;
+  /** PAIRS.csv: scored pairs at or above `pairsMinProbability` (default: the threshold). */
+  pairs?: string;
+  pairsMinProbability?: number;
+  /** A model file; default: the model that ships. */
+  model?: string;
+  /** Retrain on the input before linking. */
+  train?: boolean;
+  /** Where to save the retrained model. */
+  saveModel?: string;
+  /** Overrides the model's threshold (match probability). */
+  threshold?: number;
+  /** Scoring threads (default: one per core). */
+  workers?: number;
+  /** Explain this pair of record ids. */
+  explain?: [string, string];
+  onProgress?: (stage: LinkStage, done: number, total: number) => void;
+}
+
+export interface LinkSummary {
+  inputs: CsvFileSummary[];
+  records: number;
+  clusters: number;
+  /** Records in a cluster of two or more. */
+  linkedRecords: number;
+  singletons: number;
+  /** Rows without any name: kept, each its own cluster. */
+  rowsWithoutName: number;
+  /** Unreadable dates per column, treated as missing. */
+  invalidDates: FeatureIssues['invalidDates'];
+  model: { version: string; threshold: number; trained: boolean; saved?: string };
+  training?: TrainingReport;
+  blocking?: RuleStats[];
+  candidatePairs: number;
+  clustering?: ClusterStats;
+  pairsWritten?: number;
+  explanation?: Explanation;
+  timingsMs: Partial<Record<LinkStage | 'total', number>>;
+}
+
+/** Reads person-record CSVs into prepared features; duplicate record ids stop the run, named. */
+export async function readRecords(
+  inputs: string[],
+  onProgress?: (done: number) => void,
+): Promise<{ features: RecordFeatures; files: CsvFileSummary[] }> {
+  const features = new RecordFeatures(1 << 16);
+  const seen = new Set<string>();
+  const duplicates: string[] = [];
+  let duplicateCount = 0;
+  const files: CsvFileSummary[] = [];
+  for (const file of inputs) {
+    files.push(
+      await readPersonCsv(
+        file,
+        (record) => {
+          if (seen.has(record.id)) {
+            duplicateCount++;
+            if (duplicates.length < 20) duplicates.push(`${record.id} (${file} line ${record.line})`);
+            return;
+          }
+          seen.add(record.id);
+          features.add(record.id, record.fields);
+          if ((features.size & 0xffff) === 0) onProgress?.(features.size);
+        },
+        { prefixRowIds: inputs.length > 1 },
+      ),
+    );
+  }
+  if (duplicateCount > 0) {
+    const more = duplicateCount > duplicates.length ? ` and ${duplicateCount - duplicates.length} more` : '';
+    throw new CsvError(`duplicate record_id: ${duplicates.join(', ')}${more}`);
+  }
+  return { features, files };
+}
+
+/**
+ * `athar link`: dedupe and link person-record CSVs. Every input record gets a cluster (its own when nothing links
+ * it); the cluster id is the record_id of the cluster's first record in input order.
+ */
+export async function runLink(options: LinkRunOptions): Promise<LinkSummary> {
+  const started = performance.now();
+  const timings: LinkSummary['timingsMs'] = {};
+  let mark = started;
+  const lap = (stage: LinkStage | 'total') => {
+    const now = performance.now();
+    timings[stage] = Math.round(now - (stage === 'total' ? started : mark));
+    mark = now;
+  };
+  const progress = options.onProgress;
+  const { features, files } = await readRecords(options.inputs, (n) => progress?.('reading', n, 0));
+  lap('reading');
+
+  let model: LinkageModel = readModelFile(options.model);
+  let training: TrainingReport | undefined;
+  if (options.train) {
+    progress?.('training', 0, 1);
+    const trained = trainModel(features, model, { versionPrefix: 'trained' });
+    model = trained.model;
+    training = trained.report;
+    if (options.saveModel) writeModelFile(options.saveModel, model);
+    lap('training');
+  }
+  if (options.threshold !== undefined) model = { ...model, threshold: options.threshold };
+  const compiled = new CompiledModel(model);
+
+  const summary: LinkSummary = {
+    inputs: files,
+    records: features.size,
+    clusters: 0,
+    linkedRecords: 0,
+    singletons: 0,
+    rowsWithoutName: features.issues.rowsWithoutName,
+    invalidDates: features.issues.invalidDates,
+    model: {
+      version: model.version,
+      threshold: model.threshold,
+      trained: !!options.train,
+      ...(options.saveModel && options.train ? { saved: options.saveModel } : {}),
+    },
+    ...(training ? { training } : {}),
+    candidatePairs: 0,
+    timingsMs: timings,
+  };
+
+  if (options.explain) {
+    const [idA, idB] = options.explain;
+    const a = features.ids.indexOf(idA);
+    const b = features.ids.indexOf(idB);
+    if (a < 0 || b < 0) throw new CsvError(`no record with record_id ${a < 0 ? idA : idB} in the input`);
+    const scorer = new Scorer(features, compiled, TermFrequencies.of(features));
+    summary.explanation = explainPair(scorer, a, b, features.size);
+  }
+  if (!options.out) {
+    lap('total');
+    return summary;
+  }
+
+  const workers = options.workers ?? defaultWorkers();
+  const result = await linkFeatures(features, compiled, {
+    score:
+      workers > 1
+        ? (candidates, tf) =>
+            scoreInWorkers(features, tf, model, candidates, workers, (d, t) => progress?.('scoring', d, t))
+        : undefined,
+    onStage: (stage, done, total) => {
+      if (stage === 'scoring' && done === 0) lap('blocking');
+      progress?.(stage, done, total);
+    },
+  });
+  lap('clustering');
+  summary.blocking = result.blocking;
+  summary.candidatePairs = result.candidates.pairs.length;
+  summary.clustering = result.clustering;
+
+  progress?.('writing', 0, 1);
+  const sizes = new Map<number, number>();
+  for (const c of result.clusterOf) sizes.set(c, (sizes.get(c) ?? 0) + 1);
+  summary.clusters = sizes.size;
+  for (const size of sizes.values()) {
+    if (size === 1) summary.singletons++;
+    else summary.linkedRecords += size;
+  }
+  const writer = new CsvWriter(options.out, ['record_id', 'cluster_id']);
+  for (let i = 0; i < features.size; i++) {
+    writer.row([features.ids[i] as string, features.ids[result.clusterOf[i] as number] as string]);
+  }
+  await writer.close();
+  if (options.pairs) {
+    const floor = options.pairsMinProbability ?? model.threshold;
+    const minWeight = Math.log2(floor / (1 - floor)) - result.priorWeight;
+    const pairs = new CsvWriter(options.pairs, [
+      'record_a',
+      'record_b',
+      'match_weight',
+      'probability',
+      'same_cluster',
+    ]);
+    const { a, b } = result.candidates.pairs;
+    let written = 0;
+    const seen = new Set<number>();
+    for (let p = 0; p < result.candidates.pairs.length; p++) {
+      const w = result.weights[p] as number;
+      if (w < minWeight) continue;
+      const x = a[p] as number;
+      const y = b[p] as number;
+      const key = x * 4294967296 + y;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const total = w + result.priorWeight;
+      pairs.row([
+        features.ids[x] as string,
+        features.ids[y] as string,
+        total.toFixed(3),
+        probabilityOf(total).toFixed(6),
+        result.clusterOf[x] === result.clusterOf[y] ? 1 : 0,
+      ]);
+      written++;
+    }
+    await pairs.close();
+    summary.pairsWritten = written;
+  }
+  lap('writing');
+  lap('total');
+  return summary;
+}

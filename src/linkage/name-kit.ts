@@ -267,8 +267,8 @@ export function compareNames(a: PreparedName, b: PreparedName): number {
 }
 
 /**
- * A place name's cross-script key: each word without its article, as a consonant skeleton (معرة النعمان and
- * Maarat al-Numan meet).
+ * A place name's cross-script key: each word without its article, as a consonant skeleton (جسر الشغور and
+ * Jisr al-Shughur meet).
  */
 export function placeKey(text: string): string {
   return normalizeName(text)

@@ -15,6 +15,8 @@ export function compiledShippedModel(): CompiledModel {
 /** Features of a few records given by their fields; ids r0, r1, … */
 export function featuresOf(rows: PersonRecordFields[]): RecordFeatures {
   const f = new RecordFeatures(16);
-  rows.forEach((fields, i) => f.add(`r${i}`, fields));
+  rows.forEach((fields, i) => {
+    f.add(`r${i}`, fields);
+  });
   return f;
 }

@@ -65,15 +65,31 @@ const branch = (f: RecordFeatures, i: number) => f.branch[i] as number;
  */
 export const blockingRules: readonly BlockingRule[] = [
   rule('first+family', 1, [first, family]),
-  rule('first+father+grandfather', 2, [first, father, grandfather]),
-  rule('first+father+birth_year', 8, [first, father, birthYear]),
   rule('father+family', 3, [father, family]),
+  rule('family+birth_year', 6, [family, birthYear]),
+  rule('first+father+birth_year', 8, [first, father, birthYear]),
   rule('first+father+family_prefix', 9, [first, father, familyPrefix]),
   rule('first+family_prefix+birth_year', 10, [first, familyPrefix, birthYear]),
-  rule('mother+first+birth_year', 4, [motherFirst, first, birthYear]),
   rule('detainee_number+branch', 5, [detainee, branch]),
-  rule('family+birth_year', 6, [family, birthYear]),
+];
+
+/** Rules that training passes may block on besides the linking rules (narrow, match-rich blocks). */
+export const trainingRules: readonly BlockingRule[] = [
   rule('first+birth_date', 7, [first, birthDate]),
+  rule('mother+first+birth_year', 4, [motherFirst, first, birthYear]),
+];
+
+/**
+ * The interactive match index's rules: the linking rules and broader ones. One report can afford more candidates
+ * than a whole data set can (a long list is narrowed per query), and a slip in one name then costs less.
+ */
+export const matchRules: readonly BlockingRule[] = [
+  ...blockingRules,
+  ...trainingRules,
+  rule('first+father', 11, [first, father]),
+  rule('first+father+grandfather', 2, [first, father, grandfather]),
+  rule('mother+first', 12, [motherFirst, first]),
+  rule('family+governorate', 13, [family, (f, i) => f.governorate[i] as number]),
 ];
 
 /**
@@ -131,7 +147,10 @@ export function candidatePairs(
 ): CandidatePairs {
   const n = f.size;
   const pairs = new PairBuffer(Math.max(1024, n * 4));
-  const blockIds: Int32Array[] = [];
+  // Each record's block id under every rule, side by side: the "did an earlier rule emit this pair" check then
+  // reads two short runs of memory instead of one distant array per rule.
+  const width = rules.length;
+  const blockIds = new Int32Array(n * width).fill(-1);
   const named = new Uint8Array(n);
   let unnamed = 0;
   for (let i = 0; i < n; i++) {
@@ -143,7 +162,6 @@ export function candidatePairs(
   const members = new Int32Array(n);
   for (let r = 0; r < rules.length; r++) {
     const current = rules[r] as BlockingRule;
-    const blockId = new Int32Array(n).fill(-1);
     const stat: RuleStats = {
       rule: current.name,
       keyed: 0,
@@ -166,7 +184,7 @@ export function candidatePairs(
     stat.keyed = count;
     const order = orderByKey(keys, count);
     let nextBlock = 0;
-    const emitter = new BlockEmitter(pairs, blockIds, blockId, stat, options);
+    const emitter = new BlockEmitter(pairs, blockIds, width, r, stat, options);
     let start = 0;
     while (start < count) {
       const key = keys[order[start] as number] as number;
@@ -191,7 +209,6 @@ export function candidatePairs(
       }
       start = end;
     }
-    blockIds.push(blockId);
     stats.push(stat);
     onRule?.(r + 1, rules.length);
   }
@@ -204,17 +221,20 @@ class BlockEmitter {
 
   constructor(
     private readonly pairs: PairBuffer,
-    private readonly earlier: Int32Array[],
-    private readonly blockId: Int32Array,
+    private readonly blockIds: Int32Array,
+    private readonly width: number,
+    private readonly rule: number,
     private readonly stat: RuleStats,
     private readonly options: BlockingOptions,
   ) {}
 
   private emit(i: number, j: number): void {
-    for (let q = 0; q < this.earlier.length; q++) {
-      const ids = this.earlier[q] as Int32Array;
-      const bi = ids[i] as number;
-      if (bi >= 0 && bi === ids[j]) {
+    const ids = this.blockIds;
+    const bi = i * this.width;
+    const bj = j * this.width;
+    for (let q = 0; q < this.rule; q++) {
+      const id = ids[bi + q] as number;
+      if (id >= 0 && id === ids[bj + q]) {
         this.skipped++;
         return;
       }
@@ -227,7 +247,7 @@ class BlockEmitter {
   full(block: Int32Array, id: number): void {
     for (let x = 0; x < block.length; x++) {
       const i = block[x] as number;
-      this.blockId[i] = id;
+      this.blockIds[i * this.width + this.rule] = id;
       for (let y = x + 1; y < block.length; y++) this.emit(i, block[y] as number);
     }
   }

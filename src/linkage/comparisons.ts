@@ -261,10 +261,7 @@ export const comparisons: readonly Comparison[] = [
   {
     name: 'detainee_number',
     levels: ['missing', 'same_number_same_branch', 'same_number', 'different_number_same_branch'],
-    show(f, i) {
-      const n = f.detainee[i] as number;
-      return n < 0 ? '' : (f.numbers.values[n] ?? '');
-    },
+    show: (f, i) => f.detaineeLabel(f.detainee[i] as number),
   },
   eventComparison('death_date', 'deathDay', 'deathPrecision'),
 ];

@@ -13,6 +13,8 @@ export const precision = { none: 0, year: 1, month: 2, day: 3 } as const;
 /** Codes above these are places and branches the gazetteer does not know, interned by their alias key. */
 export const unknownGovernorateBase = 100;
 export const unknownBranchBase = 1000;
+/** Detainee numbers that are not plain digits are coded from here up. */
+export const detaineeTextBase = 1_000_000_000;
 
 /**
  * The columns every prepared record carries, all Int32 (-1 = missing): ids of interned values, gazetteer codes,
@@ -95,7 +97,7 @@ export class RecordFeatures {
   deathPrecision: Int32Array;
 
   private readonly partCache = new Map<string, number>();
-  private readonly fullNameCache = new Map<string, Int32Array>();
+  private readonly fullNameIds = new Int32Array(4);
   private readonly governorateCache = new Map<string, number>();
   private readonly placeCache = new Map<string, number>();
   private readonly motherCache = new Map<string, Int32Array>();
@@ -208,9 +210,25 @@ export class RecordFeatures {
     this.deathPrecision[i] = death ? precisionOf(death) : precision.none;
 
     this.branch[i] = this.branchCode(fields.arresting_branch);
-    const number = detaineeNumberForm(fields.detainee_number);
-    this.detainee[i] = number ? this.numbers.intern(number) : none;
+    this.detainee[i] = this.detaineeCode(fields.detainee_number);
     return i;
+  }
+
+  /**
+   * A detainee number's code: the number itself when it is all digits (up to nine), otherwise an interned id above
+   * them. Numbers are nearly all distinct; they need no dictionary.
+   */
+  private detaineeCode(raw: string | undefined): number {
+    const form = detaineeNumberForm(raw);
+    if (form === '') return none;
+    if (form.length <= 9 && /^\d+$/.test(form)) return Number(form);
+    return detaineeTextBase + this.numbers.intern(form);
+  }
+
+  /** The detainee number as written in matching form (explanations). */
+  detaineeLabel(code: number): string {
+    if (code < 0) return '';
+    return code < detaineeTextBase ? String(code) : (this.numbers.values[code - detaineeTextBase] ?? '');
   }
 
   /** Drops the last record added (a match query scored against the registry and let go). */
@@ -236,15 +254,17 @@ export class RecordFeatures {
     return id;
   }
 
-  /** [first, father, grandfather, family] ids of a parsed full name. */
+  /**
+   * [first, father, grandfather, family] ids of a parsed full name (into a reused array: full names are nearly all
+   * distinct, so they are parsed rather than cached).
+   */
   private fullName(raw: string): Int32Array {
-    let ids = this.fullNameCache.get(raw);
-    if (ids === undefined) {
-      const parts = parseFullName(raw);
-      const id = (p: string | undefined) => (p ? this.names.intern(p) : none);
-      ids = Int32Array.of(id(parts.first), id(parts.father), id(parts.grandfather), id(parts.family));
-      this.fullNameCache.set(raw, ids);
-    }
+    const parts = parseFullName(raw);
+    const ids = this.fullNameIds;
+    ids[0] = parts.first ? this.names.intern(parts.first) : none;
+    ids[1] = parts.father ? this.names.intern(parts.father) : none;
+    ids[2] = parts.grandfather ? this.names.intern(parts.grandfather) : none;
+    ids[3] = parts.family ? this.names.intern(parts.family) : none;
     return ids;
   }
 
@@ -353,6 +373,7 @@ export function sexCode(raw: string | undefined): number {
 /** Detainee numbers compare on their digits (Arabic-Indic read as ASCII, leading zeros dropped). */
 export function detaineeNumberForm(raw: string | undefined): string {
   if (!raw) return '';
+  if (/^\d{1,9}$/.test(raw)) return raw.replace(/^0+(?=\d)/, '');
   const ascii = raw
     .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x660))
     .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0));

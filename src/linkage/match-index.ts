@@ -1,4 +1,4 @@
-import { type BlockingRule, blockingRules } from './blocking.js';
+import { type BlockingRule, matchRules } from './blocking.js';
 import { type Explanation, explainPair } from './explain.js';
 import { RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
@@ -20,7 +20,7 @@ export interface MatchCandidate {
 }
 
 export interface MatchIndexOptions {
-  /** Candidates taken from one key's postings at most; longer lists keep only records that also share a sub-key. */
+  /** Candidates taken from one key's postings at most; longer lists keep only records that share one more thing. */
   maxPosting?: number;
 }
 
@@ -134,7 +134,7 @@ export class MatchIndex {
     this.features = new RecordFeatures(1 << 16);
     this.tf = new TermFrequencies();
     this.scorer = new Scorer(this.features, model, this.tf);
-    this.rules = blockingRules;
+    this.rules = matchRules;
     this.postings = this.rules.map(() => new Postings());
     this.stamp = new Uint32Array(1 << 16);
     this.maxPosting = options.maxPosting ?? 4000;
@@ -148,16 +148,26 @@ export class MatchIndex {
     return this.byId.has(id);
   }
 
-  /**
-   * Adds many records, then packs the postings (the way to load a registry). Ids already present are skipped.
-   */
+  /** Adds many records, then packs the postings (the way to load a registry). Ids already present are skipped. */
   load(records: Iterable<{ id: string; fields: PersonRecordFields }>): void {
-    for (const { id, fields } of records) {
-      if (this.byId.has(id)) continue;
-      const i = this.features.add(id, fields);
-      this.byId.set(id, i);
-      this.tf.add(this.features, i);
-    }
+    for (const { id, fields } of records) this.append(id, fields);
+    this.pack();
+  }
+
+  /**
+   * Adds a record without registering it in the postings: for bulk loading (stream records in with `append`, then
+   * `pack` once). Returns false when the id is already present.
+   */
+  append(id: string, fields: PersonRecordFields): boolean {
+    if (this.byId.has(id)) return false;
+    const i = this.features.add(id, fields);
+    this.byId.set(id, i);
+    this.tf.add(this.features, i);
+    return true;
+  }
+
+  /** Packs the postings of every record appended so far. */
+  pack(): void {
     this.rebuild();
   }
 
@@ -253,7 +263,20 @@ export class MatchIndex {
     const stamp = this.stamp;
     const id = this.query;
     const birth = f.birthYear[q] as number;
+    const names = f.names;
     const father = f.father[q] as number;
+    const fatherKey = father >= 0 ? names.keyOf(father) : -1;
+    const mother = f.motherFirst[q] as number;
+    const motherKey = mother >= 0 ? names.keyOf(mother) : -1;
+    // A record of a very long list must also share one more thing with the report.
+    const alsoShares = (i: number): boolean => {
+      const year = f.birthYear[i] as number;
+      if (birth >= 0 && year >= 0 && year - birth <= 1 && birth - year <= 1) return true;
+      const fi = f.father[i] as number;
+      if (fatherKey >= 0 && fi >= 0 && names.keyOf(fi) === fatherKey) return true;
+      const mi = f.motherFirst[i] as number;
+      return motherKey >= 0 && mi >= 0 && names.keyOf(mi) === motherKey;
+    };
     this.rules.forEach((rule, r) => {
       const key = rule.key(f, q);
       if (key < 0) return;

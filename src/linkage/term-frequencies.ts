@@ -1,3 +1,4 @@
+import { CountTable } from './count-table.js';
 import type { RecordFeatures } from './features.js';
 
 /** The name columns whose values carry a term-frequency adjustment. */
@@ -11,7 +12,7 @@ export type Combination = (typeof combinations)[number];
 export interface TermFrequencySnapshot {
   counts: Record<TermColumn, Int32Array>;
   totals: Record<TermColumn, number>;
-  joint: Record<Combination, { keys: Float64Array; counts: Int32Array; total: number }>;
+  joint: Record<Combination, { keys: Float64Array; counts: Int32Array; used: number; total: number }>;
 }
 
 /** A number naming a combination of up to three name keys (two 26-bit halves: collisions only merge counts). */
@@ -35,7 +36,7 @@ export function combinationKey(x: number, y: number, z = -1): number {
 export class TermFrequencies {
   private counts: Record<TermColumn, Int32Array>;
   private readonly totals: Record<TermColumn, number>;
-  private readonly joint: Record<Combination, Map<number, number>>;
+  private readonly joint: Record<Combination, CountTable>;
   private readonly jointTotals: Record<Combination, number>;
   /** Expected other records of the same person that carry the same name (set from the model). */
   expectedSame = 1;
@@ -53,23 +54,22 @@ export class TermFrequencies {
     this.totals = snapshot
       ? { ...snapshot.totals }
       : { first: 0, father: 0, grandfather: 0, family: 0, motherFirst: 0 };
-    this.joint = { 'first+family': new Map(), 'father+family': new Map(), 'first+father+family': new Map() };
-    this.jointTotals = { 'first+family': 0, 'father+family': 0, 'first+father+family': 0 };
-    if (snapshot) {
-      for (const combination of combinations) {
-        const { keys, counts, total } = snapshot.joint[combination];
-        const map = this.joint[combination];
-        for (let k = 0; k < keys.length; k++) map.set(keys[k] as number, counts[k] as number);
-        this.jointTotals[combination] = total;
-      }
-    }
+    this.joint = {
+      'first+family': snapshot ? CountTable.from(snapshot.joint['first+family']) : new CountTable(),
+      'father+family': snapshot ? CountTable.from(snapshot.joint['father+family']) : new CountTable(),
+      'first+father+family': snapshot
+        ? CountTable.from(snapshot.joint['first+father+family'])
+        : new CountTable(),
+    };
+    this.jointTotals = {
+      'first+family': snapshot?.joint['first+family'].total ?? 0,
+      'father+family': snapshot?.joint['father+family'].total ?? 0,
+      'first+father+family': snapshot?.joint['first+father+family'].total ?? 0,
+    };
   }
 
   private bump(combination: Combination, key: number, by: 1 | -1): void {
-    const map = this.joint[combination];
-    const count = (map.get(key) ?? 0) + by;
-    if (count > 0) map.set(key, count);
-    else map.delete(key);
+    this.joint[combination].add(key, by);
     this.jointTotals[combination] += by;
   }
 
@@ -124,7 +124,7 @@ export class TermFrequencies {
 
   /** The same for a combination of name keys (see combinationKey). */
   log2JointShare(combination: Combination, key: number): number {
-    return this.log2Others(this.joint[combination].get(key) ?? 0, this.jointTotals[combination]);
+    return this.log2Others(this.joint[combination].get(key), this.jointTotals[combination]);
   }
 
   private log2Others(count: number, total: number): number {
@@ -146,19 +146,7 @@ export class TermFrequencies {
     }
     const joint = {} as TermFrequencySnapshot['joint'];
     for (const combination of combinations) {
-      const map = this.joint[combination];
-      const keys = new Float64Array(new SharedArrayBuffer(Math.max(8, map.size * 8)));
-      const jointCounts = new Int32Array(new SharedArrayBuffer(Math.max(4, map.size * 4)));
-      let k = 0;
-      for (const [key, count] of map) {
-        keys[k] = key;
-        jointCounts[k++] = count;
-      }
-      joint[combination] = {
-        keys: keys.subarray(0, map.size),
-        counts: jointCounts.subarray(0, map.size),
-        total: this.jointTotals[combination],
-      };
+      joint[combination] = { ...this.joint[combination].shared(), total: this.jointTotals[combination] };
     }
     return { counts, totals: { ...this.totals }, joint };
   }

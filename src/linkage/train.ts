@@ -1,4 +1,4 @@
-import { blockingRules, candidatePairs, defaultBlockingOptions } from './blocking.js';
+import { blockingRules, candidatePairs, defaultBlockingOptions, trainingRules } from './blocking.js';
 import {
   type Comparison,
   type Context,
@@ -120,7 +120,7 @@ function rulePatterns(
   ruleName: string,
   keep: (c: Context) => boolean,
 ): Patterns {
-  const rule = blockingRules.find((r) => r.name === ruleName);
+  const rule = [...blockingRules, ...trainingRules].find((r) => r.name === ruleName);
   if (!rule) throw new Error(`unknown blocking rule ${ruleName}`);
   const { pairs } = candidatePairs(f, [rule], defaultBlockingOptions);
   const patterns = new Patterns();

@@ -3,6 +3,7 @@ import type { FeatureIssues } from '../linkage/features.js';
 import { MatchIndex } from '../linkage/match-index.js';
 import { CompiledModel } from '../linkage/model.js';
 import type { PersonRecordFields } from '../linkage/record.js';
+import { peakMemoryMiB } from './link.js';
 import { readModelFile } from './linkage-model-file.js';
 import { CsvError, type CsvFileSummary, CsvWriter, readPersonCsv } from './person-csv.js';
 
@@ -26,6 +27,8 @@ export interface MatchSummary {
   /** Per-query latency (index lookup, scoring, ranking). */
   latencyMs: { p50: number; p95: number; max: number; mean: number };
   invalidDates: { registry: FeatureIssues['invalidDates'] };
+  /** Peak resident memory of the process (MiB). */
+  peakMemoryMiB?: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -106,6 +109,7 @@ export async function runMatch(options: MatchRunOptions): Promise<MatchSummary> 
       mean: round(mean),
     },
     invalidDates: { registry: index.features.issues.invalidDates },
+    peakMemoryMiB: peakMemoryMiB(),
   };
 }
 

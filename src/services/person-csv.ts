@@ -120,6 +120,30 @@ export class CsvRowSplitter {
 
 const known = new Set<string>(personRecordColumns);
 
+function blankFields(): PersonRecordFields {
+  return {
+    record_id: undefined,
+    source: undefined,
+    full_name: undefined,
+    first_name: undefined,
+    father_name: undefined,
+    grandfather_name: undefined,
+    family_name: undefined,
+    mother_name: undefined,
+    sex: undefined,
+    birth_date: undefined,
+    birth_year: undefined,
+    governorate: undefined,
+    place_of_origin: undefined,
+    arrest_date: undefined,
+    arresting_branch: undefined,
+    detainee_number: undefined,
+    death_date: undefined,
+    forensic_report_number: undefined,
+    notes: undefined,
+  };
+}
+
 /**
  * Streams a person-record CSV (design.md): UTF-8 with or without BOM, a header naming any subset of the columns (case
  * and surrounding spaces ignored). Rows shorter than the header are padded; longer ones stop the read with the line
@@ -165,7 +189,8 @@ export async function readPersonCsv(
       );
     }
     rows++;
-    const fields: PersonRecordFields = {};
+    // Every row gets every column (undefined when absent), in one order: one object shape for all rows.
+    const fields = blankFields();
     for (let c = 0; c < cells.length; c++) {
       const column = header[c];
       const value = cells[c] as string;

@@ -54,14 +54,13 @@ export class RegistryMatcher {
   static async open(store: Store, model: LinkageModel = readModelFile()): Promise<RegistryMatcher> {
     const matcher = new RegistryMatcher(store, new MatchIndex(new CompiledModel(model)), model);
     const repo = new MatchRecordRepository(store.db);
-    const rows: { id: string; fields: PersonRecordFields }[] = [];
     for (;;) {
       const page = await repo.page(matcher.lastId, pageSize);
-      for (const row of page) rows.push({ id: row.id, fields: recordFields(row) });
+      for (const row of page) matcher.index.append(row.id, recordFields(row));
       if (page.length > 0) matcher.lastId = (page[page.length - 1] as MatchRecordRow).id;
       if (page.length < pageSize) break;
     }
-    matcher.index.load(rows);
+    matcher.index.pack();
     return matcher;
   }
 

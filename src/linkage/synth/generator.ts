@@ -607,10 +607,10 @@ export function generate(options: SynthOptions): SynthOutput {
   for (let i = 0; i < people.size; i++) {
     const r = writerRandom;
     const before = drafts.length;
-    if (r.chance(0.55)) emit(i, 'family');
-    if (r.chance(0.06)) emit(i, 'family');
-    if (r.chance(0.3)) emit(i, 'diaspora');
-    if (r.chance(0.42)) emit(i, 'registry');
+    if (r.chance(0.6)) emit(i, 'family');
+    if (r.chance(0.07)) emit(i, 'family');
+    if (r.chance(0.33)) emit(i, 'diaspora');
+    if (r.chance(0.47)) emit(i, 'registry');
     const dead = people.death[i] !== -1;
     if (dead && r.chance(0.3)) emit(i, 'forensic');
     if (dead && r.chance(0.35)) emit(i, 'notice');

@@ -281,12 +281,11 @@ export class MatchIndex {
       const key = rule.key(f, q);
       if (key < 0) return;
       const postings = this.postings[r] as Postings;
-      // A very common key (محمد المصري) is narrowed to records that also share the birth year or the father.
+      // A very common key (محمد المصري) keeps the records that also share the birth year (±1), father or mother.
       const narrow = postings.size(key) > this.maxPosting;
       postings.forEach(key, (i) => {
         if (i === q || stamp[i] === id) return;
-        if (narrow && !(birth >= 0 && f.birthYear[i] === birth) && !(father >= 0 && f.father[i] === father))
-          return;
+        if (narrow && !alsoShares(i)) return;
         stamp[i] = id;
         visit(i);
       });

@@ -50,6 +50,19 @@ export interface FeatureIssues {
   invalidDates: Record<DateColumn, number>;
 }
 
+/** Everything one RecordFeatures holds, to be folded into another (records prepared in a worker thread). */
+export interface FeatureExport {
+  size: number;
+  columns: Record<FeatureColumn, Int32Array>;
+  ids: string[];
+  nameForms: readonly string[];
+  sources: readonly string[];
+  places: readonly string[];
+  numbers: readonly string[];
+  unknownPlaces: readonly string[];
+  issues: FeatureIssues;
+}
+
 /** What a worker needs to rebuild the features: columns on shared memory and the vocabularies' strings. */
 export interface FeatureSnapshot {
   size: number;
@@ -146,6 +159,65 @@ export class RecordFeatures {
       columns[column] = shared;
     }
     return { size: this.size, columns, nameForms: this.names.allForms() };
+  }
+
+  /** All of it, for `absorb` on another thread's side. */
+  exportAll(): FeatureExport {
+    const { columns } = this.snapshot();
+    return {
+      size: this.size,
+      columns,
+      ids: this.ids,
+      nameForms: this.names.allForms(),
+      sources: this.sources.values,
+      places: this.places.values,
+      numbers: this.numbers.values,
+      unknownPlaces: this.unknownPlaces.values,
+      issues: this.issues,
+    };
+  }
+
+  /**
+   * Appends records prepared elsewhere (another thread, its own vocabularies): their ids are re-interned here and
+   * every coded column is mapped onto this side's codes.
+   */
+  absorb(other: FeatureExport): void {
+    const remap = (values: readonly string[], into: { intern(v: string): number }) =>
+      Int32Array.from(values, (v) => into.intern(v));
+    const names = remap(other.nameForms, this.names);
+    const sources = remap(other.sources, this.sources);
+    const places = remap(other.places, this.places);
+    const numbers = remap(other.numbers, this.numbers);
+    const unknown = remap(other.unknownPlaces, this.unknownPlaces);
+    const name = (v: number) => (v < 0 ? v : (names[v] as number));
+    const code = (v: number, table: Int32Array) => (v < 0 ? v : (table[v] as number));
+    const c = other.columns;
+    for (let k = 0; k < other.size; k++) {
+      if (this.size === this.capacity) this.grow();
+      const i = this.size++;
+      this.ids.push(other.ids[k] as string);
+      for (const column of featureColumns) this[column][i] = c[column][k] as number;
+      this.source[i] = code(c.source[k] as number, sources);
+      this.first[i] = name(c.first[k] as number);
+      this.father[i] = name(c.father[k] as number);
+      this.grandfather[i] = name(c.grandfather[k] as number);
+      this.family[i] = name(c.family[k] as number);
+      this.motherFirst[i] = name(c.motherFirst[k] as number);
+      this.motherRest[i] = name(c.motherRest[k] as number);
+      this.place[i] = code(c.place[k] as number, places);
+      const detainee = c.detainee[k] as number;
+      if (detainee >= detaineeTextBase) this.detainee[i] = detaineeTextBase + (numbers[detainee - detaineeTextBase] as number);
+      const governorate = c.governorate[k] as number;
+      if (governorate >= unknownGovernorateBase) {
+        this.governorate[i] = unknownGovernorateBase + (unknown[governorate - unknownGovernorateBase] as number);
+      }
+      const branch = c.branch[k] as number;
+      if (branch >= unknownBranchBase) this.branch[i] = unknownBranchBase + (unknown[branch - unknownBranchBase] as number);
+    }
+    this.issues.rowsWithoutName += other.issues.rowsWithoutName;
+    for (const column of Object.keys(this.issues.invalidDates) as DateColumn[]) {
+      this.issues.invalidDates[column] += other.issues.invalidDates[column];
+    }
   }
 
   /** True when the record has at least one of first, father, grandfather or family name. */

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runLink } from './link.js';
+import { featureColumns } from '../linkage/features.js';
+import { readRecords, runLink } from './link.js';
 import { runSynth } from './synth.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-link-'));
@@ -77,5 +78,44 @@ describe('athar link (service)', () => {
     expect(JSON.parse(fs.readFileSync(saved, 'utf8')).version).toBe(summary.model.version);
     expect(summary.explanation).toMatchObject({ recordA: idA, recordB: idB });
     expect(lines(path.join(dir, 'synth-clusters.csv'))).toHaveLength(synth.records + 1);
+  });
+
+  it('reads a file in two halves on two threads into exactly what one thread reads', async () => {
+    const synth = await runSynth({ people: 700, out: path.join(dir, 'halves'), seed: 4 });
+    // Quoted fields with commas and a line break, so the split must respect quotes.
+    const text = fs.readFileSync(synth.files.records, 'utf8').trimEnd().split('\n');
+    text.splice(
+      text.length >> 1,
+      0,
+      'q1,synthetic-x,"Hasan, Ali",,,,,,,,,,,,,,,,"two\nlines"',
+      'q2,synthetic-x,Omar Ali',
+    );
+    const input = file('halves.csv', `${text.join('\n')}\n`);
+    const noIds = file('halves-no-ids.csv', text.map((l) => l.slice(l.indexOf(',') + 1)).join('\n'));
+    for (const f of [input, noIds]) {
+      const one = await readRecords([f], undefined, { parallel: false });
+      const two = await readRecords([f], undefined, { parallelMinBytes: 0 });
+      expect(two.features.ids).toEqual(one.features.ids);
+      expect(two.features.issues).toEqual(one.features.issues);
+      expect(two.files[0]?.rows).toBe(one.files[0]?.rows);
+      for (const column of featureColumns) {
+        const show = (x: typeof one) =>
+          Array.from(x.features[column].subarray(0, x.features.size), (v, i) =>
+            column === 'source'
+              ? x.features.sources.values[v]
+              : ['first', 'father', 'grandfather', 'family', 'motherFirst', 'motherRest'].includes(column) &&
+                  v >= 0
+                ? x.features.names.form(v)
+                : column === 'place' && v >= 0
+                  ? x.features.places.values[v]
+                  : `${v}:${i}`,
+          );
+        expect(show(two)).toEqual(show(one));
+      }
+    }
+    const dup = file('halves-dup.csv', `${text.join('\n')}\n${text[1]}\n`);
+    await expect(readRecords([dup], undefined, { parallelMinBytes: 0 })).rejects.toThrow(
+      /duplicate record_id: syn-0*1 \(.*line \d+\)/,
+    );
   });
 });

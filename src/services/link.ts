@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { RuleStats } from '../linkage/blocking.js';
 import type { ClusterStats } from '../linkage/clustering.js';
@@ -11,8 +12,18 @@ import { orderByKey } from '../linkage/sort.js';
 import { TermFrequencies } from '../linkage/term-frequencies.js';
 import { type TrainingReport, trainModel } from '../linkage/train.js';
 import { readModelFile, writeModelFile } from './linkage-model-file.js';
-import { CsvError, type CsvFileSummary, CsvWriter, readPersonCsv } from './person-csv.js';
+import {
+  CsvError,
+  type CsvFileSummary,
+  type CsvRecord,
+  type CsvSegment,
+  CsvWriter,
+  csvSegments,
+  readPersonCsv,
+} from './person-csv.js';
+import type { ReadJob, ReadResult } from './read-worker.js';
 import { defaultWorkers, scoreInWorkers } from './score-pool.js';
+import { startWorker } from './worker-entry.js';
 
 export type LinkStage = 'reading' | 'training' | 'blocking' | 'scoring' | 'clustering' | 'writing';
 
@@ -66,28 +77,51 @@ export function peakMemoryMiB(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
 }
 
-/** Reads person-record CSVs into prepared features; duplicate record ids stop the run, named. */
+/**
+ * Reads person-record CSVs into prepared features; duplicate record ids stop the run, named. A large file is split
+ * in two on a row boundary and its second half prepared by a worker thread while this thread prepares the first.
+ */
 export async function readRecords(
   inputs: string[],
   onProgress?: (done: number) => void,
+  options: { parallel?: boolean; parallelMinBytes?: number } = {},
 ): Promise<{ features: RecordFeatures; files: CsvFileSummary[] }> {
   const features = new RecordFeatures(1 << 16);
   const files: CsvFileSummary[] = [];
   const lines: number[] = [];
   const fileOf: number[] = [];
+  const prefixRowIds = inputs.length > 1;
+  const onRecord = (k: number) => (record: CsvRecord) => {
+    features.add(record.id, record.fields);
+    lines.push(record.line);
+    fileOf.push(k);
+    if ((features.size & 0xffff) === 0) onProgress?.(features.size);
+  };
   for (const [k, file] of inputs.entries()) {
-    files.push(
-      await readPersonCsv(
-        file,
-        (record) => {
-          features.add(record.id, record.fields);
-          lines.push(record.line);
-          fileOf.push(k);
-          if ((features.size & 0xffff) === 0) onProgress?.(features.size);
-        },
-        { prefixRowIds: inputs.length > 1 },
-      ),
-    );
+    const segments =
+      options.parallel === false ? undefined : await segmentsOf(file, options.parallelMinBytes);
+    if (!segments) {
+      files.push(await readPersonCsv(file, onRecord(k), { prefixRowIds }));
+      continue;
+    }
+    const [first, second] = segments as [CsvSegment, CsvSegment];
+    const pending = readInWorker({ file, segment: second, prefixRowIds });
+    const summary = await readPersonCsv(file, onRecord(k), { prefixRowIds, segment: first });
+    const rowsBefore = summary.rows;
+    const other = await pending;
+    // Ids made from row numbers count from the start of the file.
+    const name = path.basename(file);
+    other.features.ids = other.features.ids.map((id, r) => {
+      if (other.derived[r] !== 1) return id;
+      const row = rowsBefore + (other.rows[r] as number);
+      return prefixRowIds ? `${name}:${row}` : String(row);
+    });
+    features.absorb(other.features);
+    for (let r = 0; r < other.lines.length; r++) {
+      lines.push(other.lines[r] as number);
+      fileOf.push(k);
+    }
+    files.push({ file, rows: rowsBefore + other.lines.length, ignoredColumns: summary.ignoredColumns });
   }
   const duplicates = duplicateIds(features.ids);
   if (duplicates.length > 0) {
@@ -98,6 +132,28 @@ export async function readRecords(
     throw new CsvError(`duplicate record_id: ${named.join(', ')}${more}`);
   }
   return { features, files };
+}
+
+async function segmentsOf(file: string, minBytes?: number): Promise<CsvSegment[] | undefined> {
+  try {
+    return await csvSegments(file, 2, minBytes);
+  } catch {
+    // Unreadable here: the plain read reports the problem with the file's name.
+    return undefined;
+  }
+}
+
+function readInWorker(job: ReadJob): Promise<ReadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker(import.meta.url, 'read-worker', { workerData: job });
+    worker.once('message', (message: { result?: ReadResult; error?: { name: string; message: string } }) => {
+      if (message.result) resolve(message.result);
+      else if (message.error?.name === 'CsvError') reject(new CsvError(message.error.message));
+      else reject(new Error(message.error?.message ?? 'a reading thread failed'));
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
 }
 
 /**

@@ -15,7 +15,21 @@ export interface CsvRecord {
   id: string;
   /** 1-based line of the row's start in the file. */
   line: number;
+  /** 1-based data row (within the segment read, see `CsvSegment`). */
+  row: number;
+  /** The id is the row number, not a record_id (a segment's ids are renumbered by whoever joins the segments). */
+  derivedId: boolean;
   fields: PersonRecordFields;
+}
+
+/** A byte range of a CSV file that starts and ends on row boundaries, read with the file's header. */
+export interface CsvSegment {
+  start: number;
+  end: number;
+  /** The file's header line. */
+  headerText: string;
+  /** Line number of the segment's first line. */
+  firstLine: number;
 }
 
 export interface CsvFileSummary {
@@ -32,7 +46,7 @@ export interface CsvFileSummary {
 export class CsvRowSplitter {
   private pending = '';
   /** Line number of the first line in `pending`. */
-  private line = 1;
+  line = 1;
 
   constructor(private readonly file: string) {}
 
@@ -153,7 +167,7 @@ function blankFields(): PersonRecordFields {
 export async function readPersonCsv(
   file: string,
   onRecord: (record: CsvRecord) => void,
-  options: { prefixRowIds?: boolean } = {},
+  options: { prefixRowIds?: boolean; segment?: CsvSegment } = {},
 ): Promise<CsvFileSummary> {
   const name = path.basename(file);
   const splitter = new CsvRowSplitter(file);
@@ -197,11 +211,22 @@ export async function readPersonCsv(
       if (column && value !== '') fields[column] = value;
     }
     let id = idColumn >= 0 ? (cells[idColumn] ?? '').trim() : '';
-    if (id === '') id = options.prefixRowIds ? `${name}:${rows}` : String(rows);
+    const derivedId = id === '';
+    if (derivedId) id = options.prefixRowIds ? `${name}:${rows}` : String(rows);
     if (sourceColumn < 0 || !fields.source?.trim()) fields.source = name;
-    onRecord({ id, line, fields });
+    onRecord({ id, line, row: rows, derivedId, fields });
   };
-  const stream = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+  const segment = options.segment;
+  if (segment) {
+    splitter.push(`${segment.headerText}\n`, onRow);
+    splitter.line = segment.firstLine;
+  }
+  const stream = fs.createReadStream(
+    file,
+    segment
+      ? { highWaterMark: 1 << 20, start: segment.start, end: segment.end - 1 }
+      : { highWaterMark: 1 << 20 },
+  );
   try {
     for await (const chunk of stream) splitter.push(decoder.decode(chunk as Buffer, { stream: true }), onRow);
     splitter.push(decoder.decode(), onRow);
@@ -213,6 +238,68 @@ export async function readPersonCsv(
     throw error;
   }
   return { file, rows, ignoredColumns };
+}
+
+/**
+ * Splits a CSV file into `parts` byte ranges on row boundaries, for reading in parallel. A newline is a row boundary
+ * when an even number of quote characters precede it (quotes inside quoted fields are doubled, so parity tells
+ * whether a position is inside one). Small files, or files that cannot be split, give one segment.
+ */
+export async function csvSegments(
+  file: string,
+  parts: number,
+  minBytes = 1 << 22,
+): Promise<CsvSegment[] | undefined> {
+  const size = fs.statSync(file).size;
+  if (parts < 2 || size < minBytes) return undefined;
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(1 << 22);
+    let quotes = 0;
+    let lines = 0;
+    let headerEnd = -1;
+    let headerText = '';
+    const boundaries: { at: number; line: number }[] = [];
+    let target = Math.floor(size / parts);
+    let offset = 0;
+    while (offset < size && boundaries.length < parts - 1) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, offset);
+      if (bytesRead === 0) break;
+      for (let i = 0; i < bytesRead; i++) {
+        const byte = chunk[i] as number;
+        if (byte === 34) quotes++;
+        else if (byte === 10) {
+          lines++;
+          if (quotes % 2 !== 0) continue;
+          const at = offset + i + 1;
+          if (headerEnd < 0) {
+            headerEnd = at;
+            const head = Buffer.alloc(at);
+            await handle.read(head, 0, at, 0);
+            headerText = head.toString('utf8').replace(/\r?\n$/, '');
+          } else if (at >= target && at < size) {
+            boundaries.push({ at, line: lines + 1 });
+            target = Math.floor((size * (boundaries.length + 1)) / parts);
+            if (boundaries.length === parts - 1) break;
+          }
+        }
+      }
+      offset += bytesRead;
+    }
+    if (headerEnd < 0 || boundaries.length === 0) return undefined;
+    const segments: CsvSegment[] = [];
+    let start = headerEnd;
+    let firstLine = 2;
+    for (const b of boundaries) {
+      segments.push({ start, end: b.at, headerText, firstLine });
+      start = b.at;
+      firstLine = b.line;
+    }
+    segments.push({ start, end: size, headerText, firstLine });
+    return segments;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** One CSV field, quoted when it must be. */

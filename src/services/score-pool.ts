@@ -1,9 +1,9 @@
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { CandidatePairs } from '../linkage/blocking.js';
 import type { FeatureSnapshot, RecordFeatures } from '../linkage/features.js';
 import type { LinkageModel } from '../linkage/model.js';
 import type { TermFrequencies, TermFrequencySnapshot } from '../linkage/term-frequencies.js';
+import { startWorker } from './worker-entry.js';
 
 /** What each scoring worker receives (all arrays on shared memory). */
 export interface ScoreJob {
@@ -25,19 +25,6 @@ export function defaultWorkers(): number {
     1,
     typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length,
   );
-}
-
-/**
- * The worker's entry. From TypeScript sources (tsx, no build step) a worker does not inherit the loader, so a small
- * bootstrap loads the worker module through tsx's API.
- */
-function workerEntry(): { entry: string | URL; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts'))
-    return { entry: new URL('./score-worker.js', import.meta.url), eval: false };
-  const api = import.meta.resolve('tsx/esm/api');
-  const file = new URL('./score-worker.ts', import.meta.url).href;
-  const code = `import(${JSON.stringify(api)}).then(({ tsImport }) => tsImport(${JSON.stringify(file)}, ${JSON.stringify(import.meta.url)}))`;
-  return { entry: code, eval: true };
 }
 
 /**
@@ -74,8 +61,7 @@ export async function scoreInWorkers(
       { length: threads },
       () =>
         new Promise<void>((resolve, reject) => {
-          const { entry, eval: evaluate } = workerEntry();
-          const worker = new Worker(entry, { workerData: job, eval: evaluate });
+          const worker = startWorker(import.meta.url, 'score-worker', { workerData: job });
           worker.on('message', (message: { done?: number; finished?: boolean }) => {
             if (message.done) {
               done += message.done;

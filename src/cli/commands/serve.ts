@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { buildServer } from '../../server/app.js';
-import { initialise } from '../../services/setup.js';
 import { configFrom, withDataOptions } from '../options.js';
 import { CliError, exitCodes, note } from '../output.js';
 import { printAdminPassword } from './init.js';
@@ -20,6 +18,8 @@ export function registerServe(program: Command): void {
         logLevel?: string;
       }) => {
         const config = configFrom(options);
+        const { initialise } = await import('../../services/setup.js');
+        const { buildServer } = await import('../../server/app.js');
         const { ctx, result } = await initialise(config);
         if (result.admin) printAdminPassword(result.admin);
         const app = await buildServer(ctx);

@@ -8,7 +8,10 @@ import type { Db, Store } from '../src/store/store.js';
 
 /** Synthetic rows for log tests: no real person, file or place. */
 let clockMs = Date.parse('2026-03-01T10:00:00.000Z');
-export const tick = () => new Date((clockMs += 1000)).toISOString();
+export function tick(): string {
+  clockMs += 1000;
+  return new Date(clockMs).toISOString();
+}
 
 export function syntheticItem(sha256 = randomBytes(32).toString('hex')): EvidenceItemTable {
   return {

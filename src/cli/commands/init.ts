@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { initialise } from '../../services/setup.js';
+// Registers the init step that makes the log's key (and signs its first checkpoint).
+import '../../services/ledger-setup.js';
 import { configFrom, withDataOptions, withJson } from '../options.js';
 import { note, printJson, printLine } from '../output.js';
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { buildServer } from '../../server/app.js';
+import { openLedger } from '../../services/ledger-setup.js';
 import { initialise } from '../../services/setup.js';
 import { configFrom, withDataOptions } from '../options.js';
 import { CliError, exitCodes, note } from '../output.js';
@@ -44,7 +45,13 @@ export function registerServe(program: Command): void {
         const address = app.server.address();
         const port = typeof address === 'object' && address ? address.port : config.server.port;
         note(`athar is serving http://${config.server.host}:${port} (data: ${config.dataDir})`);
+        // The log's sequencer: staged entries are sequenced as they come, checkpoints signed at most every second.
+        const { sequencer } = openLedger(ctx, {
+          onError: (error) => app.log.error({ err: error }, 'log sequencer'),
+        });
+        sequencer.start();
         const stop = async () => {
+          await sequencer.stop();
           await app.close();
           await ctx.close();
           process.exit(0);

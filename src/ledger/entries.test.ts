@@ -1,3 +1,4 @@
+import canonicalizeModule from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import type { CustodyEventTable, DecisionTable, EvidenceItemTable, RecordTable } from '../store/schema.js';
 import {
@@ -14,6 +15,7 @@ import {
 } from './entries.js';
 import { sha256Hex } from './hash.js';
 
+const canonicalize = canonicalizeModule as unknown as (input: unknown) => string;
 const at = '2026-03-01T10:00:00.000Z';
 const item: EvidenceItemTable = {
   id: 'ev-1',
@@ -204,6 +206,19 @@ describe('log entries', () => {
     const good = custodyEntry(ingest, item);
     expect(() => encodeEntry({ ...good, ...change } as never)).toThrow(EntryError);
     expect(() => encodeEntry({ ...good, ...change } as never)).toThrow(message);
+  });
+
+  it('writes entries exactly as the canonicalize package (RFC 8785) does, whatever their text', () => {
+    const odd = ['', 'é', '\u2028', '"quoted"', 'back\\slash', '\u0001', 'عربي', '\ud83d\ude00', '\ud800'];
+    for (const text of odd) {
+      const entry = {
+        ...custodyEntry(ingest, item),
+        actor: `user ${text}`,
+        subject: { type: 'evidence_item' as const, id: `ev ${text}`, sha256: 'b'.repeat(64) },
+        status: `s${text}`,
+      };
+      expect(encodeEntry(entry).toString()).toBe(canonicalize(entry));
+    }
   });
 
   it('reads back only canonical JSON', () => {

@@ -395,11 +395,25 @@ export class EntryError extends Error {
   }
 }
 
+const str = JSON.stringify;
+
+/**
+ * RFC 8785 for the one shape an entry has (checked by entryProblem first): members in code-unit order, strings as
+ * ECMAScript JSON.stringify writes them, the version an integer. It gives what a general canonicaliser gives
+ * (entries.test.ts holds it to the canonicalize package) at a tenth of the cost, which the append rate needs.
+ */
+function canonicalEntry(entry: LogEntry): string {
+  const rows = entry.rows.map((r) => `{"id":${str(r.id)},"sha256":${str(r.sha256)},"table":${str(r.table)}}`);
+  const status = entry.status === undefined ? '' : `"status":${str(entry.status)},`;
+  const subject = `{"id":${str(entry.subject.id)},"sha256":${str(entry.subject.sha256)},"type":${str(entry.subject.type)}}`;
+  return `{"actor":${str(entry.actor)},"at":${str(entry.at)},"kind":${str(entry.kind)},"rows":[${rows.join(',')}],${status}"subject":${subject},"v":${entry.v}}`;
+}
+
 /** The entry's bytes as logged: RFC 8785 canonical JSON, UTF-8. */
 export function encodeEntry(entry: LogEntry): Buffer {
   const problem = entryProblem(entry);
   if (problem) throw new EntryError(`log entry rejected: ${problem}`);
-  const bytes = Buffer.from(canonicalize(entry) as string, 'utf8');
+  const bytes = Buffer.from(canonicalEntry(entry), 'utf8');
   if (bytes.length > maxEntryBytes)
     throw new EntryError(`log entry of ${bytes.length} bytes exceeds ${maxEntryBytes}`);
   return bytes;
@@ -417,6 +431,20 @@ export function parseEntry(text: string): ParsedEntry {
   }
   const problem = entryProblem(value);
   if (problem) return { ok: false, detail: problem };
-  if (canonicalize(value) !== text) return { ok: false, detail: 'not in RFC 8785 canonical form' };
+  if (canonicalEntry(value as LogEntry) !== text)
+    return { ok: false, detail: 'not in RFC 8785 canonical form' };
   return { ok: true, entry: value as LogEntry };
+}
+
+/**
+ * A logged entry's fields, read without re-checking its canonical form (the sequencer's path: entries were
+ * checked when staged); undefined when it does not parse as an entry.
+ */
+export function readEntry(text: string): LogEntry | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return entryProblem(value) === undefined ? (value as LogEntry) : undefined;
+  } catch {
+    return undefined;
+  }
 }

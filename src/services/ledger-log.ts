@@ -150,6 +150,13 @@ export class LedgerLog {
     return encodeBundle(rows.map((r) => Buffer.from(r.entry, 'utf8')));
   }
 
+  /** The audit path of entry `index` in the tree of `size` entries, from the stored tiles. */
+  async inclusionPath(index: number, size: number): Promise<Hash[]> {
+    const plan = inclusionPlan(index, size);
+    const tiles = await this.tilesFor(plan, size);
+    return resolvePlan(plan, tiles.read);
+  }
+
   async inclusionProof(index: number, size?: number): Promise<InclusionProof> {
     const n = size ?? (await this.defaultSize());
     await this.checkSize(n);
@@ -158,16 +165,15 @@ export class LedgerLog {
     }
     const [row] = await this.repo().entries(index, index + 1);
     if (!row) throw new LedgerRequestError(`entry ${index} is missing from the log`, 'not_found');
-    const plan = inclusionPlan(index, n);
-    const tiles = await this.tilesFor(plan, n);
+    const checkpoint = await this.checkpointOf(n);
     return {
       index,
       size: n,
       entry: row.entry,
       leafHash: toBase64(leafHash(Buffer.from(row.entry, 'utf8'))),
-      proof: resolvePlan(plan, tiles.read).map(toBase64),
+      proof: (await this.inclusionPath(index, n)).map(toBase64),
       root: toBase64(await this.root(n)),
-      checkpoint: await this.checkpointOf(n),
+      checkpoint,
     };
   }
 

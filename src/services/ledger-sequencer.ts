@@ -1,5 +1,5 @@
 import { formatCheckpoint } from '../ledger/checkpoint.js';
-import { parseEntry } from '../ledger/entries.js';
+import { readEntry } from '../ledger/entries.js';
 import { leafHash, toBase64 } from '../ledger/hash.js';
 import { type NoteSigner, signNote } from '../ledger/note.js';
 import { edgeTiles, TreeBuilder } from '../ledger/tiles.js';
@@ -77,8 +77,7 @@ export class LedgerSequencer {
         builder.append(leafHash(Buffer.from(staged.entry, 'utf8')));
         // Staged entries were checked when staged; one that no longer parses is still logged as it is (a
         // sequencer that stopped at it would stop the log) and `athar verify` names it.
-        const parsed = parseEntry(staged.entry);
-        const entry = parsed.ok ? parsed.entry : undefined;
+        const entry = readEntry(staged.entry);
         entries.push({
           idx,
           entry: staged.entry,

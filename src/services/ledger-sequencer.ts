@@ -61,6 +61,8 @@ export class LedgerSequencer {
 
   /** Sequences up to one batch of staged entries; returns how many. */
   async sequenceBatch(): Promise<number> {
+    // An idle log costs a read, not a write: the lock is taken only when something waits.
+    if (!(await new LedgerRepository(this.store.db, this.store.capabilities).hasQueued())) return 0;
     return this.store.transaction(async (trx) => {
       const repo = new LedgerRepository(trx, this.store.capabilities);
       const now = this.now();

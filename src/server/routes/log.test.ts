@@ -95,6 +95,13 @@ describeEachDialect('the log over HTTP', (store) => {
     expect(res.statusCode).toBe(404);
   });
 
+  it('describes the log routes in the OpenAPI document', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/log/checkpoint', '/log/tile/{*}']));
+  });
+
   it('lets a client prove an entry from the served tiles alone', async () => {
     const cp = openNote((await app.inject({ method: 'GET', url: '/log/checkpoint' })).body, [
       ed25519Verifier(signer.key),

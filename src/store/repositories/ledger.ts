@@ -74,12 +74,9 @@ export class LedgerRepository {
     return rows.map((r) => ({ id: Number(r.id), entry: r.entry, stagedAt: r.staged_at }));
   }
 
-  async queueLength(): Promise<number> {
-    const row = await this.db
-      .selectFrom('ledger_queue')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  /** Whether anything waits in the queue (a read: no lock taken). */
+  async hasQueued(): Promise<boolean> {
+    return (await this.db.selectFrom('ledger_queue').select('id').limit(1).executeTakeFirst()) !== undefined;
   }
 
   async unqueue(ids: readonly number[]): Promise<void> {

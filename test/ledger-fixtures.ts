@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../src/ids.js';
-import { custodyEntry, type LogEntry, recordEntry } from '../src/ledger/entries.js';
+import { custodyEntry, recordEntry } from '../src/ledger/entries.js';
 import { ed25519Signer, generateEd25519Key, type NoteSigner } from '../src/ledger/note.js';
 import { appendLogEntry } from '../src/services/ledger.js';
 import type { CustodyEventTable, EvidenceItemTable, RecordTable } from '../src/store/schema.js';
@@ -146,5 +146,3 @@ export function testSigner(
   const key = generateEd25519Key(name);
   return Object.assign(ed25519Signer(key), { key });
 }
-
-export type { LogEntry };

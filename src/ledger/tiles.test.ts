@@ -12,7 +12,7 @@ import {
   tileKey,
   tilePath,
   tilesForPlan,
-  tilesOfTree,
+  tileWidthAt,
 } from './tiles.js';
 import { inclusionPlan, resolvePlan, treeRoot, verifyInclusion } from './tree.js';
 
@@ -71,16 +71,13 @@ describe('tile paths', () => {
 
 describe('the tiles of a tree', () => {
   it('lays out a tree of 70,000 entries as c2sp.org/tlog-tiles describes', () => {
-    const tiles = tilesOfTree(70_000);
-    const level = (l: number) => tiles.filter((t) => t.level === l);
-    expect(level(0).filter((t) => t.width === 256)).toHaveLength(273);
-    expect(level(0).at(-1)).toEqual({ level: 0, index: 273, width: 112 });
-    expect(level(1)).toEqual([
-      { level: 1, index: 0, width: 256 },
-      { level: 1, index: 1, width: 17 },
-    ]);
-    expect(level(2)).toEqual([{ level: 2, index: 0, width: 1 }]);
-    expect(level(3)).toEqual([]);
+    expect(tileWidthAt(0, 272, 70_000)).toBe(256);
+    expect(tileWidthAt(0, 273, 70_000)).toBe(112);
+    expect(tileWidthAt(0, 274, 70_000)).toBe(0);
+    expect(tileWidthAt(1, 0, 70_000)).toBe(256);
+    expect(tileWidthAt(1, 1, 70_000)).toBe(17);
+    expect(tileWidthAt(2, 0, 70_000)).toBe(1);
+    expect(tileWidthAt(3, 0, 70_000)).toBe(0);
     expect(edgeTiles(70_000)).toEqual([
       { level: 0, index: 273, width: 112 },
       { level: 1, index: 1, width: 17 },
@@ -89,11 +86,9 @@ describe('the tiles of a tree', () => {
   });
 
   it('represents 256 entries by a full level-0 tile and a level-1 tile of width 1', () => {
-    expect(tilesOfTree(256)).toEqual([
-      { level: 0, index: 0, width: 256 },
-      { level: 1, index: 0, width: 1 },
-    ]);
-    expect(tilesOfTree(0)).toEqual([]);
+    expect(tileWidthAt(0, 0, 256)).toBe(256);
+    expect(edgeTiles(256)).toEqual([{ level: 1, index: 0, width: 1 }]);
+    expect(edgeTiles(0)).toEqual([]);
   });
 
   it('builds the same tiles in one run as in many, and proves entries across tile boundaries', () => {

@@ -92,18 +92,6 @@ export function tileWidthAt(level: number, index: number, size: number): number 
   return Math.max(0, Math.min(tileWidth, hashesAtLevel - index * tileWidth));
 }
 
-/** The tiles (full and partial) that hold a tree of `size` leaves, level by level, left to right. */
-export function tilesOfTree(size: number): TileRef[] {
-  const out: TileRef[] = [];
-  for (let level = 0; Math.floor(size / tileWidth ** level) > 0; level++) {
-    const hashes = Math.floor(size / tileWidth ** level);
-    for (let index = 0; index * tileWidth < hashes; index++) {
-      out.push({ level, index, width: Math.min(tileWidth, hashes - index * tileWidth) });
-    }
-  }
-  return out;
-}
-
 /** The rightmost, partial tile of each level of a tree of `size` leaves (empty ones left out). */
 export function edgeTiles(size: number): TileRef[] {
   const out: TileRef[] = [];

@@ -168,29 +168,6 @@ export class LedgerRepository {
     return row ? Buffer.from(row.hashes) : undefined;
   }
 
-  /** Tiles of one level with index ≥ from, in order (verification sweeps). */
-  async tilesFrom(level: number, from: number, limit: number): Promise<StoredTile[]> {
-    const rows = await this.db
-      .selectFrom('ledger_tiles')
-      .select(['level', 'idx', 'hashes'])
-      .where('level', '=', level)
-      .where('idx', '>=', from)
-      .orderBy('idx')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({ level: r.level, index: Number(r.idx), hashes: Buffer.from(r.hashes) }));
-  }
-
-  async tileLevels(): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('ledger_tiles')
-      .select('level')
-      .distinct()
-      .orderBy('level')
-      .execute();
-    return rows.map((r) => r.level);
-  }
-
   /** Entries with from ≤ idx < to, in order. */
   async entries(from: number, to: number): Promise<{ idx: number; entry: string }[]> {
     const rows = await this.db
@@ -209,16 +186,6 @@ export class LedgerRepository {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
-  }
-
-  async entriesAbout(subjectId: string): Promise<{ idx: number; entry: string }[]> {
-    const rows = await this.db
-      .selectFrom('ledger_entries')
-      .select(['idx', 'entry'])
-      .where('subject_id', '=', subjectId)
-      .orderBy('idx')
-      .execute();
-    return rows.map((r) => ({ idx: Number(r.idx), entry: r.entry }));
   }
 
   async rowsFor(table: string, ids: readonly string[]): Promise<LedgerRowTable[]> {

@@ -2,6 +2,8 @@ import canonicalizeModule from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import type { CustodyEventTable, DecisionTable, EvidenceItemTable, RecordTable } from '../store/schema.js';
 import {
+  coveredColumns,
+  coveredTables,
   custodyEntry,
   decisionEntry,
   EntryError,
@@ -59,6 +61,18 @@ describe('log entries', () => {
     // The sequencer's ledger_index is not covered: filling it in does not change the digest.
     expect(rowDigest('custody_events', { ...ingest, ledger_index: 7 })).toBe(expected);
     expect(rowDigest('custody_events', { ...ingest, reason: 'edited' })).not.toBe(expected);
+  });
+
+  it('digests rows exactly as the canonicalize package (RFC 8785) would, whatever their values', () => {
+    const values = ['', 'عبد الله', 'a"b\\c', '\u2028\u0000', '\ud800', 0, -1, 1.5, 1e21, 2 ** 53, null];
+    coveredTables.forEach((table, t) => {
+      for (let k = 0; k < 20; k++) {
+        const row = Object.fromEntries(
+          coveredColumns[table].map((c, i) => [c, values[(i * 7 + k * 3 + t) % values.length]]),
+        );
+        expect(rowDigest(table, row)).toBe(sha256Hex(canonicalize({ table, row })));
+      }
+    });
   });
 
   it('refuses a row that lacks a covered column or holds a value without stable JSON', () => {

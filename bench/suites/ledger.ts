@@ -298,6 +298,7 @@ async function verifyRows(entries: number, blobBytes: number): Promise<void> {
       msPer100kEntries: Math.round((logMs / result.log.entries) * 100_000),
       logMs: result.log.ms,
       rowsMs: result.rows.ms,
+      cpuSecondsWholeVerify: Math.round(cpuS * 10) / 10,
     },
   });
   rows.push({

@@ -438,14 +438,23 @@ export function parseEntry(text: string): ParsedEntry {
 }
 
 /**
- * A logged entry's fields, read without re-checking its canonical form (the sequencer's path: entries were
- * checked when staged); undefined when it does not parse as an entry.
+ * The rows a logged entry vouches for, read without checking the rest of it (the sequencer's path: entries were
+ * checked when staged, and `athar verify` checks every one); empty when the text holds no such list.
  */
-export function readEntry(text: string): LogEntry | undefined {
+export function vouchedRows(text: string): RowRef[] {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    return entryProblem(value) === undefined ? (value as LogEntry) : undefined;
+    value = JSON.parse(text);
   } catch {
-    return undefined;
+    return [];
   }
+  const rows = isPlainObject(value) ? value.rows : undefined;
+  if (!Array.isArray(rows)) return [];
+  return rows.filter(
+    (r): r is RowRef =>
+      isPlainObject(r) &&
+      typeof r.table === 'string' &&
+      typeof r.id === 'string' &&
+      typeof r.sha256 === 'string',
+  );
 }

@@ -1,5 +1,5 @@
 import { formatCheckpoint } from '../ledger/checkpoint.js';
-import { readEntry } from '../ledger/entries.js';
+import { vouchedRows } from '../ledger/entries.js';
 import { leafHash, toBase64 } from '../ledger/hash.js';
 import { type NoteSigner, signNote } from '../ledger/note.js';
 import { edgeTiles, TreeBuilder } from '../ledger/tiles.js';
@@ -77,17 +77,10 @@ export class LedgerSequencer {
       queued.forEach((staged, i) => {
         const idx = size + i;
         builder.append(leafHash(Buffer.from(staged.entry, 'utf8')));
-        // Staged entries were checked when staged; one that no longer parses is still logged as it is (a
+        // Staged entries were checked when staged; one that no longer reads is still logged as it is (a
         // sequencer that stopped at it would stop the log) and `athar verify` names it.
-        const entry = readEntry(staged.entry);
-        entries.push({
-          idx,
-          entry: staged.entry,
-          kind: entry?.kind ?? 'malformed',
-          subject_id: entry?.subject.id ?? '',
-          sequenced_at: now,
-        });
-        for (const row of entry?.rows ?? []) {
+        entries.push({ idx, entry: staged.entry });
+        for (const row of vouchedRows(staged.entry)) {
           latest.set(`${row.table}\u0000${row.id}`, {
             table_name: row.table,
             row_id: row.id,

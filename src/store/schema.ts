@@ -303,10 +303,8 @@ export interface LedgerQueueTable {
 /** The log: entry `idx` is leaf `idx` of the Merkle tree. */
 export interface LedgerEntryTable {
   idx: number;
+  /** The entry's canonical JSON: its bytes are leaf `idx`. */
   entry: string;
-  kind: string;
-  subject_id: string;
-  sequenced_at: string;
 }
 
 /** One c2sp.org/tlog-tiles tile per row; a partial tile grows in place until it is full (256 hashes). */

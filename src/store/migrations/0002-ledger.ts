@@ -27,14 +27,6 @@ export function ledger(caps: Capabilities): Migration {
         .createTable('ledger_entries')
         .addColumn('idx', 'bigint', (c) => c.primaryKey())
         .addColumn('entry', 'text', (c) => c.notNull())
-        .addColumn('kind', 'text', (c) => c.notNull())
-        .addColumn('subject_id', 'text', (c) => c.notNull())
-        .addColumn('sequenced_at', 'text', (c) => c.notNull())
-        .execute();
-      await db.schema
-        .createIndex('ledger_entries_subject')
-        .on('ledger_entries')
-        .column('subject_id')
         .execute();
 
       await db.schema

@@ -46,11 +46,12 @@ export function registerVerify(program: Command): void {
       if (options.json) printJson(report);
       else {
         const mb = (report.blobs.bytes / 1e6).toFixed(1);
-        printLine(`blobs: ${report.blobs.checked} re-hashed (${mb} MB) in ${report.blobs.ms} ms`);
+        const n = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+        printLine(`blobs: ${n(report.blobs.checked, 'blob')} re-hashed (${mb} MB) in ${report.blobs.ms} ms`);
         printLine(
-          `log:   ${report.log.entries} entries, ${report.log.checkpoints} checkpoints (latest ${report.log.latestCheckpoint ?? 'none'}) in ${report.log.ms} ms`,
+          `log:   ${n(report.log.entries, 'entry', 'entries')}, ${n(report.log.checkpoints, 'checkpoint')} (latest ${report.log.latestCheckpoint ?? 'none'}) in ${report.log.ms} ms`,
         );
-        printLine(`rows:  ${report.rows.checked} checked in ${report.rows.ms} ms`);
+        printLine(`rows:  ${n(report.rows.checked, 'row')} checked in ${report.rows.ms} ms`);
         for (const n of report.notes) note(`note: ${n}`);
         if (report.ok)
           printLine(

@@ -69,10 +69,11 @@ async function cpuSeconds<T>(work: () => Promise<T>): Promise<{ value: T; cpuS: 
 }
 
 async function appendRow(store: Store, label: string, count: number): Promise<void> {
+  const entries = Array.from({ length: count }, (_, i) => syntheticEntry(i));
   const {
     value: { ms, stageMs },
     cpuS,
-  } = await cpuSeconds(() => appends(store, count, 1000));
+  } = await cpuSeconds(() => appends(store, entries, 1000));
   const perSecond = count / (ms / 1000);
   rows.push({
     suite: 'ledger',

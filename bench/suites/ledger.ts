@@ -40,13 +40,13 @@ function syntheticEntry(n: number): LogEntry {
   };
 }
 
-/** Stages `count` entries in transactions of `perTransaction`, then sequences them; both durable on commit. */
+/** Stages the entries in transactions of `perTransaction`, then sequences them; both durable on commit. */
 async function appends(
   store: Store,
-  count: number,
+  entries: LogEntry[],
   perTransaction: number,
 ): Promise<{ ms: number; stageMs: number }> {
-  const entries = Array.from({ length: count }, (_, i) => syntheticEntry(i));
+  const count = entries.length;
   const sequencer = new LedgerSequencer(store, ed25519Signer(generateEd25519Key('bench.athar/log')), {
     batchSize: 5000,
   });

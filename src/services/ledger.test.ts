@@ -136,6 +136,26 @@ describeEachDialect('the log', (store, dialect) => {
     expect(cp.size).toBe(rows.length);
   });
 
+  it('sequences and checkpoints in the background until stopped', async () => {
+    const errors: unknown[] = [];
+    const sequencer = new LedgerSequencer(store(), signer, {
+      checkpointIntervalMs: 0,
+      onError: (e) => errors.push(e),
+    });
+    sequencer.start(10);
+    await importRecords(store(), 3);
+    const target = (await store().db.selectFrom('ledger_state').select('size').executeTakeFirstOrThrow())
+      .size;
+    const log = new LedgerLog(store());
+    for (let i = 0; i < 500 && ((await log.latestCheckpoint())?.size ?? 0) < Number(target) + 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await sequencer.stop();
+    expect(errors).toEqual([]);
+    expect((await log.latestCheckpoint())?.size).toBe(Number(target) + 3);
+    expect(await store().db.selectFrom('ledger_queue').select('id').execute()).toEqual([]);
+  });
+
   it('serves tiles and entry bundles that match the entries', async () => {
     const sequencer = new LedgerSequencer(store(), signer);
     const cp = await sequencer.publish();

@@ -142,10 +142,9 @@ describeEachDialect('the log', (store, dialect) => {
       checkpointIntervalMs: 0,
       onError: (e) => errors.push(e),
     });
+    const target = (await store().db.selectFrom('ledger_state').select('size').executeTakeFirstOrThrow()).size;
     sequencer.start(10);
     await importRecords(store(), 3);
-    const target = (await store().db.selectFrom('ledger_state').select('size').executeTakeFirstOrThrow())
-      .size;
     const log = new LedgerLog(store());
     for (let i = 0; i < 500 && ((await log.latestCheckpoint())?.size ?? 0) < Number(target) + 3; i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));

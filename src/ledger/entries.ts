@@ -349,37 +349,41 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function onlyKeys(value: Record<string, unknown>, allowed: readonly string[]): string | undefined {
-  return Object.keys(value).find((k) => !allowed.includes(k));
+function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): string | undefined {
+  for (const key in value) if (!allowed.has(key)) return key;
+  return undefined;
 }
+
+// Sets, not lists: `athar verify` checks every entry of the log.
+const kindSet: ReadonlySet<unknown> = new Set(entryKinds);
+const subjectTypeSet: ReadonlySet<unknown> = new Set(subjectTypes);
+const tableSet: ReadonlySet<unknown> = new Set(coveredTables);
+const entryKeys = new Set(['v', 'kind', 'at', 'actor', 'subject', 'rows', 'status']);
+const subjectKeys = new Set(['type', 'id', 'sha256']);
+const rowKeys = new Set(['table', 'id', 'sha256']);
 
 /** What is wrong with an entry, or undefined when it is well-formed. */
 export function entryProblem(entry: unknown): string | undefined {
   if (!isPlainObject(entry)) return 'entry is not a JSON object';
-  const extra = onlyKeys(entry, ['v', 'kind', 'at', 'actor', 'subject', 'rows', 'status']);
+  const extra = onlyKeys(entry, entryKeys);
   if (extra) return `unknown field ${extra}`;
   if (entry.v !== entryVersion) return `version ${JSON.stringify(entry.v)} is not ${entryVersion}`;
-  if (!(entryKinds as readonly unknown[]).includes(entry.kind))
-    return `unknown kind ${JSON.stringify(entry.kind)}`;
+  if (!kindSet.has(entry.kind)) return `unknown kind ${JSON.stringify(entry.kind)}`;
   if (typeof entry.at !== 'string' || !timePattern.test(entry.at))
     return `time ${JSON.stringify(entry.at)} is not ISO-8601 UTC`;
   if (typeof entry.actor !== 'string' || entry.actor.length === 0 || entry.actor.length > 200) {
     return 'actor must be a non-empty id';
   }
   const subject = entry.subject;
-  if (!isPlainObject(subject) || onlyKeys(subject, ['type', 'id', 'sha256']))
-    return 'subject must be {type, id, sha256}';
-  if (!(subjectTypes as readonly unknown[]).includes(subject.type))
-    return `unknown subject type ${JSON.stringify(subject.type)}`;
+  if (!isPlainObject(subject) || onlyKeys(subject, subjectKeys)) return 'subject must be {type, id, sha256}';
+  if (!subjectTypeSet.has(subject.type)) return `unknown subject type ${JSON.stringify(subject.type)}`;
   if (typeof subject.id !== 'string' || subject.id.length === 0) return 'subject id must be non-empty';
   if (typeof subject.sha256 !== 'string' || !sha256Pattern.test(subject.sha256))
     return 'subject sha256 must be 64 lowercase hex digits';
   if (!Array.isArray(entry.rows)) return 'rows must be a list';
   for (const [i, row] of entry.rows.entries()) {
-    if (!isPlainObject(row) || onlyKeys(row, ['table', 'id', 'sha256']))
-      return `rows[${i}] must be {table, id, sha256}`;
-    if (!(coveredTables as readonly unknown[]).includes(row.table))
-      return `rows[${i}] names uncovered table ${JSON.stringify(row.table)}`;
+    if (!isPlainObject(row) || onlyKeys(row, rowKeys)) return `rows[${i}] must be {table, id, sha256}`;
+    if (!tableSet.has(row.table)) return `rows[${i}] names uncovered table ${JSON.stringify(row.table)}`;
     if (typeof row.id !== 'string' || row.id.length === 0) return `rows[${i}] id must be non-empty`;
     if (typeof row.sha256 !== 'string' || !sha256Pattern.test(row.sha256))
       return `rows[${i}] sha256 must be 64 lowercase hex digits`;

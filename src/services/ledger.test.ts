@@ -142,7 +142,8 @@ describeEachDialect('the log', (store, dialect) => {
       checkpointIntervalMs: 0,
       onError: (e) => errors.push(e),
     });
-    const target = (await store().db.selectFrom('ledger_state').select('size').executeTakeFirstOrThrow()).size;
+    const target = (await store().db.selectFrom('ledger_state').select('size').executeTakeFirstOrThrow())
+      .size;
     sequencer.start(10);
     await importRecords(store(), 3);
     const log = new LedgerLog(store());

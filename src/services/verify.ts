@@ -624,7 +624,7 @@ async function verifyRows(
         const key = rowKey(table, id);
         if (overrides.has(key)) seenOverrides.add(key);
         const vouch = staged.get(key) ?? overrides.get(key) ?? index.get(id);
-        const found = rowDigest(table, normalise(row));
+        const found = rowDigest(table, row);
         checked++;
         if (!vouch) {
           problems.add({
@@ -697,13 +697,6 @@ async function verifyRows(
     }
   }
   return checked;
-}
-
-/** Row values as the other dialect would give them: PostgreSQL bigint columns may arrive as text. */
-function normalise(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'bigint' ? Number(v) : v;
-  return out;
 }
 
 async function existing(

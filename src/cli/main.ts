@@ -3,7 +3,9 @@ import { ConfigError } from '../config/config.js';
 import { StoreError } from '../store/errors.js';
 import { version } from '../version.js';
 import { registerInit } from './commands/init.js';
+import { registerLedger } from './commands/ledger.js';
 import { registerServe } from './commands/serve.js';
+import { registerVerify } from './commands/verify.js';
 import { CliError, exitCodes } from './output.js';
 
 /** The `athar` program. Only commands that work are registered; each area adds one line. */
@@ -15,6 +17,8 @@ export function buildProgram(): Command {
     .exitOverride();
   registerServe(program);
   registerInit(program);
+  registerLedger(program);
+  registerVerify(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -26,6 +26,12 @@ export interface Database {
   users: UserTable;
   sessions: SessionTable;
   audit_log: AuditLogTable;
+  ledger_queue: LedgerQueueTable;
+  ledger_entries: LedgerEntryTable;
+  ledger_tiles: LedgerTileTable;
+  ledger_rows: LedgerRowTable;
+  ledger_checkpoints: LedgerCheckpointTable;
+  ledger_state: LedgerStateTable;
 }
 
 export interface MetaTable {
@@ -284,4 +290,51 @@ export interface AuditLogTable {
   subject_id: string | null;
   details: string | null;
   ip: string | null;
+}
+
+/** Log entries staged by their callers' transactions, waiting for the sequencer (docs/ledger.md). */
+export interface LedgerQueueTable {
+  id: Generated<number>;
+  /** The entry's canonical JSON, exactly as it will be logged. */
+  entry: string;
+  staged_at: string;
+}
+
+/** The log: entry `idx` is leaf `idx` of the Merkle tree. */
+export interface LedgerEntryTable {
+  idx: number;
+  /** The entry's canonical JSON: its bytes are leaf `idx`. */
+  entry: string;
+}
+
+/** One c2sp.org/tlog-tiles tile per row; a partial tile grows in place until it is full (256 hashes). */
+export interface LedgerTileTable {
+  level: number;
+  idx: number;
+  /** Concatenated 32-byte hashes. */
+  hashes: Buffer;
+}
+
+/** The latest entry that vouches for each covered row, and the row digest it gave. */
+export interface LedgerRowTable {
+  table_name: string;
+  row_id: string;
+  idx: number;
+  sha256: string;
+}
+
+/** Every checkpoint signed, as served (a signed note). */
+export interface LedgerCheckpointTable {
+  size: number;
+  /** Root hash, base64. */
+  root: string;
+  note: string;
+  created_at: string;
+}
+
+/** One row (id 1): the tree size the sequencer has reached. */
+export interface LedgerStateTable {
+  id: number;
+  size: number;
+  updated_at: string;
 }

@@ -1,0 +1,18 @@
+import {
+  type CustodyEvent,
+  type CustodyEventInput,
+  CustodyRepository,
+} from '../store/repositories/custody.js';
+import type { Db } from '../store/store.js';
+
+export type { CustodyEvent, CustodyEventInput, CustodyKind } from '../store/repositories/custody.js';
+
+/**
+ * The one way custody is recorded. Callers pass the transaction that writes the row the event is about, so the
+ * event and its subject commit together or not at all; the tamper-evident log hooks in here (one entry per
+ * event, in the same transaction) when it lands.
+ */
+export async function recordCustody(trx: Db, event: CustodyEventInput): Promise<CustodyEvent> {
+  if (!event.actor.trim()) throw new Error('a custody event needs an actor');
+  return new CustodyRepository(trx).append(event);
+}

@@ -17,8 +17,8 @@ export interface DecodedImage {
   /** The decoder's name for the format (jpeg, png, …). */
   format: string;
   /**
-   * The picture as displayed (EXIF orientation applied), RGB. When either displayed side exceeds 512 it is
-   * resampled to exactly 512×512, as the PDQ reference does before hashing; otherwise it is at full size.
+   * The picture as displayed (EXIF orientation applied), RGB, shrunk on load to at most 512 pixels on its long
+   * side (aspect kept, never enlarged): the one decode PDQ and both derived views are made from.
    */
   pixels: RawImage;
 }
@@ -49,31 +49,16 @@ export interface DecodeOptions {
   maxPixels: number;
 }
 
-export interface EncodedImage {
-  data: Buffer;
-  mediaType: string;
-  width: number;
-  height: number;
-}
-
-export interface DerivedViews {
-  thumbnail: EncodedImage;
-  /** The same thumbnail so blurred that nothing graphic can be made out: what is shown unless asked otherwise. */
-  blurred: EncodedImage;
-}
-
 /**
- * Image decoding behind one seam (the sharp implementation lives in sharp-image-decoder.ts): the core never
- * imports an image library, and tests and benchmarks can measure each side alone.
+ * Image decoding and encoding behind one seam (the sharp implementation lives in sharp-image-decoder.ts): the
+ * core never imports an image library, and tests and benchmarks can measure each side alone.
  */
 export interface ImageDecoder {
   /** Decodes once, shrinking on load, to the pixels PDQ and the derived views are made from. */
   decode(input: Buffer | (() => Readable), options: DecodeOptions): Promise<DecodeOutcome>;
-  /** Thumbnail and blurred thumbnail of the displayed picture, from the decoded pixels. */
-  deriveViews(pixels: RawImage, displayed: { width: number; height: number }): Promise<DerivedViews>;
+  /** JPEG of 8-bit RGB pixels (the derived views). */
+  encodeJpeg(image: RawImage, quality: number): Promise<Buffer>;
 }
 
-/** What the reference resamples larger images to before hashing. */
-export const pdqWorkingSide = 512;
-/** Long side of thumbnails. */
-export const thumbnailSide = 256;
+/** Long side of the decoded pixels. */
+export const decodeSide = 512;

@@ -3,18 +3,10 @@ import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
 import {
   type DecodeOptions,
   type DecodeOutcome,
-  type DerivedViews,
-  type EncodedImage,
+  decodeSide,
   type ImageDecoder,
-  pdqWorkingSide,
   type RawImage,
-  thumbnailSide,
 } from './image-decoder.js';
-import { displayedSize } from './media.js';
-
-/** The blurred view is the thumbnail shrunk to this many pixels on its long side, then enlarged smoothly. */
-const blurredSide = 16;
-const thumbnailQuality = 80;
 
 /**
  * The ImageDecoder on sharp (libvips). Images are seen once, so sharp's operation cache is off. Decoding fails on
@@ -48,7 +40,6 @@ export class SharpImageDecoder implements ImageDecoder {
         format,
       };
     }
-    const displayed = displayedSize(width, height, orientation);
     try {
       const pipeline = open(input, {
         failOn: 'warning',
@@ -56,9 +47,8 @@ export class SharpImageDecoder implements ImageDecoder {
         autoOrient: true,
         sequentialRead: true,
       });
-      if (displayed.width > pdqWorkingSide || displayed.height > pdqWorkingSide) {
-        pipeline.resize(pdqWorkingSide, pdqWorkingSide, { fit: 'fill' });
-      }
+      // libvips shrinks JPEG and WebP while decoding (DCT scaling), then reduces the rest of the way.
+      pipeline.resize(decodeSide, decodeSide, { fit: 'inside', withoutEnlargement: true });
       pipeline.removeAlpha().toColourspace('srgb').raw({ depth: 'uchar' });
       const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
       const pixels: RawImage = { data, width: info.width, height: info.height, channels: info.channels };
@@ -68,24 +58,12 @@ export class SharpImageDecoder implements ImageDecoder {
     }
   }
 
-  async deriveViews(pixels: RawImage, displayed: { width: number; height: number }): Promise<DerivedViews> {
-    const raw = { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels as 3 } };
-    const size = fitWithin(displayed, thumbnailSide);
-    const tiny = fitWithin(displayed, blurredSide);
-    const [thumbnail, small] = await Promise.all([
-      sharp(pixels.data, raw)
-        .resize(size.width, size.height, { fit: 'fill' })
-        .jpeg({ quality: thumbnailQuality })
-        .toBuffer(),
-      sharp(pixels.data, raw).resize(tiny.width, tiny.height, { fit: 'fill' }).raw().toBuffer(),
-    ]);
-    // Enlarging a 16-pixel image smoothly leaves colour and layout, and nothing that can be recognised.
-    const blurred = await sharp(small, { raw: { width: tiny.width, height: tiny.height, channels: 3 } })
-      .resize(size.width, size.height, { fit: 'fill', kernel: 'cubic' })
-      .blur(1.5)
-      .jpeg({ quality: thumbnailQuality })
+  async encodeJpeg(image: RawImage, quality: number): Promise<Buffer> {
+    return sharp(image.data, {
+      raw: { width: image.width, height: image.height, channels: image.channels as 1 | 2 | 3 | 4 },
+    })
+      .jpeg({ quality })
       .toBuffer();
-    return { thumbnail: jpeg(thumbnail, size), blurred: jpeg(blurred, size) };
   }
 }
 
@@ -97,18 +75,6 @@ function open(input: Buffer | (() => Readable), options: SharpOptions): Sharp {
   stream.on('error', (error) => pipeline.destroy(error));
   stream.pipe(pipeline);
   return pipeline;
-}
-
-function fitWithin(size: { width: number; height: number }, side: number): { width: number; height: number } {
-  const scale = Math.min(1, side / Math.max(size.width, size.height));
-  return {
-    width: Math.max(1, Math.round(size.width * scale)),
-    height: Math.max(1, Math.round(size.height * scale)),
-  };
-}
-
-function jpeg(data: Buffer, size: { width: number; height: number }): EncodedImage {
-  return { data, mediaType: 'image/jpeg', ...size };
 }
 
 function messageOf(error: unknown): string {

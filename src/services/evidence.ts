@@ -11,10 +11,9 @@ import {
   type ReadFrom,
 } from '../evidence/identifiers.js';
 import type { ImageDecoder } from '../evidence/image-decoder.js';
-import { isImageType, mediaTypeOf, nameSuggestsImage } from '../evidence/media.js';
+import { displayedSize, isImageType, mediaTypeOf, nameSuggestsImage } from '../evidence/media.js';
 import { nearDuplicateDistance } from '../evidence/near-duplicates.js';
-import { pdqFromHex, pdqToHex } from '../evidence/pdq.js';
-import type { PdqHasher } from '../evidence/pdq-hasher.js';
+import { pdqFromHex, pdqOfPicture, pdqToHex } from '../evidence/pdq.js';
 import { PdqIndex } from '../evidence/pdq-index.js';
 import { type Annotation, AnnotationRepository } from '../store/repositories/annotations.js';
 import { type CustodyEvent, CustodyRepository } from '../store/repositories/custody.js';
@@ -344,7 +343,6 @@ export interface FileHash {
 export async function hashEvidenceFiles(
   paths: readonly string[],
   decoder: ImageDecoder,
-  hasher: PdqHasher,
   maxPixels = 268_402_689,
 ): Promise<FileHash[]> {
   const out: FileHash[] = [];
@@ -365,7 +363,15 @@ export async function hashEvidenceFiles(
       entry.width = outcome.status === 'decoded' ? outcome.image.width : (outcome.width ?? null);
       entry.height = outcome.status === 'decoded' ? outcome.image.height : (outcome.height ?? null);
       if (outcome.status === 'decoded') {
-        const pdq = await hasher.hash(outcome.image.pixels);
+        const { image } = outcome;
+        const displayed = displayedSize(image.width, image.height, image.orientation);
+        const pdq = pdqOfPicture(
+          image.pixels.data,
+          image.pixels.width,
+          image.pixels.height,
+          image.pixels.channels,
+          displayed,
+        );
         entry.pdq = pdqToHex(pdq.hash);
         entry.pdqQuality = pdq.quality;
       } else {

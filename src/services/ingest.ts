@@ -5,6 +5,7 @@ import os from 'node:os';
 import { PassThrough, type Readable, Transform } from 'node:stream';
 import exifr from 'exifr';
 import { fileTypeFromBuffer } from 'file-type';
+import { hammingDistance } from '../evidence/hamming.js';
 import type { ImageDecoder } from '../evidence/image-decoder.js';
 import {
   displayedSize,
@@ -15,9 +16,9 @@ import {
   sanitizeMetadata,
 } from '../evidence/media.js';
 import { chooseGroup, nearDuplicateDistance } from '../evidence/near-duplicates.js';
-import { type PdqHash, pdqFromHex, pdqToHex } from '../evidence/pdq.js';
-import type { PdqHasher } from '../evidence/pdq-hasher.js';
+import { type PdqHash, pdqFromHex, pdqOfPicture, pdqToHex } from '../evidence/pdq.js';
 import { PdqIndex } from '../evidence/pdq-index.js';
+import { blurredOf, thumbnailOf } from '../evidence/views.js';
 import { newId, nowIso } from '../ids.js';
 import { EvidenceRepository } from '../store/repositories/evidence.js';
 import { IngestRunRepository } from '../store/repositories/ingest-runs.js';
@@ -40,7 +41,6 @@ export interface IngestOptions {
   custodian?: string | null;
   note?: string | null;
   decoder: ImageDecoder;
-  hasher: PdqHasher;
   /** Files processed at once (default: 4 per core). */
   concurrency?: number;
   /** Images with more pixels are stored without derived views (default 268,402,689, i.e. 16383²). */
@@ -100,6 +100,7 @@ const inMemoryLimit = 32 * 1024 * 1024;
 /** How much of a streamed file is kept for type sniffing and metadata. */
 const headBytes = 1024 * 1024;
 const defaultMaxPixels = 268_402_689;
+const viewQuality = 80;
 const commitBatch = 64;
 const commitDelayMs = 100;
 const openFlags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
@@ -493,18 +494,21 @@ async function describe(
   described.width = image.width;
   described.height = image.height;
   described.orientation = image.orientation;
-  const [pdq, views] = await Promise.all([
-    job.options.hasher.hash(image.pixels),
-    job.options.decoder.deriveViews(
-      image.pixels,
-      displayedSize(image.width, image.height, image.orientation),
-    ),
+  const { pixels } = image;
+  const thumbnailPixels = thumbnailOf(pixels);
+  const encoding = Promise.all([
+    job.options.decoder.encodeJpeg(thumbnailPixels, viewQuality),
+    job.options.decoder.encodeJpeg(blurredOf(thumbnailPixels), viewQuality),
   ]);
+  // Hashing runs on this thread while the encoder works on libuv's.
+  const displayed = displayedSize(image.width, image.height, image.orientation);
+  const pdq = pdqOfPicture(pixels.data, pixels.width, pixels.height, pixels.channels, displayed);
   described.pdq = pdq.hash;
   described.pdqQuality = pdq.quality;
+  const [thumbnailJpeg, blurredJpeg] = await encoding;
   const [thumbnail, blurred] = await Promise.all([
-    job.ctx.blobs.put(views.thumbnail.data),
-    job.ctx.blobs.put(views.blurred.data),
+    job.ctx.blobs.put(thumbnailJpeg),
+    job.ctx.blobs.put(blurredJpeg),
   ]);
   described.thumbnailSha256 = thumbnail.sha256;
   described.blurredSha256 = blurred.sha256;
@@ -733,11 +737,10 @@ class Committer {
       quality: this.groups.quality.get(n.id) ?? null,
     }));
     // Items of this batch are not in the index until it commits.
-    const local = new PdqIndex();
-    for (const a of added) local.add(a.id, a.hash);
-    for (const n of local.query(hash, nearDuplicateDistance)) {
-      const a = added.find((x) => x.id === n.id)!;
-      neighbours.push({ id: n.id, distance: n.distance, groupId: a.groupId, quality: a.quality });
+    for (const a of added) {
+      const distance = hammingDistance(hash, a.hash);
+      if (distance <= nearDuplicateDistance)
+        neighbours.push({ id: a.id, distance, groupId: a.groupId, quality: a.quality });
     }
     const choice = chooseGroup(id, quality, neighbours);
     await repo.setGroup({

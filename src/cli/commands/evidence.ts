@@ -20,8 +20,7 @@ export function registerEvidence(program: Command): void {
     .action(async (files: string[], flags: { json?: boolean }) => {
       const { hashEvidenceFiles } = await import('../../services/evidence.js');
       const { SharpImageDecoder } = await import('../../evidence/sharp-image-decoder.js');
-      const { inlinePdqHasher } = await import('../../evidence/pdq-hasher.js');
-      const results = await hashEvidenceFiles(files, new SharpImageDecoder(), inlinePdqHasher);
+      const results = await hashEvidenceFiles(files, new SharpImageDecoder());
       const rows = results.map((r) => ({
         file: r.file,
         sha256: r.sha256 ?? null,

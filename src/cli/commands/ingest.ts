@@ -38,7 +38,6 @@ export function registerIngest(program: Command): void {
       const { ingest } = await import('../../services/ingest.js');
       const { WalkError } = await import('../../services/ingest-walk.js');
       const { SharpImageDecoder } = await import('../../evidence/sharp-image-decoder.js');
-      const { inlinePdqHasher } = await import('../../evidence/pdq-hasher.js');
       ensureDataDir(config.dataDir);
       const ctx = await openContext(config);
       const controller = new AbortController();
@@ -60,7 +59,6 @@ export function registerIngest(program: Command): void {
           custodian: flags.custodian ?? null,
           note: flags.note ?? null,
           decoder: new SharpImageDecoder(),
-          hasher: inlinePdqHasher,
           ...(concurrency ? { concurrency } : {}),
           ...(maxPixels ? { maxPixels } : {}),
           signal: controller.signal,

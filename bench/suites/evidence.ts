@@ -118,7 +118,7 @@ try {
   const index = new PdqIndex();
   const hashes: Uint8Array[] = [];
   const buildStart = performance.now();
-  for (let i = 0; hashes.length < indexSize; i++) {
+  while (hashes.length < indexSize) {
     const body = new Uint8Array(randomBytes(32));
     for (let k = 0; k < 4 && hashes.length < indexSize; k++) {
       const h = flipBits(body, 4 + Math.floor(Math.random() * 28));

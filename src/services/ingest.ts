@@ -358,9 +358,28 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
     ...(alreadyPresent ? { already_present: true } : {}),
   });
 
+  // The first task to meet this content owns it until its row commits; copies met meanwhile wait for that.
   const pending = job.inFlight.get(sha256);
-  const existing = pending ? await pending : await job.repo.idBySha256(sha256);
+  let settle: (id: string) => void = () => {};
+  let fail: (error: unknown) => void = () => {};
+  if (!pending) {
+    const committed = new Promise<string>((resolve, reject) => {
+      settle = resolve;
+      fail = reject;
+    });
+    committed.catch(() => {});
+    job.inFlight.set(sha256, committed);
+    committed.finally(() => job.inFlight.delete(sha256)).catch(() => {});
+  }
+  let existing: string | undefined;
+  try {
+    existing = pending ? await pending : await job.repo.idBySha256(sha256);
+  } catch (error) {
+    fail(error);
+    throw error;
+  }
   if (existing) {
+    settle(existing);
     if (!(await job.repo.hasLocation(existing, pathKey))) {
       job.committer.add({
         kind: 'copy',
@@ -372,14 +391,6 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
     return { bytes: size, result: 'already_present' };
   }
 
-  let settle: (id: string) => void = () => {};
-  let fail: (error: unknown) => void = () => {};
-  const committed = new Promise<string>((resolve, reject) => {
-    settle = resolve;
-    fail = reject;
-  });
-  committed.catch(() => {});
-  job.inFlight.set(sha256, committed);
   try {
     const described = await describe(job, sha256, content, head, file.path);
     const id = newId();
@@ -427,8 +438,6 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   } catch (error) {
     fail(error);
     throw error;
-  } finally {
-    committed.finally(() => job.inFlight.delete(sha256)).catch(() => {});
   }
 
   function refused(reason: string): FileOutcome {

@@ -180,6 +180,12 @@ export class EvidenceRepository {
     return rows.map(toItem);
   }
 
+  /** Every item, in id order (small stores and checks only). */
+  async listAll(): Promise<EvidenceItem[]> {
+    const rows = await this.db.selectFrom('evidence_items').selectAll().orderBy('id').execute();
+    return rows.map(toItem);
+  }
+
   async count(): Promise<number> {
     const row = await this.db
       .selectFrom('evidence_items')

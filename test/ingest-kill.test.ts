@@ -64,7 +64,7 @@ describe.each(dialects)('a kill -9 during ingest [%s]', (dialect) => {
     try {
       const repo = new EvidenceRepository(store.db);
       const committed = (await repo.listAll()).length;
-      expect(committed).toBeLessThan(photos);
+      expect(committed, 'the kill came after the last commit').toBeLessThan(photos);
       // Every blob at its final name is whole; every row's blobs are there.
       for await (const sha of blobs.list()) expect((await blobs.verify(sha)).ok, sha).toBe(true);
       for (const item of await repo.listAll()) {
@@ -76,7 +76,7 @@ describe.each(dialects)('a kill -9 during ingest [%s]', (dialect) => {
       expect(runs.map((r) => r.status)).toEqual(['running']);
 
       const again = await runCli([...args, '--json', folder]);
-      expect(again.code).toBe(0);
+      expect(again.code, again.stderr).toBe(0);
       const summary = JSON.parse(again.stdout) as Record<string, unknown>;
       expect(summary).toMatchObject({
         status: 'finished',

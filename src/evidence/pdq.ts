@@ -64,8 +64,8 @@ export const referenceSide = 512;
 /**
  * PDQ of a picture as the reference tool hashes its file: when the original is larger than 512 on either side it
  * is resampled to exactly 512×512 (aspect not kept) before hashing, otherwise hashed at its size. `pixels` may be
- * a version of the original already shrunk keeping its aspect (as a decoder's shrink-on-load gives): its luma is
- * then stretched bilinearly to the 512×512 square.
+ * a version of the original already shrunk keeping its aspect (as a decoder's shrink-on-load gives): it is then
+ * stretched to the 512×512 square by nearest neighbour.
  */
 export function pdqOfPicture(
   pixels: Uint8Array,
@@ -74,49 +74,29 @@ export function pdqOfPicture(
   channels: number,
   original: { width: number; height: number },
 ): PdqResult {
-  const luma = lumaFromPixels(pixels, width, height, channels, scratch(width * height, 2));
   const squared = original.width > referenceSide || original.height > referenceSide;
-  if (!squared || (width === referenceSide && height === referenceSide))
-    return pdqFromLuma(luma, width, height);
-  const square = stretchBilinear(luma, width, height, referenceSide, referenceSide);
-  return pdqFromLuma(square, referenceSide, referenceSide);
-}
-
-function stretchBilinear(
-  input: Float32Array,
-  width: number,
-  height: number,
-  toWidth: number,
-  toHeight: number,
-) {
-  const out = scratch(toWidth * toHeight, 3);
-  const x0s = new Int32Array(toWidth);
-  const x1s = new Int32Array(toWidth);
-  const fxs = new Float32Array(toWidth);
-  for (let x = 0; x < toWidth; x++) {
-    const sx = Math.min(width - 1, Math.max(0, ((x + 0.5) * width) / toWidth - 0.5));
-    x0s[x] = Math.floor(sx);
-    x1s[x] = Math.min(width - 1, x0s[x]! + 1);
-    fxs[x] = sx - x0s[x]!;
+  if (!squared || (width === referenceSide && height === referenceSide)) {
+    return pdqFromPixels(pixels, width, height, channels);
   }
-  for (let y = 0; y < toHeight; y++) {
-    const sy = Math.min(height - 1, Math.max(0, ((y + 0.5) * height) / toHeight - 0.5));
-    const y0 = Math.floor(sy);
-    const y1 = Math.min(height - 1, y0 + 1);
-    const fy = sy - y0;
-    const r0 = y0 * width;
-    const r1 = y1 * width;
-    const base = y * toWidth;
-    for (let x = 0; x < toWidth; x++) {
-      const a = x0s[x]!;
-      const b = x1s[x]!;
-      const fx = fxs[x]!;
-      const top = input[r0 + a]! + (input[r0 + b]! - input[r0 + a]!) * fx;
-      const bottom = input[r1 + a]! + (input[r1 + b]! - input[r1 + a]!) * fx;
-      out[base + x] = top + (bottom - top) * fy;
+  // Luma of the nearest source pixel for each pixel of the square, in one pass.
+  const n = referenceSide;
+  const luma = scratch(n * n, 2);
+  const columnOffset = new Int32Array(n);
+  for (let x = 0; x < n; x++)
+    columnOffset[x] = Math.min(width - 1, Math.floor(((x + 0.5) * width) / n)) * channels;
+  for (let y = 0; y < n; y++) {
+    const row = Math.min(height - 1, Math.floor(((y + 0.5) * height) / n)) * width * channels;
+    const base = y * n;
+    if (channels >= 3) {
+      for (let x = 0; x < n; x++) {
+        const o = row + columnOffset[x]!;
+        luma[base + x] = 0.299 * pixels[o]! + 0.587 * pixels[o + 1]! + 0.114 * pixels[o + 2]!;
+      }
+    } else {
+      for (let x = 0; x < n; x++) luma[base + x] = pixels[row + columnOffset[x]!]!;
     }
   }
-  return out;
+  return pdqFromLuma(luma, n, n);
 }
 
 /** PDQ of 8-bit pixels (see lumaFromPixels for the channel layout). */
@@ -258,16 +238,11 @@ function boxAlongColumns(
 }
 
 /**
- * Reusable work buffers (two for filtering, one for luma, one for the stretched square): hashing runs thousands
- * of times a minute and need not churn the allocator.
+ * Reusable work buffers (two for filtering, one for luma): hashing runs thousands of times a minute and need not
+ * churn the allocator.
  */
-const buffers: Float32Array[] = [
-  new Float32Array(0),
-  new Float32Array(0),
-  new Float32Array(0),
-  new Float32Array(0),
-];
-function scratch(length: number, which: 0 | 1 | 2 | 3): Float32Array {
+const buffers: Float32Array[] = [new Float32Array(0), new Float32Array(0), new Float32Array(0)];
+function scratch(length: number, which: 0 | 1 | 2): Float32Array {
   if (buffers[which]!.length < length) buffers[which] = new Float32Array(length);
   return buffers[which]!;
 }

@@ -164,19 +164,6 @@ function noise(width: number, height: number, seed: number) {
   return { data, width, height };
 }
 
-async function syntheticPicture(width: number, height: number): Promise<Buffer> {
-  const { data } = noise(width, height, 11);
-  const rgb = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < width * height; i++) {
-    rgb[i * 3] = data[i]!;
-    rgb[i * 3 + 1] = (i % width) % 256;
-    rgb[i * 3 + 2] = Math.floor(i / width) % 256;
-  }
-  return sharp(rgb, { raw: { width, height, channels: 3 } })
-    .png()
-    .toBuffer();
-}
-
 /**
  * The reference's procedure written out plainly (full-image box passes with running sums, then decimation), to
  * check the sampled filter against.

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import type { Command } from 'commander';
 import { configFrom, withDataOptions, withJson } from '../options.js';
@@ -32,6 +33,10 @@ export function registerIngest(program: Command): void {
     .action(async (paths: string[], flags: IngestFlags) => {
       const concurrency = positiveInt(flags.concurrency, '--concurrency');
       const maxPixels = positiveInt(flags.maxPixels, '--max-pixels');
+      // Nothing is created (not even the data folder) for a path that is not there.
+      for (const p of paths) {
+        if (!fs.existsSync(p)) throw new CliError(`${p}: does not exist`, exitCodes.usage);
+      }
       const config = configFrom(flags);
       const { ensureDataDir } = await import('../../services/setup.js');
       const { openContext } = await import('../../services/context.js');

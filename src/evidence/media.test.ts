@@ -6,6 +6,7 @@ import {
   mediaTypeOf,
   nameSuggestsImage,
   sanitizeMetadata,
+  structuralDamage,
 } from './media.js';
 
 describe('file interpretation', () => {
@@ -39,6 +40,19 @@ describe('file interpretation', () => {
 
   it('shows invalid UTF-8 in names as replacement characters', () => {
     expect(displayName(new Uint8Array([0x66, 0xff, 0x2e, 0x6a]))).toBe('f\ufffd.j');
+  });
+
+  it.each([
+    ['image/jpeg', [0xff, 0xd8, 0xff, 0xe0, 0x00, 0xff, 0xd9], null],
+    ['image/jpeg', [0xff, 0xd8, 0xff, 0xe0, 0x00, 0xff, 0xd9, 0x00, 0x00], null],
+    ['image/jpeg', [0xff, 0xd8, 0xff, 0xe0, 0x00, 0x12], /JPEG stops after 6 bytes/],
+    ['image/png', [...Buffer.from('\x89PNG....IEND\xaeB`\x82', 'latin1')], null],
+    ['image/png', [...Buffer.from('\x89PNG....IDAT', 'latin1')], /PNG stops/],
+    ['application/pdf', [1, 2, 3], null],
+  ])('sees whether a %s of these bytes is cut short', (type, bytes, damage) => {
+    const found = structuralDamage(type, Uint8Array.from(bytes));
+    if (damage === null) expect(found).toBeNull();
+    else expect(found).toMatch(damage);
   });
 
   it('makes metadata fit for JSON without losing what it says', () => {

@@ -122,3 +122,32 @@ export function sanitizeMetadata(value: unknown, depth = 0): unknown {
   }
   return null;
 }
+
+/**
+ * A structural reason a file of this type cannot be whole, read from its bytes: a JPEG without its end-of-image
+ * marker, a PNG without its closing IEND chunk. Decoders running side by side do not always say which warning
+ * stopped them; this does, deterministically.
+ */
+export function structuralDamage(mediaType: string, bytes: Uint8Array): string | null {
+  if (mediaType === 'image/jpeg') {
+    let end = bytes.length;
+    // Some writers pad after the marker.
+    while (end > 2 && (bytes[end - 1] === 0x00 || bytes[end - 1] === 0x0a || bytes[end - 1] === 0x0d)) end--;
+    const whole = end >= 2 && bytes[end - 2] === 0xff && bytes[end - 1] === 0xd9;
+    return whole
+      ? null
+      : `truncated: the JPEG stops after ${bytes.length} bytes without its end-of-image marker`;
+  }
+  if (mediaType === 'image/png') {
+    const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - 16))).toString('latin1');
+    return tail.includes('IEND')
+      ? null
+      : `truncated: the PNG stops after ${bytes.length} bytes without its IEND chunk`;
+  }
+  return null;
+}
+
+/** The decoder's words, and what the bytes themselves show when the decoder did not say it. */
+export function withDamage(message: string, damage: string | null | undefined): string {
+  return damage && !/premature|truncat/i.test(message) ? `${message} (${damage})` : message;
+}

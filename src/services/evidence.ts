@@ -11,7 +11,14 @@ import {
   type ReadFrom,
 } from '../evidence/identifiers.js';
 import type { ImageDecoder } from '../evidence/image-decoder.js';
-import { displayedSize, isImageType, mediaTypeOf, nameSuggestsImage } from '../evidence/media.js';
+import {
+  displayedSize,
+  isImageType,
+  mediaTypeOf,
+  nameSuggestsImage,
+  structuralDamage,
+  withDamage,
+} from '../evidence/media.js';
 import { nearDuplicateDistance } from '../evidence/near-duplicates.js';
 import { pdqFromHex, pdqOfPicture, pdqToHex } from '../evidence/pdq.js';
 import { PdqIndex } from '../evidence/pdq-index.js';
@@ -377,7 +384,7 @@ export async function hashEvidenceFiles(
       } else {
         entry.pdq = null;
         entry.pdqQuality = null;
-        entry.error = outcome.message;
+        entry.error = withDamage(outcome.message, read.bytes && structuralDamage(mediaType, read.bytes));
       }
     }
     out.push(entry);

@@ -14,6 +14,8 @@ import {
   mediaTypeOf,
   nameSuggestsImage,
   sanitizeMetadata,
+  structuralDamage,
+  withDamage,
 } from '../evidence/media.js';
 import { chooseGroup, nearDuplicateDistance } from '../evidence/near-duplicates.js';
 import { type PdqHash, pdqFromHex, pdqOfPicture, pdqToHex } from '../evidence/pdq.js';
@@ -492,7 +494,7 @@ async function describe(
     described.decodeStatus = outcome.status;
     described.decodeError = claimsImage
       ? `named like an image but its content matches no known type; the decoder says: ${outcome.message}`
-      : outcome.message;
+      : withDamage(outcome.message, content && structuralDamage(mediaType, content));
     described.width = outcome.width ?? null;
     described.height = outcome.height ?? null;
     described.orientation = outcome.orientation ?? null;

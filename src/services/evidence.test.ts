@@ -12,6 +12,7 @@ import { type EvidenceItem, EvidenceRepository } from '../store/repositories/evi
 import { SourceRepository } from '../store/repositories/sources.js';
 import {
   annotateEvidence,
+  annotationsForRecord,
   EvidenceError,
   hashEvidenceFiles,
   linkAnnotation,
@@ -185,6 +186,9 @@ describeEachDialect('evidence service', (store) => {
       .execute();
     const linked = await linkAnnotation(ctx, detainee.id, recordId, 'reviewer-1');
     expect(linked.recordId).toBe(recordId);
+    expect((await annotationsForRecord(ctx, recordId)).map((m) => [m.annotation.id, m.item.id])).toEqual([
+      [detainee.id, photo.id],
+    ]);
     await expect(linkAnnotation(ctx, detainee.id, 'no-such-record', 'reviewer-1')).rejects.toMatchObject({
       code: 'not_found',
     });

@@ -220,6 +220,20 @@ export async function linkAnnotation(
   return { ...annotation, recordId };
 }
 
+/** The annotations linked to a person record, with their items (what the registry shows beside a record). */
+export async function annotationsForRecord(
+  ctx: AppContext,
+  recordId: string,
+): Promise<{ annotation: Annotation; item: EvidenceItem }[]> {
+  const found = await new AnnotationRepository(ctx.store.db).listForRecord(recordId);
+  const items = new Map(
+    (await new EvidenceRepository(ctx.store.db).getMany([...new Set(found.map((a) => a.evidenceId))])).map(
+      (i) => [i.id, i],
+    ),
+  );
+  return found.map((annotation) => ({ annotation, item: items.get(annotation.evidenceId)! }));
+}
+
 /** Annotations whose value matches however it was written (digits in either script, separators), with items. */
 export async function searchIdentifiers(
   ctx: AppContext,

@@ -108,7 +108,7 @@ function toGroup(row: EvidenceGroupTable): EvidenceGroup {
 
 /**
  * Evidence items, where each was found, and their near-duplicate groups. Items are written once and never
- * changed here except for `graphic`; their bytes live in the blob store under `sha256`.
+ * changed here; their bytes live in the blob store under `sha256`.
  */
 export class EvidenceRepository {
   constructor(private readonly db: Db) {}
@@ -184,14 +184,6 @@ export class EvidenceRepository {
   async listAll(): Promise<EvidenceItem[]> {
     const rows = await this.db.selectFrom('evidence_items').selectAll().orderBy('id').execute();
     return rows.map(toItem);
-  }
-
-  async count(): Promise<number> {
-    const row = await this.db
-      .selectFrom('evidence_items')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
   }
 
   /** Every PDQ-hashed item with its group, in id order (for building the near-duplicate index). */
@@ -290,14 +282,6 @@ export class EvidenceRepository {
       .updateTable('evidence_groups')
       .set({ group_id: into })
       .where('group_id', 'in', from)
-      .execute();
-  }
-
-  async setGraphic(id: string, graphic: boolean): Promise<void> {
-    await this.db
-      .updateTable('evidence_items')
-      .set({ graphic: graphic ? 1 : 0 })
-      .where('id', '=', id)
       .execute();
   }
 }

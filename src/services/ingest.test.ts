@@ -18,6 +18,7 @@ import { EvidenceRepository } from '../store/repositories/evidence.js';
 import { IngestRunRepository } from '../store/repositories/ingest-runs.js';
 import { version } from '../version.js';
 import type { AppContext } from './context.js';
+import { hashEvidenceFiles } from './evidence.js';
 import { type IngestOptions, ingest } from './ingest.js';
 
 const decoder = new SharpImageDecoder();
@@ -275,6 +276,20 @@ describeEachDialect('ingest', (store) => {
     // Nothing of what lies outside the root was read.
     const secretSha = (await ctx.blobs.put(fs.readFileSync(path.join(outside, 'secret.jpg')))).sha256;
     expect(await repo.findBySha256(secretSha)).toBeUndefined();
+  });
+
+  it('streams a file larger than the memory limit into the vault and decodes the stored copy', async () => {
+    const folder = mkdirs(ctx.dir, 'large');
+    const bytes = await syntheticPhoto(800, 900, 600);
+    fs.writeFileSync(path.join(folder, 'large.jpg'), bytes);
+    const summary = await run([folder], { inMemoryLimit: 10_000 });
+    expect(summary).toMatchObject({ stored: 1, undecodable: 0, bytes: bytes.length });
+    const sha = (await ctx.blobs.put(bytes)).sha256;
+    const item = (await new EvidenceRepository(ctx.store.db).findBySha256(sha))!;
+    expect(item).toMatchObject({ mediaType: 'image/jpeg', decodeStatus: 'decoded', width: 900, height: 600 });
+    expect((item.metadata as { ifd0?: { Make?: string } }).ifd0?.Make).toBe('athar-test');
+    const [fromBuffer] = await hashEvidenceFiles([path.join(folder, 'large.jpg')], decoder);
+    expect(item.pdq).toBe(fromBuffer!.pdq);
   });
 
   it('groups a photo with its edits and keeps an unrelated photo apart', async () => {

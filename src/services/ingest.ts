@@ -47,6 +47,8 @@ export interface IngestOptions {
   concurrency?: number;
   /** Images with more pixels are stored without derived views (default 268,402,689, i.e. 16383²). */
   maxPixels?: number;
+  /** Files up to this size are read into memory in one go, larger ones stream into the vault (default 32 MiB). */
+  inMemoryLimit?: number;
   /** Called once the walk is done, with what will be read. */
   onPlan?: (plan: { files: number; bytes: number }) => void;
   /** Called after each file. */
@@ -97,8 +99,7 @@ export interface IngestSummary {
   problems: IngestProblem[];
 }
 
-/** Files up to this size are read into memory in one go; larger ones stream into the vault. */
-const inMemoryLimit = 32 * 1024 * 1024;
+const defaultInMemoryLimit = 32 * 1024 * 1024;
 /** How much of a streamed file is kept for type sniffing and metadata. */
 const headBytes = 1024 * 1024;
 const defaultMaxPixels = 268_402_689;
@@ -179,6 +180,7 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
     repo: new EvidenceRepository(ctx.store.db),
     inFlight: new Map(),
     maxPixels: options.maxPixels ?? defaultMaxPixels,
+    inMemoryLimit: options.inMemoryLimit ?? defaultInMemoryLimit,
   };
 
   let next = 0;
@@ -281,6 +283,7 @@ interface FileJob {
   /** Items being stored in this run, by SHA-256: a second copy waits for the first to commit. */
   inFlight: Map<string, Promise<string>>;
   maxPixels: number;
+  inMemoryLimit: number;
 }
 
 type FileOutcome = {
@@ -305,7 +308,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
     const stat = await handle.stat();
     if (!stat.isFile()) return refused('is no longer a regular file');
     if (stat.size === 0) return refused('empty file (0 bytes)');
-    if (stat.size <= inMemoryLimit) {
+    if (stat.size <= job.inMemoryLimit) {
       try {
         content = await handle.readFile();
       } catch (error) {
@@ -322,6 +325,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
       let readError: unknown;
       stream.on('error', (error) => {
         readError = error;
+        tap.destroy(error);
       });
       try {
         const put = await ctx.blobs.put(stream.pipe(tap));

@@ -80,21 +80,27 @@ export function resizeArea(image: RawImage, width: number, height: number): RawI
 
 /** Exactly half the size: each output pixel is the mean of a 2×2 block (the common case: 512 → 256). */
 function halve(image: RawImage): RawImage {
-  const { channels } = image;
+  const { channels, data } = image;
   const width = image.width / 2;
   const height = image.height / 2;
   const out = new Uint8Array(width * height * channels);
   const stride = image.width * channels;
-  const data = image.data;
+  let o = 0;
   for (let y = 0; y < height; y++) {
-    const top = 2 * y * stride;
-    const bottom = top + stride;
-    const dst = y * width * channels;
-    for (let i = 0; i < width * channels; i++) {
-      const x = ((i / channels) | 0) * 2 * channels + (i % channels);
-      out[dst + i] =
-        (data[top + x]! + data[top + x + channels]! + data[bottom + x]! + data[bottom + x + channels]! + 2) >>
-        2;
+    let top = 2 * y * stride;
+    let bottom = top + stride;
+    for (let x = 0; x < width; x++) {
+      for (let c = 0; c < channels; c++) {
+        out[o++] =
+          (data[top + c]! +
+            data[top + channels + c]! +
+            data[bottom + c]! +
+            data[bottom + channels + c]! +
+            2) >>
+          2;
+      }
+      top += 2 * channels;
+      bottom += 2 * channels;
     }
   }
   return { data: out, width, height, channels };
@@ -125,27 +131,36 @@ function spans(
   return { start, index: Int32Array.from(index), weight: Float32Array.from(weight) };
 }
 
-/** Bilinear resampling with pixel centres aligned (used to enlarge). */
+/**
+ * Bilinear resampling with pixel centres aligned (used to enlarge): each source row that is needed is first
+ * interpolated across, then output rows are blends of two such rows.
+ */
 export function resizeBilinear(image: RawImage, width: number, height: number): RawImage {
-  const { channels } = image;
+  const { channels, data } = image;
   const xs = bilinearTaps(image.width, width);
   const ys = bilinearTaps(image.height, height);
-  const out = new Uint8Array(width * height * channels);
-  const stride = image.width * channels;
-  for (let y = 0; y < height; y++) {
-    const r0 = ys.lower[y]! * stride;
-    const r1 = ys.upper[y]! * stride;
-    const fy = ys.fraction[y]!;
-    const dst = y * width * channels;
+  const rowLength = width * channels;
+  // Across: every source row, at the output's columns.
+  const across = new Float32Array(image.height * rowLength);
+  for (let y = 0; y < image.height; y++) {
+    const src = y * image.width * channels;
+    let o = y * rowLength;
     for (let x = 0; x < width; x++) {
-      const a = xs.lower[x]! * channels;
-      const b = xs.upper[x]! * channels;
-      const fx = xs.fraction[x]!;
-      for (let c = 0; c < channels; c++) {
-        const top = image.data[r0 + a + c]! + (image.data[r0 + b + c]! - image.data[r0 + a + c]!) * fx;
-        const bottom = image.data[r1 + a + c]! + (image.data[r1 + b + c]! - image.data[r1 + a + c]!) * fx;
-        out[dst + x * channels + c] = Math.round(top + (bottom - top) * fy);
-      }
+      const a = src + xs.lower[x]! * channels;
+      const b = src + xs.upper[x]! * channels;
+      const f = xs.fraction[x]!;
+      for (let c = 0; c < channels; c++) across[o++] = data[a + c]! + (data[b + c]! - data[a + c]!) * f;
+    }
+  }
+  const out = new Uint8Array(height * rowLength);
+  let o = 0;
+  for (let y = 0; y < height; y++) {
+    const top = ys.lower[y]! * rowLength;
+    const bottom = ys.upper[y]! * rowLength;
+    const f = ys.fraction[y]!;
+    for (let i = 0; i < rowLength; i++) {
+      const t = across[top + i]!;
+      out[o++] = (t + (across[bottom + i]! - t) * f + 0.5) | 0;
     }
   }
   return { data: out, width, height, channels };

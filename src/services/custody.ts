@@ -10,7 +10,8 @@ export type { CustodyEvent, CustodyEventInput, CustodyKind } from '../store/repo
 /**
  * The one way custody is recorded. Callers pass the transaction that writes the row the event is about, so the
  * event and its subject commit together or not at all; the tamper-evident log hooks in here (one entry per
- * event, in the same transaction) when it lands.
+ * event, in the same transaction). Every caller has already written the evidence item the event names within
+ * this transaction (or it was committed before), so the hook can read the item's row through `trx`.
  */
 export async function recordCustody(trx: Db, event: CustodyEventInput): Promise<CustodyEvent> {
   if (!event.actor.trim()) throw new Error('a custody event needs an actor');

@@ -27,7 +27,13 @@ export function thumbnailOf(image: RawImage): RawImage {
  * colours and layout remain, nothing that can be recognised (a face, a wound, a number) does.
  */
 export function blurredOf(thumbnail: RawImage): RawImage {
-  const tiny = resizeArea(thumbnail, ...dims(fitWithin(thumbnail.width, thumbnail.height, blurredSide)));
+  const target = fitWithin(thumbnail.width, thumbnail.height, blurredSide);
+  // Halving first (2×2 means, dropping an odd last row or column) does most of the reduction cheaply.
+  let source = thumbnail;
+  while (source.width >= 4 * target.width && source.height >= 4 * target.height) {
+    source = halve(cropEven(source));
+  }
+  const tiny = resizeArea(source, target.width, target.height);
   // Enlarging in two steps, softened in between, leaves no trace of the tiny image's pixel grid.
   const mid = resizeBilinear(tiny, ...dims(fitWithin(thumbnail.width, thumbnail.height, blurredSide * 4)));
   return resizeBilinear(boxBlur(mid, 2), thumbnail.width, thumbnail.height);
@@ -74,6 +80,22 @@ export function resizeArea(image: RawImage, width: number, height: number): RawI
     }
     const dst = oy * rowLength;
     for (let i = 0; i < rowLength; i++) out[dst + i] = Math.round(sums[i]!);
+  }
+  return { data: out, width, height, channels };
+}
+
+/** The image without its last column and row when they are odd (a view of the same pixels when not). */
+function cropEven(image: RawImage): RawImage {
+  const width = image.width & ~1;
+  const height = image.height & ~1;
+  if (width === image.width && height === image.height) return image;
+  const { channels } = image;
+  const out = new Uint8Array(width * height * channels);
+  for (let y = 0; y < height; y++) {
+    out.set(
+      image.data.subarray(y * image.width * channels, (y * image.width + width) * channels),
+      y * width * channels,
+    );
   }
   return { data: out, width, height, channels };
 }

@@ -33,6 +33,8 @@ export function syntheticItem(sha256 = randomBytes(32).toString('hex')): Evidenc
     graphic: 1,
     thumbnail_sha256: null,
     blurred_sha256: null,
+    decode_status: 'decoded',
+    ingest_run_id: null,
     created_at: tick(),
     created_by: 'user-synthetic',
   };

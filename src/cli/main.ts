@@ -2,6 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config.js';
 import { StoreError } from '../store/errors.js';
 import { version } from '../version.js';
+import { registerEvidence } from './commands/evidence.js';
+import { registerIngest } from './commands/ingest.js';
 import { registerInit } from './commands/init.js';
 import { registerLedger } from './commands/ledger.js';
 import { registerServe } from './commands/serve.js';
@@ -19,6 +21,8 @@ export function buildProgram(): Command {
   registerInit(program);
   registerLedger(program);
   registerVerify(program);
+  registerIngest(program);
+  registerEvidence(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

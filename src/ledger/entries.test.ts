@@ -38,6 +38,8 @@ const item: EvidenceItemTable = {
   graphic: 1,
   thumbnail_sha256: null,
   blurred_sha256: null,
+  decode_status: 'decoded',
+  ingest_run_id: null,
   created_at: at,
   created_by: 'user-1',
 };

@@ -32,6 +32,9 @@ export interface Database {
   ledger_rows: LedgerRowTable;
   ledger_checkpoints: LedgerCheckpointTable;
   ledger_state: LedgerStateTable;
+  ingest_runs: IngestRunTable;
+  evidence_locations: EvidenceLocationTable;
+  evidence_groups: EvidenceGroupTable;
 }
 
 export interface MetaTable {
@@ -181,6 +184,10 @@ export interface EvidenceItemTable {
   blurred_sha256: string | null;
   created_at: string;
   created_by: string | null;
+  /** decoded | undecodable | pixel_limit | not_image (migration 0005; null on rows made before it). */
+  decode_status: string | null;
+  /** The ingest run that first stored the item. */
+  ingest_run_id: string | null;
 }
 
 export interface AnnotationTable {
@@ -337,4 +344,51 @@ export interface LedgerStateTable {
   id: number;
   size: number;
   updated_at: string;
+}
+
+/** One `athar ingest`: who ran it, on what, with which athar, and how it ended. */
+export interface IngestRunTable {
+  id: string;
+  started_at: string;
+  finished_at: string | null;
+  /** running | finished | interrupted | failed */
+  status: string;
+  actor: string;
+  custodian: string | null;
+  source_id: string | null;
+  note: string | null;
+  /** JSON array of { path, path_b64 }: the folders and files named on the command line, resolved. */
+  roots: string;
+  athar_version: string;
+  host: string;
+  pid: number;
+  /** JSON of the run's summary counts, when it ended. */
+  counts: string | null;
+}
+
+/** Every place an item's exact bytes were found: one item, possibly many copies and names. */
+export interface EvidenceLocationTable {
+  id: string;
+  evidence_id: string;
+  ingest_run_id: string;
+  source_id: string | null;
+  /** SHA-256 (hex) of the path's bytes, for lookups. */
+  path_key: string;
+  /** The absolute path exactly, as base64 of its bytes (paths need not be UTF-8). */
+  path_b64: string;
+  /** The path for display (lossy UTF-8). */
+  path: string;
+  size_bytes: number;
+  modified_at: string | null;
+  found_at: string;
+}
+
+/** Near-duplicate group of each PDQ-hashed item (see src/evidence/near-duplicates.ts). */
+export interface EvidenceGroupTable {
+  evidence_id: string;
+  /** The id of the group's oldest member. */
+  group_id: string;
+  nearest_id: string | null;
+  nearest_distance: number | null;
+  assigned_at: string;
 }

@@ -3,6 +3,7 @@ import { ConfigError } from '../config/config.js';
 import { StoreError } from '../store/errors.js';
 import { version } from '../version.js';
 import { registerInit } from './commands/init.js';
+import { registerNames } from './commands/names.js';
 import { registerServe } from './commands/serve.js';
 import { CliError, exitCodes } from './output.js';
 
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerServe(program);
   registerInit(program);
+  registerNames(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

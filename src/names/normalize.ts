@@ -1,0 +1,116 @@
+/**
+ * Unicode hygiene (`clean`, the display form) and the matching form (`normalize`): what every comparison of names
+ * starts from. Both are total: any string, including unpaired surrogates and control characters, gives a string.
+ */
+
+export type Script = 'ar' | 'latn' | 'mixed' | 'none';
+
+// Bidi controls (LRM, RLM, ALM, embeddings, isolates), zero-width characters, BOM, word joiner, soft hyphen.
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+// Tatweel, tashkeel (harakat, tanween, shadda, sukun, superscript alef) and Quranic annotation marks.
+const ARABIC_MARKS = /[\u0610-\u061a\u0640\u064b-\u065f\u0670\u06d6-\u06ed\u08d3-\u08ff]/g;
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// Other control and format characters; tabs and line breaks become spaces first.
+const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}]/gu;
+// Arabic presentation forms, fullwidth Latin and Latin ligatures: the only places NFKC is applied, so that
+// compatibility folding never rewrites ordinary letters (e.g. superscripts in foreign text stay as they are).
+const COMPATIBILITY = /[\ufb00-\ufb06\ufb50-\ufdf9\ufe70-\ufefc\uff01-\uff5e]+/g;
+// Honorific ligatures (ﷺ …) expand to whole phrases: they are not part of a name.
+const HONORIFICS = /[\ufdfa-\ufdfd]/g;
+
+const DIGITS: Record<string, string> = {};
+for (let d = 0; d < 10; d++) {
+  DIGITS[String.fromCharCode(0x660 + d)] = String(d);
+  DIGITS[String.fromCharCode(0x6f0 + d)] = String(d);
+}
+const PERSIAN: Record<string, string> = { ک: 'ك', ی: 'ي', ۀ: 'ة', ہ: 'ه', ھ: 'ه', ۃ: 'ة' };
+
+/**
+ * Unicode hygiene only, for display: NFC; invisible bidi and zero-width characters, tatweel, tashkeel, Quranic
+ * marks and control characters removed; Arabic-Indic and Persian digits to ASCII; Persian ک ی to ك ي; whitespace
+ * collapsed. Letters, hamza forms, case and punctuation are kept.
+ */
+export function clean(text: string): string {
+  if (typeof text !== 'string' || text.length === 0) return '';
+  let s = text.replace(UNPAIRED_SURROGATE, '');
+  s = s.replace(/[\t\n\v\f\r\u0085\u2028\u2029]/g, ' ');
+  s = s.replace(HONORIFICS, ' ').replace(COMPATIBILITY, (m) => m.normalize('NFKC'));
+  s = s.normalize('NFC');
+  s = s.replace(INVISIBLE, '').replace(ARABIC_MARKS, '').replace(CONTROL, '');
+  s = s.replace(/[٠-٩۰-۹]/g, (d) => DIGITS[d] ?? d).replace(/[کیۀہھۃ]/g, (c) => PERSIAN[c] ?? c);
+  return s.replace(/[\s\u00a0]+/gu, ' ').trim();
+}
+
+const ARABIC_FOLD: Record<string, string> = {
+  أ: 'ا',
+  إ: 'ا',
+  آ: 'ا',
+  ٱ: 'ا',
+  ى: 'ي',
+  ة: 'ه',
+  ؤ: 'و',
+  ئ: 'ي',
+};
+const LATIN_SPECIAL: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+};
+// Apostrophes and the letters used for ʿayn and hamza in transliteration vanish inside a word.
+const APOSTROPHES = /['`´ʹʻʼʽʾʿˈ‘’‛′]/g;
+
+/**
+ * The matching form: `clean`, then Arabic folding (أ إ آ ٱ → ا, ى → ي, ة → ه, ؤ → و, ئ → ي), Latin folding (lower
+ * case, diacritics removed, ß æ ø … spelled out, apostrophes and ʿ ʾ dropped) and every other non-letter, non-digit
+ * run (hyphens, dots, commas, Arabic punctuation) to one space. Idempotent.
+ */
+export function normalize(text: string): string {
+  const cleaned = clean(text);
+  if (cleaned === '') return '';
+  let s = cleaned.replace(/[أإآٱىةؤئ]/g, (c) => ARABIC_FOLD[c] ?? c);
+  s = s.toLowerCase().replace(/[ßæœøłđðþıħ]/g, (c) => LATIN_SPECIAL[c] ?? c);
+  // NFD splits Latin letters from their accents; Arabic hamza forms were folded above, so only marks go.
+  s = s.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
+  s = s.replace(APOSTROPHES, '');
+  // Folding can reveal letters that fold again (e.g. a decomposed ى); one more pass keeps the result stable.
+  s = s.replace(/[أإآٱىةؤئ]/g, (c) => ARABIC_FOLD[c] ?? c);
+  return s
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+const ARABIC_LETTER = /\p{Script=Arabic}/u;
+const LATIN_LETTER = /\p{Script=Latin}/u;
+
+/** Which script a text's letters are in: 'ar', 'latn', 'mixed' (both), or 'none' (no Arabic or Latin letter). */
+export function detectScript(text: string): Script {
+  if (typeof text !== 'string') return 'none';
+  let arabic = false;
+  let latin = false;
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code < 0x41) continue;
+    if (code < 0x250) {
+      if (
+        (code >= 0x41 && code <= 0x5a) ||
+        (code >= 0x61 && code <= 0x7a) ||
+        (code >= 0xc0 && code !== 0xd7 && code !== 0xf7)
+      )
+        latin = true;
+    } else if (ARABIC_LETTER.test(ch)) {
+      if (/\p{L}/u.test(ch)) arabic = true;
+    } else if (LATIN_LETTER.test(ch)) {
+      latin = true;
+    }
+    if (arabic && latin) return 'mixed';
+  }
+  return arabic ? 'ar' : latin ? 'latn' : 'none';
+}

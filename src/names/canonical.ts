@@ -29,9 +29,51 @@ export const ARTICLE_WORDS = new Set([
   'ال',
 ]);
 
+/** First words that open a compound with the next word (عبد …, أبو …), in matching form. */
+export const ABD_WORDS = new Set([
+  'abd',
+  'abdul',
+  'abdel',
+  'abdal',
+  'abdol',
+  'abdu',
+  'abdoul',
+  'abdil',
+  'abed',
+  'عبد',
+]);
+export const ABU_WORDS = new Set(['abu', 'abou', 'abo', 'ابو', 'ابي', 'ابا']);
+/** Last words that close a compound with the word before (… الدين, … الله), in matching form. */
+export const DIN_WORDS = new Set([
+  'din',
+  'deen',
+  'dine',
+  'eddine',
+  'eddin',
+  'edine',
+  'edin',
+  'uddin',
+  'udin',
+  'addin',
+  'adin',
+  'iddin',
+  'oddin',
+  'aldin',
+  'eldin',
+  'uldin',
+  'aldeen',
+  'eldeen',
+  'eddeen',
+  'uddeen',
+  'الدين',
+  'دين',
+]);
+export const ALLAH_WORDS = new Set(['allah', 'ullah', 'illah', 'ollah', 'alla', 'ulla', 'lah', 'الله']);
+
 const LATIN_INNER_ARTICLE = /^[aeiou]?l(?=[a-z]{2})/;
 const LATIN_ASSIMILATED = /^[aeiou](?=([b-df-hj-np-tv-z])\1)/;
-const LATIN_LINKING_VOWEL = /^[aeiou](?=[b-df-hj-np-tv-z])/;
+// "Abdurahman", "Abdusalam": a linking vowel before a sun letter, when what follows is a whole name.
+const LATIN_LINKING_VOWEL = /^[aeiou](?=[tdrzsnl][a-z]{4})/;
 
 function stripLatinInnerArticle(rest: string): string {
   if (LATIN_INNER_ARTICLE.test(rest)) return rest.replace(LATIN_INNER_ARTICLE, '');
@@ -39,45 +81,55 @@ function stripLatinInnerArticle(rest: string): string {
   return rest.replace(LATIN_LINKING_VOWEL, '');
 }
 
-const LATIN_DIN = /^([a-z]{2,}?)(?:[aeiou]?l|[aeiou])?d{1,2}(?:i|ee|e)n{1,2}e?$/;
-const LATIN_DIN_GLUED = /(?:[aeiou]l|[aeiou])d{1,2}(?:i|ee|e)n{1,2}e?$/;
-const LATIN_ALLAH = /^([a-z]{2,}?)(?:[aeiou]?l|[aeiou])?(?:ll?ah?)$/;
-const LATIN_ALLAH_GLUED = /(?:ullah?|allah?|illah?|ollah?)$/;
-const LATIN_ABU = /^(abu|abou|abo)(?=[aeiou]?l[b-df-hj-np-tv-z][a-z]{2})/;
+const LATIN_DIN_GLUED = /^([a-z]{2,}?)(?:[aeiou]l|[aeiou])d{1,2}(?:i|ee|e)n{1,2}e?$/;
+const LATIN_ALLAH_GLUED = /^([a-z]{2,}?)(?:[aeiou]l|[aeiou])?(?:ullah?|allah?|illah?|ollah?)$/;
+const LATIN_ABU_ARTICLE = /^(abu|abou|abo)(?=[aeiou]?l[b-df-hj-np-tv-z][a-z]{2})/;
 
 /**
  * Joins the words of one name part into its canonical compact spelling. `words` are matching-form words (already
- * normalised). Returns the canonical string and whether it starts with a glued article ("almasri", "المصري").
+ * normalised). Article words are dropped; a compound keeps its prefix or suffix in one fixed spelling.
  */
 export function canonicalPart(words: readonly string[]): string {
   const kept: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string;
-    if (i < words.length - 1 && ARTICLE_WORDS.has(w)) continue;
+    if (w === '' || (i < words.length - 1 && ARTICLE_WORDS.has(w))) continue;
     kept.push(w);
   }
-  const joined = kept.join('');
-  if (joined === '') return '';
-  const arabic = joined.charCodeAt(0) >= 0x600 && joined.charCodeAt(0) <= 0x6ff;
-  return arabic ? canonicalArabic(joined, kept.length > 1) : canonicalLatin(joined, kept.length > 1);
+  if (kept.length === 0) return '';
+  const first = kept[0] as string;
+  const code = first.charCodeAt(0);
+  if (code >= 0x600 && code <= 0x6ff) return canonicalArabic(kept.join(''));
+  if (kept.length > 1) {
+    // Written apart, the compound's pieces are plain: "Abdul Rahman", "Abd al-Aziz", "Nour Eddine", "Nasr Allah".
+    const rest = kept.slice(1).join('');
+    if (ABD_WORDS.has(first)) return ALLAH_WORDS.has(rest) ? 'abdlah' : `abd${rest}`;
+    if (ABU_WORDS.has(first)) return `abu${rest}`;
+    const last = kept[kept.length - 1] as string;
+    const head = kept.slice(0, -1).join('');
+    if (DIN_WORDS.has(last)) return `${head}din`;
+    if (ALLAH_WORDS.has(last)) return `${head}lah`;
+  }
+  return canonicalLatin(kept.join(''));
 }
 
-function canonicalLatin(j: string, spaced: boolean): string {
+function canonicalLatin(j: string): string {
   if (j.startsWith('abd') && j.length >= 6) return `abd${stripLatinInnerArticle(j.slice(3))}`;
-  const abu = LATIN_ABU.exec(j);
+  const abu = LATIN_ABU_ARTICLE.exec(j);
   if (abu) return `abu${stripLatinInnerArticle(j.slice((abu[1] as string).length))}`;
-  if (spaced || LATIN_DIN_GLUED.test(j)) {
-    const din = LATIN_DIN.exec(j);
-    if (din) return `${din[1]}din`;
-  }
-  if (spaced || LATIN_ALLAH_GLUED.test(j)) {
-    const allah = LATIN_ALLAH.exec(j);
-    if (allah) return `${allah[1]}lah`;
-  }
+  const din = LATIN_DIN_GLUED.exec(j);
+  if (din) return `${din[1]}din`;
+  const allah = LATIN_ALLAH_GLUED.exec(j);
+  if (allah) return `${allah[1]}lah`;
+  // A glued article assimilated to a sun letter ("Errifai", "Essibai", "Assabbagh") is written as "al".
+  const sun = LATIN_SUN_ARTICLE.exec(j);
+  if (sun) return `al${j.slice(2)}`;
   return j;
 }
 
-function canonicalArabic(j: string, _spaced: boolean): string {
+const LATIN_SUN_ARTICLE = /^(?:e([tdrzsnl])\1(?=[a-z]{4})|a([tdrzsnl])\2(?=[a-z]{5}))/;
+
+function canonicalArabic(j: string): string {
   if (j.startsWith('عبد') && j.length >= 5) return `عبد${stripArabicArticle(j.slice(3))}`;
   if (j.startsWith('ابو') && j.length >= 6 && j.slice(3).startsWith('ال')) return `ابو${j.slice(5)}`;
   if (j.length >= 7 && j.endsWith('الدين')) return `${j.slice(0, -5)}دين`;
@@ -89,14 +141,20 @@ function stripArabicArticle(rest: string): string {
   return rest.startsWith('ال') && rest.length >= 4 ? rest.slice(2) : rest;
 }
 
-/** Whether a canonical part starts with a glued article that may be dropped ("almasri", "المصري"); its length. */
+// Names that begin with ال / el without it being the article (Ilyas, Ilham, Olfat).
+const NOT_ARTICLE = new Set(['الياس', 'الهام', 'الفت', 'اليسار', 'الين', 'اليسا', 'elham', 'alham']);
+
+/**
+ * The length of a glued article at the start of a canonical part ("almasri", "alaswad", "المصري", "الاسود"), or
+ * 0: at least three letters must follow, and a vowel after Latin al/el only counts when four letters follow (Ali,
+ * Alaa, Elias keep their letters).
+ */
 export function gluedArticleLength(canonical: string): number {
-  if (canonical.length >= 5 && canonical.startsWith('ال')) {
-    const third = canonical[2] as string;
-    return third === 'ا' || third === 'و' || third === 'ي' ? 0 : 2;
-  }
+  if (canonical.length >= 5 && canonical.startsWith('ال')) return NOT_ARTICLE.has(canonical) ? 0 : 2;
   if (canonical.length >= 5 && (canonical.startsWith('al') || canonical.startsWith('el'))) {
-    return /[aeiouy]/.test(canonical[2] as string) ? 0 : 2;
+    if (NOT_ARTICLE.has(canonical)) return 0;
+    const vowel = /[aeiouy]/.test(canonical[2] as string);
+    return vowel && canonical.length < 6 ? 0 : 2;
   }
   return 0;
 }

@@ -18,6 +18,8 @@ export interface LexiconEntry {
   id: number;
   /** The Arabic display form. */
   arabic: string;
+  /** Every Arabic spelling listed. */
+  arabicForms: string[];
   /** Latin spellings as listed (matching forms). */
   latin: string[];
   /** Canonical Arabic spelling (what the entry's skeleton key is computed from). */
@@ -42,7 +44,7 @@ export function canonicalOf(text: string): string {
  * vowels stay: they mark long vowels (Sameer is سمير, Samer is سامر).
  */
 export function lexiconKey(canonical: string): string {
-  return canonical.replace(/([^aeiouy])\1+/gu, '$1');
+  return canonical.replace(/ى/g, 'ي').replace(/([^aeiouy])\1+/gu, '$1');
 }
 
 function build(): Index {
@@ -60,11 +62,14 @@ function build(): Index {
     const canonical = canonicalOf(first);
     let entry = byArabic.get(canonical);
     if (!entry) {
-      entry = { id: entries.length, arabic: first, latin: [], canonical };
+      entry = { id: entries.length, arabic: first, arabicForms: [], latin: [], canonical };
       entries.push(entry);
       byArabic.set(canonical, entry);
     }
-    for (const form of arabicForms) add(lexiconKey(canonicalOf(form)), entry.id);
+    for (const form of arabicForms) {
+      if (!entry.arabicForms.includes(form)) entry.arabicForms.push(form);
+      add(lexiconKey(canonicalOf(form)), entry.id);
+    }
     for (const spelling of latin) {
       if (!entry.latin.includes(spelling)) entry.latin.push(spelling);
       add(lexiconKey(canonicalOf(spelling)), entry.id);
@@ -91,7 +96,7 @@ function build(): Index {
   for (const { arabic, latin } of lines(ABD_COMPOUNDS)) {
     addEntry(
       arabic.map((a) => `عبد ${a}`),
-      latin.map((l) => `abd${l}`),
+      latin.map((l) => `abd al ${l}`),
     );
   }
   for (const { arabic, latin } of lines(DIN_COMPOUNDS)) {

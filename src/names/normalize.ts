@@ -72,15 +72,28 @@ const APOSTROPHES = /['`´ʹʻʼʽʾʿˈ‘’‛′]/g;
  * run (hyphens, dots, commas, Arabic punctuation) to one space. Idempotent.
  */
 export function normalize(text: string): string {
-  const cleaned = clean(text);
+  return fold(clean(text), ARABIC_FOLD, /[أإآٱىةؤئ]/g);
+}
+
+const SOUND_FOLD: Record<string, string> = { ...ARABIC_FOLD, ى: 'ى' };
+
+/**
+ * The matching form with alif maqsura (ى) kept: sound units read a final ى as an "a" (هدى Huda, موسى Musa) where
+ * ي is an "i". Not a matching form on its own: compare `normalize` outputs.
+ */
+export function normalizeForSounds(text: string): string {
+  return fold(clean(text), SOUND_FOLD, /[أإآٱةؤئ]/g);
+}
+
+function fold(cleaned: string, arabic: Record<string, string>, letters: RegExp): string {
   if (cleaned === '') return '';
-  let s = cleaned.replace(/[أإآٱىةؤئ]/g, (c) => ARABIC_FOLD[c] ?? c);
+  let s = cleaned.replace(letters, (c) => arabic[c] ?? c);
   s = s.toLowerCase().replace(/[ßæœøłđðþıħ]/g, (c) => LATIN_SPECIAL[c] ?? c);
   // NFD splits Latin letters from their accents; Arabic hamza forms were folded above, so only marks go.
   s = s.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
   s = s.replace(APOSTROPHES, '');
   // Folding can reveal letters that fold again (e.g. a decomposed ى); one more pass keeps the result stable.
-  s = s.replace(/[أإآٱىةؤئ]/g, (c) => ARABIC_FOLD[c] ?? c);
+  s = s.replace(letters, (c) => arabic[c] ?? c);
   return s
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()

@@ -3,7 +3,14 @@
  * Compounds stay one part (عبد الرحمن, Abdul Rahman, Abd al-Rahman, نور الدين, Nour Eddine, أبو بكر, Abu Bakr);
  * articles stay with their name (Al-Masri, ال مصري); بن / ابن / بنت / bin / ibn / bint separate generations.
  */
-import { ARTICLE_WORDS, gluedArticleLength } from './canonical.js';
+import {
+  ABD_WORDS,
+  ABU_WORDS,
+  ALLAH_WORDS,
+  ARTICLE_WORDS,
+  DIN_WORDS,
+  gluedArticleLength,
+} from './canonical.js';
 import { canonicalOf, lookupLexicon } from './lexicon.js';
 import { clean, detectScript, normalize, type Script } from './normalize.js';
 
@@ -51,44 +58,6 @@ interface Group {
 }
 
 const SEPARATORS = new Set(['bin', 'ibn', 'bint', 'ben', 'بن', 'ابن', 'بنت']);
-const ABD_WORDS = new Set([
-  'abd',
-  'abdul',
-  'abdel',
-  'abdal',
-  'abdol',
-  'abdu',
-  'abdoul',
-  'abdil',
-  'abed',
-  'عبد',
-]);
-const ABU_WORDS = new Set(['abu', 'abou', 'abo', 'ابو', 'ابي', 'ابا']);
-const DIN_WORDS = new Set([
-  'din',
-  'deen',
-  'dine',
-  'eddine',
-  'eddin',
-  'edine',
-  'edin',
-  'uddin',
-  'udin',
-  'addin',
-  'adin',
-  'iddin',
-  'oddin',
-  'aldin',
-  'eldin',
-  'uldin',
-  'aldeen',
-  'eldeen',
-  'eddeen',
-  'uddeen',
-  'الدين',
-  'دين',
-]);
-const ALLAH_WORDS = new Set(['allah', 'ullah', 'illah', 'ollah', 'alla', 'ulla', 'lah', 'الله']);
 /** No real full name has more parts than this; the rest of a longer input is ignored. */
 const MAX_PARTS = 16;
 

@@ -1,7 +1,7 @@
 /**
  * Turns a canonical name part (see canonical.ts) into its sequence of sound units (see units.ts).
  */
-import { AR, LA } from './units.js';
+import { AR, LA, Side, unitSide } from './units.js';
 
 const ARABIC_LETTERS: Record<string, number> = {
   ب: AR.b,
@@ -111,8 +111,13 @@ export const MAX_UNITS = 40;
  */
 export function soundUnits(canonical: string): number[] {
   const out: number[] = [];
+  // Doubled Latin letters are one sound (Hassan, Mohammad); doubled Arabic letters are two (ممدوح), except a
+  // repeated long-vowel letter (داوود).
   const push = (u: number) => {
-    if (out.length < MAX_UNITS && out[out.length - 1] !== u) out.push(u);
+    if (out.length >= MAX_UNITS) return;
+    const last = out[out.length - 1];
+    if (last === u && (unitSide[u] === Side.Latin || u === AR.w || u === AR.y || u === AR.alif)) return;
+    out.push(u);
   };
   const n = canonical.length;
   const hasLetter = /[a-z]/.test(canonical);
@@ -127,6 +132,7 @@ export function soundUnits(canonical: string): number[] {
       else if (c === 'ه') push(atEnd && !atStart ? AR.hFinal : AR.h);
       else if (c === 'و') push(atStart ? AR.wInitial : AR.w);
       else if (c === 'ي') push(atStart ? AR.yInitial : AR.y);
+      else if (c === 'ى') push(atEnd ? AR.alifMaqsura : AR.y);
       else {
         const u = ARABIC_LETTERS[c];
         if (u !== undefined) push(u);
@@ -163,6 +169,10 @@ export function soundUnits(canonical: string): number[] {
       push(next === 'e' || next === 'i' || next === 'y' ? LA.s : LA.k);
     } else if (c === 'h' && i === n - 1 && i > 0 && VOWEL.test(canonical[i - 1] as string)) {
       push(LA.hFinal);
+    } else if (c === 'i' && i === n - 2 && i >= 2 && canonical[i + 1] === 'e') {
+      // "Fadie", "Ramie": a final ie is one i.
+      push(LA.i);
+      i++;
     } else if (c === 'e' && i === n - 1 && i >= 3 && !VOWEL.test(canonical[i - 1] as string)) {
       push(LA.eFinal);
     } else {

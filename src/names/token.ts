@@ -4,13 +4,14 @@
  * `compareTokens` is one small weighted alignment over two short unit arrays, with no allocation.
  */
 import { canonicalPart, gluedArticleLength } from './canonical.js';
-import { lexiconEntry, lookupLexicon } from './lexicon.js';
-import { clean, detectScript, normalize, type Script } from './normalize.js';
+import { lexiconEntries, lexiconEntry, lookupLexicon } from './lexicon.js';
+import { clean, detectScript, normalize, normalizeForSounds, type Script } from './normalize.js';
 import { MAX_UNITS, soundUnits } from './sounds.js';
 import {
   delCross,
   delSame,
   isArabicH,
+  LA,
   Side,
   SPLIT_EXTRA,
   SUB,
@@ -25,10 +26,28 @@ import {
 export const LEXICON_SAME_SCORE = 0.97;
 /** Ceiling for two tokens listed under different lexicon entries (Samer / Samir, حسن / حسين). */
 export const LEXICON_DIFFERENT_CEILING = 0.55;
+/** The same two figures when a side's entry was inferred (an unlisted spelling close to one entry only). */
+export const INFERRED_SAME_SCORE = 0.94;
+export const INFERRED_DIFFERENT_CEILING = 0.75;
+/** An unlisted spelling is read as a listed name when this close to one of its spellings … */
+const INFER_MIN = 0.9;
+/** … and at least this much closer to it than to any other entry's spelling. */
+const INFER_MARGIN = 0.05;
 /** Score of two tokens whose spellings differ only in separators, articles or compound linkers. */
 export const CANONICAL_SAME_SCORE = 0.99;
-/** Glued-article units ("al" of "Almasri", "ال" of "المصري") cost this much to leave unmatched. */
-const ARTICLE_DELETE = 0.05;
+const INITIAL_VOWEL_DELETE = 0.6;
+const FINAL_VOWEL_DELETE_CROSS = 0.5;
+const FINAL_VOWEL_DELETE_SAME = 0.6;
+const LATIN_VOWEL = new Uint8Array(UNIT_COUNT);
+for (const u of [LA.a, LA.e, LA.i, LA.o, LA.u, LA.y, LA.aa, LA.ee, LA.oo, LA.ou, LA.ai, LA.au])
+  LATIN_VOWEL[u] = 1;
+
+/** The index of a Latin token's final vowel (before a final h: "Nabilah"), or -1. */
+function finalVowelIndex(units: Uint8Array): number {
+  let i = units.length - 1;
+  if (i > 0 && units[i] === LA.hFinal) i--;
+  return i > 0 && LATIN_VOWEL[units[i] as number] === 1 ? i : -1;
+}
 
 /** Everything a comparison needs about one token, computed once. Treat as immutable. */
 export class PreparedToken {
@@ -49,12 +68,17 @@ export class PreparedToken {
     readonly delCross: Float32Array,
     readonly sumSame: number,
     readonly sumCross: number,
+    /** The same sums without the glued article's units. */
+    readonly coreSame: number,
+    readonly coreCross: number,
     /** Which side of the unit alphabet dominates (Arabic 0, Latin 1). */
     readonly side: Side,
     /** Lexicon entries this spelling is listed under (usually 0 or 1). */
     readonly lexicon: Int32Array,
     /** How many leading units are a glued article ("al" of "Almasri", "ال" of "المصري"): 0 or 2. */
     readonly articleUnits: number,
+    /** Whether `lexicon` was inferred from the nearest listed spelling rather than listed. */
+    readonly inferred: boolean,
   ) {}
 }
 
@@ -78,48 +102,116 @@ export function prepareToken(token: string, options?: PrepareOptions): PreparedT
   return prepared;
 }
 
-function build(token: string, useLexicon: boolean): PreparedToken {
+function build(raw: string, useLexicon: boolean): PreparedToken {
   // Bound the work on pathological input: no name part is anywhere near this long.
-  const text = clean(token.length > 1000 ? token.slice(0, 1000) : token);
+  const text = clean(raw.length > 1000 ? raw.slice(0, 1000) : raw);
   const form = normalize(text);
-  const canonical = form === '' ? '' : canonicalPart(form.split(' '));
+  const soundForm = form === '' ? '' : normalizeForSounds(text);
+  const canonical = soundForm === '' ? '' : canonicalPart(soundForm.split(' '));
   const units = Uint8Array.from(soundUnits(canonical));
   const article = gluedArticleLength(canonical);
   // The article's units are the first `articleUnits` units (a + l, or ا + ل).
   const articleUnits = article > 0 ? Math.min(2, units.length) : 0;
   const dSame = new Float32Array(units.length);
   const dCross = new Float32Array(units.length);
+  const finalVowel = finalVowelIndex(units);
   let sumSame = 0;
   let sumCross = 0;
   let arabic = 0;
   for (let i = 0; i < units.length; i++) {
     const u = units[i] as number;
-    const s = i < articleUnits ? ARTICLE_DELETE : (delSame[u] as number);
-    const c = i < articleUnits ? ARTICLE_DELETE : (delCross[u] as number);
+    let s = delSame[u] as number;
+    let c = delCross[u] as number;
+    // Arabic writes a letter for a word's first sound, so a Latin initial vowel left unmatched is a real
+    // difference; a Latin final vowel stands for a written ة, ا, ى or ي (Nabil / Nabila, Hamd / Hamdi).
+    if ((i === 0 || i === articleUnits) && LATIN_VOWEL[u] === 1) c = INITIAL_VOWEL_DELETE;
+    if (i === finalVowel) {
+      s = FINAL_VOWEL_DELETE_SAME;
+      c = FINAL_VOWEL_DELETE_CROSS;
+    }
     dSame[i] = s;
     dCross[i] = c;
     sumSame += s;
     sumCross += c;
     if (unitSide[u] === Side.Arabic) arabic++;
   }
+  let coreSame = sumSame;
+  let coreCross = sumCross;
+  for (let i = 0; i < articleUnits; i++) {
+    coreSame -= dSame[i] as number;
+    coreCross -= dCross[i] as number;
+  }
   const side = arabic * 2 >= units.length && arabic > 0 ? Side.Arabic : Side.Latin;
-  const lexicon = useLexicon ? Int32Array.from(lookupLexicon(canonical)) : new Int32Array(0);
-  const key = skeletonKey(lexicon, units, articleUnits);
-  return new PreparedToken(
-    text,
-    form,
-    canonical,
-    detectScript(text),
-    key,
-    units,
-    dSame,
-    dCross,
-    sumSame,
-    sumCross,
-    side,
-    lexicon,
-    articleUnits,
-  );
+  const listed = useLexicon ? Int32Array.from(lookupLexicon(canonical)) : NO_ENTRIES;
+  const make = (lexicon: Int32Array, inferred: boolean) =>
+    new PreparedToken(
+      text,
+      form,
+      canonical,
+      detectScript(text),
+      skeletonKey(lexicon, units, articleUnits),
+      units,
+      dSame,
+      dCross,
+      sumSame,
+      sumCross,
+      coreSame,
+      coreCross,
+      side,
+      lexicon,
+      articleUnits,
+      inferred,
+    );
+  const token = make(listed, false);
+  if (!useLexicon || listed.length > 0 || units.length === 0) return token;
+  const entry = nearestEntry(token, skeleton(units, articleUnits));
+  return entry === undefined ? token : make(Int32Array.of(entry), true);
+}
+
+const NO_ENTRIES = new Int32Array(0);
+let listedByKey: Map<string, PreparedToken[]> | undefined;
+
+/** Every listed spelling, prepared, under its own skeleton and its entry's. */
+function listedSpellings(): Map<string, PreparedToken[]> {
+  if (listedByKey) return listedByKey;
+  // Installed before it is filled: a listed spelling that does not find itself must not recurse into the index.
+  const index = new Map<string, PreparedToken[]>();
+  listedByKey = index;
+  for (const entry of lexiconEntries()) {
+    for (const spelling of [...entry.arabicForms, ...entry.latin]) {
+      const t = prepareToken(spelling);
+      for (const key of new Set([t.key, skeleton(t.units, t.articleUnits)])) {
+        const list = index.get(key);
+        if (list) list.push(t);
+        else index.set(key, [t]);
+      }
+    }
+  }
+  return index;
+}
+
+/** The one lexicon entry an unlisted spelling is clearly a spelling of, if any. */
+function nearestEntry(token: PreparedToken, ownKey: string): number | undefined {
+  const candidates = listedSpellings().get(ownKey);
+  if (!candidates) return undefined;
+  let best = -1;
+  let bestScore = 0;
+  let runnerUp = 0;
+  const scores = new Map<number, number>();
+  for (const c of candidates) {
+    // Same script only: across scripts, unrelated names coincide too often (ولاء ~ Oula, سلمان ~ Soliman).
+    if (c.side !== token.side) continue;
+    const s = spellingSimilarity(token, c);
+    for (const id of c.lexicon) if (s > (scores.get(id) ?? 0)) scores.set(id, s);
+  }
+  for (const [id, s] of scores) {
+    if (s > bestScore) {
+      runnerUp = bestScore;
+      bestScore = s;
+      best = id;
+    } else if (s > runnerUp) runnerUp = s;
+  }
+  return best >= 0 && bestScore >= INFER_MIN && bestScore - runnerUp >= INFER_MARGIN ? best : undefined;
 }
 
 function skeleton(units: Uint8Array, skip: number): string {
@@ -169,33 +261,36 @@ export function tokenKey(token: string): string {
 const WIDTH = MAX_UNITS + 1;
 const D = new Float32Array(WIDTH * WIDTH);
 
-/** Weighted alignment cost of a's units against b's; when cross-script, `a` must be the Arabic side. */
-function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean): number {
+/**
+ * Weighted alignment cost of a's units from `offA` against b's from `offB` (offsets skip a glued article); when
+ * cross-script, `a` must be the Arabic side.
+ */
+function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean, offA: number, offB: number): number {
   const ua = a.units;
   const ub = b.units;
-  const n = ua.length;
-  const m = ub.length;
+  const n = ua.length - offA;
+  const m = ub.length - offB;
   const da = cross ? a.delCross : a.delSame;
   const db = cross ? b.delCross : b.delSame;
   const w = m + 1;
   D[0] = 0;
-  for (let j = 1; j <= m; j++) D[j] = (D[j - 1] as number) + (db[j - 1] as number);
+  for (let j = 1; j <= m; j++) D[j] = (D[j - 1] as number) + (db[offB + j - 1] as number);
   for (let i = 1; i <= n; i++) {
     const row = i * w;
     const prev = row - w;
-    const u = ua[i - 1] as number;
+    const u = ua[offA + i - 1] as number;
     const subRow = u * UNIT_COUNT;
-    const del = da[i - 1] as number;
+    const del = da[offA + i - 1] as number;
     D[row] = (D[prev] as number) + del;
     const split = cross && i >= 2 && isArabicH[u] === 1;
-    const splitRow = split ? (ua[i - 2] as number) * UNIT_COUNT : 0;
+    const splitRow = split ? (ua[offA + i - 2] as number) * UNIT_COUNT : 0;
     const splitPrev = prev - w;
     for (let j = 1; j <= m; j++) {
-      const v = ub[j - 1] as number;
+      const v = ub[offB + j - 1] as number;
       let best = (D[prev + j - 1] as number) + (SUB[subRow + v] as number);
       const up = (D[prev + j] as number) + del;
       if (up < best) best = up;
-      const left = (D[row + j - 1] as number) + (db[j - 1] as number);
+      const left = (D[row + j - 1] as number) + (db[offB + j - 1] as number);
       if (left < best) best = left;
       if (split) {
         const first = splitFirst[v] as number;
@@ -210,25 +305,37 @@ function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean): number {
   return D[n * w + m] as number;
 }
 
-/** Similarity of two tokens' spellings alone (no lexicon), in [0, 1]. */
-export function spellingSimilarity(a: PreparedToken, b: PreparedToken): number {
-  if (a.units.length === 0 || b.units.length === 0) return 0;
-  const cross = a.side !== b.side;
-  let cost: number;
-  let norm: number;
-  if (cross) {
-    const [ar, la] = a.side === Side.Arabic ? [a, b] : [b, a];
-    cost = alignCost(ar, la, true);
-    norm = Math.max(ar.sumCross, la.sumCross);
-  } else {
-    // A fixed order keeps the score exactly symmetric (float sums depend on the order of the alignment).
-    const [x, y] = a.form <= b.form ? [a, b] : [b, a];
-    cost = alignCost(x, y, false);
-    norm = Math.max(a.sumSame, b.sumSame);
-  }
+function similarityOf(cost: number, normA: number, normB: number): number {
+  const norm = normA > normB ? normA : normB;
   if (norm <= 0) return cost <= 0 ? 1 : 0;
   const s = 1 - cost / norm;
   return s < 0 ? 0 : Math.min(s, 1);
+}
+
+/**
+ * Similarity of two tokens' spellings alone (no lexicon), in [0, 1]. A glued article is either matched in full or
+ * left out on both sides ("Almasri" / المصري, "Masri" / المصري), never half-used.
+ */
+export function spellingSimilarity(a: PreparedToken, b: PreparedToken): number {
+  if (a.units.length === 0 || b.units.length === 0) return 0;
+  let x = a;
+  let y = b;
+  const cross = a.side !== b.side;
+  // Cross-script: the Arabic side first (the split transitions read it); same script: a fixed order keeps the
+  // score exactly symmetric (float sums depend on the order of the alignment).
+  if (cross ? a.side !== Side.Arabic : a.form > b.form) {
+    x = b;
+    y = a;
+  }
+  const whole = cross
+    ? similarityOf(alignCost(x, y, true, 0, 0), x.sumCross, y.sumCross)
+    : similarityOf(alignCost(x, y, false, 0, 0), x.sumSame, y.sumSame);
+  if (x.articleUnits === 0 && y.articleUnits === 0) return whole;
+  if (x.units.length === x.articleUnits || y.units.length === y.articleUnits) return whole;
+  const core = cross
+    ? similarityOf(alignCost(x, y, true, x.articleUnits, y.articleUnits), x.coreCross, y.coreCross)
+    : similarityOf(alignCost(x, y, false, x.articleUnits, y.articleUnits), x.coreSame, y.coreSame);
+  return core > whole ? core : whole;
 }
 
 /**
@@ -243,11 +350,14 @@ export function compareTokens(a: PreparedToken, b: PreparedToken): number {
   const la = a.lexicon;
   const lb = b.lexicon;
   if (la.length > 0 && lb.length > 0) {
+    const inferred = a.inferred || b.inferred;
     for (let i = 0; i < la.length; i++) {
-      for (let j = 0; j < lb.length; j++) if (la[i] === lb[j]) return LEXICON_SAME_SCORE;
+      for (let j = 0; j < lb.length; j++) {
+        if (la[i] === lb[j]) return inferred ? INFERRED_SAME_SCORE : LEXICON_SAME_SCORE;
+      }
     }
     const s = spellingSimilarity(a, b);
-    return Math.min(s, LEXICON_DIFFERENT_CEILING);
+    return Math.min(s, inferred ? INFERRED_DIFFERENT_CEILING : LEXICON_DIFFERENT_CEILING);
   }
   return spellingSimilarity(a, b);
 }

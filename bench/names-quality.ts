@@ -123,9 +123,9 @@ export function evaluateSyrianTokens(
   const buckets = new Map<string, ScoredPair[]>();
   const push = (pairing: Pairing, split: Split, negatives: 'blocked' | 'all', p: ScoredPair) => {
     const key = `${pairing}|${split}|${negatives}`;
-    let list = buckets.get(key);
-    if (!list) buckets.set(key, (list = []));
-    list.push(p);
+    const list = buckets.get(key);
+    if (list) list.push(p);
+    else buckets.set(key, [p]);
   };
   const run = (pairing: Pairing, xs: Item[], ys: Item[], same: boolean) => {
     for (let i = 0; i < xs.length; i++) {

@@ -306,7 +306,7 @@ function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean, offA: num
 }
 
 function similarityOf(cost: number, normA: number, normB: number): number {
-  const norm = normA > normB ? normA : normB;
+  const norm = Math.max(normA, normB);
   if (norm <= 0) return cost <= 0 ? 1 : 0;
   const s = 1 - cost / norm;
   return s < 0 ? 0 : Math.min(s, 1);
@@ -335,7 +335,7 @@ export function spellingSimilarity(a: PreparedToken, b: PreparedToken): number {
   const core = cross
     ? similarityOf(alignCost(x, y, true, x.articleUnits, y.articleUnits), x.coreCross, y.coreCross)
     : similarityOf(alignCost(x, y, false, x.articleUnits, y.articleUnits), x.coreSame, y.coreSame);
-  return core > whole ? core : whole;
+  return Math.max(core, whole);
 }
 
 /**

@@ -185,7 +185,8 @@ export function loadAr2en(file: string): Array<[string, string]> {
 
 /**
  * ar2en pairs: each Arabic word with its own Latin (positive) and with every other entry's Latin (negative, unless
- * that pairing is listed anywhere in train or eval). Blocked negatives share a skeleton or phonetic key.
+ * that pairing is listed anywhere in train or eval, or the two Latin spellings differ only in doubled letters).
+ * Blocked negatives share a skeleton or phonetic key.
  */
 export function evaluateAr2en(
   pairs: Array<[string, string]>,
@@ -207,12 +208,15 @@ export function evaluateAr2en(
   }));
   const all: ScoredPair[] = [];
   const blocked: ScoredPair[] = [];
+  const same = pairs.map(([, l]) => normalize(l).replace(/(.)\1+/g, '$1'));
   for (let i = 0; i < ar.length; i++) {
     const x = ar[i] as (typeof ar)[number];
     for (let j = 0; j < la.length; j++) {
       const y = la[j] as (typeof la)[number];
       const positive = i === j;
-      if (!positive && listed.has(`${normalize(x.text)}\t${normalize(y.text)}`)) continue;
+      // Entries that spell the same name (Anna / Ana, listed pairs) are not negatives of each other.
+      if (!positive && (listed.has(`${normalize(x.text)}\t${normalize(y.text)}`) || same[i] === same[j]))
+        continue;
       const p = { score: score(x.t, y.t), positive };
       all.push(p);
       if (positive || x.k.some((k) => y.k.includes(k))) blocked.push(p);

@@ -133,7 +133,11 @@ function canonicalArabic(j: string): string {
   if (j.startsWith('عبد') && j.length >= 5) return `عبد${stripArabicArticle(j.slice(3))}`;
   if (j.startsWith('ابو') && j.length >= 6 && j.slice(3).startsWith('ال')) return `ابو${j.slice(5)}`;
   if (j.length >= 7 && j.endsWith('الدين')) return `${j.slice(0, -5)}دين`;
-  if (j.length >= 6 && j.endsWith('الله')) return `${j.slice(0, -4)}له`;
+  if (j.length >= 6 && j.endsWith('الله')) {
+    // One lam when the head ends in one (فضل الله → فضله), as the Latin spelling's doubled l reads as one.
+    const head = j.slice(0, -4);
+    return head.endsWith('ل') ? `${head}ه` : `${head}له`;
+  }
   return j;
 }
 

@@ -44,7 +44,7 @@ export function canonicalOf(text: string): string {
  * vowels stay: they mark long vowels (Sameer is سمير, Samer is سامر).
  */
 export function lexiconKey(canonical: string): string {
-  return canonical.replace(/ى/g, 'ي').replace(/([^aeiouy])\1+/gu, '$1');
+  return canonical.replace(/[ىئ]/g, 'ي').replace(/([^aeiouy])\1+/gu, '$1');
 }
 
 function build(): Index {

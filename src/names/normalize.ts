@@ -75,14 +75,14 @@ export function normalize(text: string): string {
   return fold(clean(text), ARABIC_FOLD, /[أإآٱىةؤئ]/g);
 }
 
-const SOUND_FOLD: Record<string, string> = { ...ARABIC_FOLD, ى: 'ى' };
+const SOUND_FOLD: Record<string, string> = { ...ARABIC_FOLD, ى: 'ى', ئ: 'ئ' };
 
 /**
- * The matching form with alif maqsura (ى) kept: sound units read a final ى as an "a" (هدى Huda, موسى Musa) where
- * ي is an "i". Not a matching form on its own: compare `normalize` outputs.
+ * The matching form with alif maqsura (ى) and yā' hamza (ئ) kept: sound units read a final ى as an "a" (هدى Huda,
+ * موسى Musa) where ي is an "i", and ئ as the glottal "e/i" of رائد Raed. Not a matching form on its own.
  */
 export function normalizeForSounds(text: string): string {
-  return fold(clean(text), SOUND_FOLD, /[أإآٱةؤئ]/g);
+  return fold(clean(text), SOUND_FOLD, /[أإآٱةؤ]/g);
 }
 
 function fold(cleaned: string, arabic: Record<string, string>, letters: RegExp): string {

@@ -101,6 +101,18 @@ const ARABIZI: Record<string, number> = {
 };
 
 const VOWEL = /[aeiouy]/;
+const DIPHTHONGS = new Set(['ai', 'ay', 'ei', 'ey', 'au', 'aw', 'ow']);
+
+/**
+ * Whether a diphthong digraph is really a vowel then a consonant glide or a vowel: before another vowel or the
+ * same glide doubled (Khayyat, Sayyid, Fawaz, Nawal, "Saied"), or a final ai (Sibai, Rifai: a + i).
+ */
+function glideBeforeVowel(s: string, i: number, two: string): boolean {
+  if (!DIPHTHONGS.has(two)) return false;
+  const next = s[i + 2];
+  if (next === undefined) return two === 'ai';
+  return VOWEL.test(next) || next === two[1];
+}
 
 /** The most units a token keeps; longer input is cut (a defined result for pathological strings). */
 export const MAX_UNITS = 40;
@@ -131,7 +143,12 @@ export function soundUnits(canonical: string): number[] {
       if (c === 'ا') push(atStart ? AR.alifInitial : AR.alif);
       else if (c === 'ه') push(atEnd && !atStart ? AR.hFinal : AR.h);
       else if (c === 'و') push(atStart ? AR.wInitial : AR.w);
-      else if (c === 'ي') push(atStart ? AR.yInitial : AR.y);
+      else if (c === 'ي') {
+        // After alif, ي is mostly a hamza seat written plainly (رايد for رائد); at the end it is often ى.
+        if (atStart) push(AR.yInitial);
+        else if (canonical[i - 1] === 'ا' && !atEnd) push(AR.yHamza);
+        else push(atEnd ? AR.yFinal : AR.y);
+      } else if (c === 'ئ') push(AR.yHamza);
       else if (c === 'ى') push(atEnd ? AR.alifMaqsura : AR.y);
       else {
         const u = ARABIC_LETTERS[c];
@@ -159,8 +176,14 @@ export function soundUnits(canonical: string): number[] {
     }
     const two = canonical.slice(i, i + 2);
     const di = LATIN_DIGRAPHS[two];
-    if (di !== undefined) {
+    if (di !== undefined && !glideBeforeVowel(canonical, i, two)) {
       push(di);
+      i += 2;
+      continue;
+    }
+    if (two === 'ie' && i > 0 && i < n - 2 && !VOWEL.test(canonical[i + 2] as string)) {
+      // "Saied", "Nabiel", "Walied": a medial ie is a long i.
+      push(LA.ee);
       i += 2;
       continue;
     }

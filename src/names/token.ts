@@ -8,14 +8,13 @@ import { lexiconEntries, lexiconEntry, lookupLexicon } from './lexicon.js';
 import { clean, detectScript, normalize, normalizeForSounds, type Script } from './normalize.js';
 import { MAX_UNITS, soundUnits } from './sounds.js';
 import {
+  BIGRAM,
+  BIGRAM_COST,
   delCross,
   delSame,
-  isArabicH,
   LA,
   Side,
-  SPLIT_EXTRA,
   SUB,
-  splitFirst,
   UNIT_COUNT,
   unitClass,
   unitName,
@@ -282,9 +281,10 @@ function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean, offA: num
     const subRow = u * UNIT_COUNT;
     const del = da[offA + i - 1] as number;
     D[row] = (D[prev] as number) + del;
-    const split = cross && i >= 2 && isArabicH[u] === 1;
-    const splitRow = split ? (ua[offA + i - 2] as number) * UNIT_COUNT : 0;
-    const splitPrev = prev - w;
+    const bigramRow =
+      cross && i >= 2 ? (BIGRAM[(ua[offA + i - 2] as number) * UNIT_COUNT + u] as number) : -1;
+    const bigramBase = bigramRow * UNIT_COUNT;
+    const bigramPrev = prev - w;
     for (let j = 1; j <= m; j++) {
       const v = ub[offB + j - 1] as number;
       let best = (D[prev + j - 1] as number) + (SUB[subRow + v] as number);
@@ -292,12 +292,9 @@ function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean, offA: num
       if (up < best) best = up;
       const left = (D[row + j - 1] as number) + (db[offB + j - 1] as number);
       if (left < best) best = left;
-      if (split) {
-        const first = splitFirst[v] as number;
-        if (first >= 0) {
-          const s = (D[splitPrev + j - 1] as number) + (SUB[splitRow + first] as number) + SPLIT_EXTRA;
-          if (s < best) best = s;
-        }
+      if (bigramRow >= 0) {
+        const s = (D[bigramPrev + j - 1] as number) + (BIGRAM_COST[bigramBase + v] as number);
+        if (s < best) best = s;
       }
       D[row + j] = best;
     }

@@ -64,6 +64,8 @@ export const AR = {
   w: unit('و', A, '', 0.5, 0.45),
   yInitial: unit('ي-', A, '', 1, 0.8),
   y: unit('ي', A, '', 0.5, 0.45),
+  yFinal: unit('ي$', A, '', 0.5, 0.45),
+  yHamza: unit('ئ', A, '', 0.4, 0.2),
   hamza: unit('ء', A, '', 0.2, 0.05),
   p: unit('پ', A, 'B', 1, 1),
   ch: unit('چ', A, 'C', 1, 1),
@@ -125,23 +127,22 @@ export const delSame = Float32Array.from(specs, (s) => s.delSame);
 export const delCross = Float32Array.from(specs, (s) => s.delCross);
 
 /**
- * For Latin digraphs ending in h (th, dh, sh, kh, gh): the unit of their first letter, so that "Fathi" can match
- * فتحي as ت + ح and "Adham" أدهم as د + ه. -1 elsewhere.
+ * Two Arabic letters that one Latin unit may stand for: "th" of Fathi is ت + ح, "dh" of Adham د + ه, "ch" of
+ * foreign names is تش, Italian "z" تس, "x" كس. `BIGRAM[a * UNIT_COUNT + b]` is a row index into BIGRAM_COST (one
+ * row of UNIT_COUNT Latin costs), or -1.
  */
-export const splitFirst = new Int16Array(UNIT_COUNT).fill(-1);
-splitFirst[LA.th] = LA.t;
-splitFirst[LA.dh] = LA.d;
-splitFirst[LA.sh] = LA.s;
-splitFirst[LA.kh] = LA.k;
-splitFirst[LA.gh] = LA.g;
-splitFirst[LA.ch] = LA.k;
-/** Arabic units that may be the "h" of a split digraph. */
-export const isArabicH = new Uint8Array(UNIT_COUNT);
-isArabicH[AR.hh] = 1;
-isArabicH[AR.h] = 1;
-isArabicH[AR.hFinal] = 1;
-export const SPLIT_EXTRA = 0.1;
-
+export const BIGRAM = new Int16Array(UNIT_COUNT * UNIT_COUNT).fill(-1);
+const bigramRows: Float32Array[] = [];
+function bigram(a: number, b: number, latin: Array<[number, number]>): void {
+  let row = BIGRAM[a * UNIT_COUNT + b] as number;
+  if (row < 0) {
+    row = bigramRows.length;
+    bigramRows.push(new Float32Array(UNIT_COUNT).fill(9));
+    BIGRAM[a * UNIT_COUNT + b] = row;
+  }
+  const costs = bigramRows[row] as Float32Array;
+  for (const [u, c] of latin) costs[u] = Math.min(costs[u] as number, c);
+}
 // How each Arabic unit is usually written in Latin script, with a cost (0 = the usual rendering).
 const renderings: Array<[number, Array<[number, number]>]> = [
   [
@@ -460,6 +461,31 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     ],
   ],
   [
+    AR.yFinal,
+    [
+      [LA.i, 0],
+      [LA.ee, 0],
+      [LA.y, 0],
+      [LA.ai, 0.1],
+      [LA.e, 0.3],
+      [LA.eFinal, 0.3],
+      [LA.a, 0.25],
+      [LA.aa, 0.3],
+    ],
+  ],
+  [
+    AR.yHamza,
+    [
+      [LA.i, 0],
+      [LA.e, 0.05],
+      [LA.ai, 0.05],
+      [LA.ee, 0.1],
+      [LA.y, 0.1],
+      [LA.a, 0.4],
+      [LA.ain, 0.2],
+    ],
+  ],
+  [
     AR.hamza,
     [
       [LA.ain, 0.1],
@@ -551,6 +577,11 @@ const arabicConfusions: Array<[number, number, number]> = [
   [AR.hamza, AR.w, 0.3],
   [AR.hFinal, AR.alif, 0.4],
   [AR.alifMaqsura, AR.y, 0.1],
+  [AR.alifMaqsura, AR.yFinal, 0.1],
+  [AR.y, AR.yFinal, 0],
+  [AR.y, AR.yHamza, 0.1],
+  [AR.yFinal, AR.yHamza, 0.1],
+  [AR.hamza, AR.yHamza, 0.2],
   [AR.alifMaqsura, AR.alif, 0.2],
   [AR.alifMaqsura, AR.hFinal, 0.4],
   [AR.hFinal, AR.t, 0.4],
@@ -662,3 +693,32 @@ function buildMatrix(): Float32Array {
 
 /** The substitution matrix, row-major over UNIT_COUNT × UNIT_COUNT. */
 export const SUB = buildMatrix();
+
+for (const h of [AR.hh, AR.h, AR.hFinal]) {
+  bigram(AR.t, h, [[LA.th, 0.1]]);
+  bigram(AR.d, h, [[LA.dh, 0.1]]);
+  bigram(AR.s, h, [[LA.sh, 0.1]]);
+  bigram(AR.k, h, [[LA.kh, 0.1]]);
+  bigram(AR.gh, h, [[LA.gh, 0.2]]);
+  bigram(AR.k, h, [[LA.ch, 0.2]]);
+}
+bigram(AR.t, AR.sh, [
+  [LA.ch, 0.05],
+  [LA.k, 0.4],
+  [LA.sh, 0.3],
+  [LA.s, 0.5],
+]);
+bigram(AR.t, AR.s, [
+  [LA.z, 0.2],
+  [LA.s, 0.4],
+  [LA.x, 0.5],
+]);
+bigram(AR.k, AR.s, [[LA.x, 0.05]]);
+bigram(AR.d, AR.j, [[LA.j, 0.1]]);
+bigram(AR.d, AR.z, [[LA.z, 0.3]]);
+
+/** Rows of Latin costs for the Arabic bigrams in BIGRAM (9 where a bigram cannot stand for the unit). */
+export const BIGRAM_COST = new Float32Array(bigramRows.length * UNIT_COUNT);
+bigramRows.forEach((row, i) => {
+  BIGRAM_COST.set(row, i * UNIT_COUNT);
+});

@@ -26,6 +26,7 @@ export {
   type PrepareOptions,
   prepareToken,
   spellingSimilarity,
+  TOKEN_MATCH_THRESHOLD,
   type TokenExplanation,
   tokenKey,
   tokenSimilarity,

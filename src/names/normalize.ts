@@ -88,9 +88,11 @@ export function normalizeForSounds(text: string): string {
 function fold(cleaned: string, arabic: Record<string, string>, letters: RegExp): string {
   if (cleaned === '') return '';
   let s = cleaned.replace(letters, (c) => arabic[c] ?? c);
-  s = s.toLowerCase().replace(/[ßæœøłđðþıħ]/g, (c) => LATIN_SPECIAL[c] ?? c);
-  // NFD splits Latin letters from their accents; Arabic hamza forms were folded above, so only marks go.
+  s = s.toLowerCase();
+  // NFD splits Latin letters from their accents; Arabic hamza forms were folded above, so only marks go. Letters
+  // spelled out come after, as an accent may sit on one (ǽ).
   s = s.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
+  s = s.replace(/[ßæœøłđðþıħ]/g, (c) => LATIN_SPECIAL[c] ?? c);
   s = s.replace(APOSTROPHES, '');
   // Folding can reveal letters that fold again (e.g. a decomposed ى); one more pass keeps the result stable.
   s = s.replace(letters, (c) => arabic[c] ?? c);

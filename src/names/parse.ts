@@ -55,6 +55,8 @@ interface Word {
 
 interface Group {
   words: Word[];
+  /** Introduced by بن / ابن / bin / ibn: the part names an ancestor. */
+  afterSeparator?: boolean;
 }
 
 const SEPARATORS = new Set(['bin', 'ibn', 'bint', 'ben', 'بن', 'ابن', 'بنت']);
@@ -68,14 +70,15 @@ function words(display: string): Word[] {
     for (const raw of segment.split(' ')) {
       const pieces = raw.split(/[-‐‑‒–—―_]+/);
       pieces.forEach((piece, p) => {
-        const trimmed = piece.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-        const norm = normalize(trimmed);
-        if (norm === '') return;
-        // A piece whose matching form has several words (e.g. "A.B.") contributes each of them.
-        for (const n of norm.split(' ')) {
-          out.push({ display: trimmed, norm: n, hyphen: p > 0, segment: s });
-          if (out.length > MAX_PARTS * 4) return;
-        }
+        // Dots end abbreviations and initials ("Mhd.", "A.B."): each dotted piece is a word of its own.
+        piece.split('.').forEach((sub, d) => {
+          const trimmed = sub.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+          const norm = normalize(trimmed);
+          if (norm === '' || out.length > MAX_PARTS * 4) return;
+          // A piece whose matching form has several words (rare punctuation inside) contributes each of them.
+          for (const n of norm.split(' '))
+            out.push({ display: trimmed, norm: n, hyphen: p > 0 && d === 0, segment: s });
+        });
       });
     }
   });
@@ -93,14 +96,17 @@ function groupWords(list: Word[]): { groups: Group[]; separators: number } {
   const groups: Group[] = [];
   let separators = 0;
   let i = 0;
+  let separated = false;
   while (i < list.length) {
     const w = list[i] as Word;
     if (SEPARATORS.has(w.norm) && groups.length > 0 && i < list.length - 1) {
       separators++;
+      separated = true;
       i++;
       continue;
     }
-    const group: Group = { words: [w] };
+    const group: Group = { words: [w], afterSeparator: separated };
+    separated = false;
     i++;
     for (;;) {
       const last = group.words[group.words.length - 1] as Word;
@@ -204,10 +210,12 @@ export function parseParts(fullName: string): NameParts {
   if (script === 'mixed') confidence *= 0.8;
 
   const n = ordered.length;
+  // "محمد بن أحمد", "Mohammad bin Ahmad bin Ali": a last part after بن / bin is an ancestor; there is no family name.
+  const noFamily = !familyFirst && (ordered[n - 1] as Group).afterSeparator === true;
   const parts: NamePart[] = ordered.map((g, i) => {
     let role: PartRole;
     if (i === 0) role = 'first';
-    else if (i === n - 1) role = 'family';
+    else if (i === n - 1 && !noFamily) role = 'family';
     else if (i === 1) role = 'father';
     else if (i === 2) role = 'grandfather';
     else role = 'middle';

@@ -5,25 +5,27 @@
 
 export type Script = 'ar' | 'latn' | 'mixed' | 'none';
 
-// Bidi controls (LRM, RLM, ALM, embeddings, isolates), zero-width characters, BOM, word joiner, soft hyphen.
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-// Tatweel, tashkeel (harakat, tanween, shadda, sukun, superscript alef) and Quranic annotation marks.
-const ARABIC_MARKS = /[\u0610-\u061a\u0640\u064b-\u065f\u0670\u06d6-\u06ed\u08d3-\u08ff]/g;
 const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-// Other control and format characters; tabs and line breaks become spaces first.
-const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}]/gu;
 // Arabic presentation forms, fullwidth Latin and Latin ligatures: the only places NFKC is applied, so that
 // compatibility folding never rewrites ordinary letters (e.g. superscripts in foreign text stay as they are).
 const COMPATIBILITY = /[\ufb00-\ufb06\ufb50-\ufdf9\ufe70-\ufefc\uff01-\uff5e]+/g;
 // Honorific ligatures (ﷺ …) expand to whole phrases: they are not part of a name.
 const HONORIFICS = /[\ufdfa-\ufdfd]/g;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-const DIGITS: Record<string, string> = {};
+const HYGIENE: Record<string, string> = { ک: 'ك', ی: 'ي', ۀ: 'ة', ہ: 'ه', ھ: 'ه', ۃ: 'ة' };
 for (let d = 0; d < 10; d++) {
-  DIGITS[String.fromCharCode(0x660 + d)] = String(d);
-  DIGITS[String.fromCharCode(0x6f0 + d)] = String(d);
+  HYGIENE[String.fromCharCode(0x660 + d)] = String(d);
+  HYGIENE[String.fromCharCode(0x6f0 + d)] = String(d);
 }
-const PERSIAN: Record<string, string> = { ک: 'ك', ی: 'ي', ۀ: 'ة', ہ: 'ه', ھ: 'ه', ۃ: 'ة' };
+for (const ws of '\t\n\v\f\r\u0085\u2028\u2029\u00a0') HYGIENE[ws] = ' ';
+/**
+ * Everything hygiene rewrites, in one pass: whitespace controls (→ space), Arabic-Indic and Persian digits,
+ * Persian letters (mapped by HYGIENE); bidi controls, zero-width characters, BOM, soft hyphen, tatweel, tashkeel,
+ * superscript alef, Quranic marks and every other control, format, private-use or unassigned character (removed).
+ */
+const HYGIENE_CHARS =
+  /[\u0660-\u0669\u06f0-\u06f9\u06a9\u06cc\u06c0\u06c1\u06be\u06c3\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u0610-\u061a\u0640\u064b-\u065f\u0670\u06d6-\u06ed\u08d3-\u08ff\p{Cc}\p{Cf}\p{Co}\p{Cn}]/gu;
 
 /**
  * Unicode hygiene only, for display: NFC; invisible bidi and zero-width characters, tatweel, tashkeel, Quranic
@@ -32,12 +34,13 @@ const PERSIAN: Record<string, string> = { ک: 'ك', ی: 'ي', ۀ: 'ة', ہ: 'ه'
  */
 export function clean(text: string): string {
   if (typeof text !== 'string' || text.length === 0) return '';
-  let s = text.replace(UNPAIRED_SURROGATE, '');
-  s = s.replace(/[\t\n\v\f\r\u0085\u2028\u2029]/g, ' ');
-  s = s.replace(HONORIFICS, ' ').replace(COMPATIBILITY, (m) => m.normalize('NFKC'));
+  if (PRINTABLE_ASCII.test(text)) return text.replace(/ {2,}/g, ' ').trim();
+  let s = text;
+  if (/[\ud800-\udfff]/.test(s)) s = s.replace(UNPAIRED_SURROGATE, '');
+  if (/[\ufb00-\uffef]/.test(s))
+    s = s.replace(HONORIFICS, ' ').replace(COMPATIBILITY, (m) => m.normalize('NFKC'));
   s = s.normalize('NFC');
-  s = s.replace(INVISIBLE, '').replace(ARABIC_MARKS, '').replace(CONTROL, '');
-  s = s.replace(/[٠-٩۰-۹]/g, (d) => DIGITS[d] ?? d).replace(/[کیۀہھۃ]/g, (c) => PERSIAN[c] ?? c);
+  s = s.replace(HYGIENE_CHARS, (c) => HYGIENE[c] ?? '');
   return s.replace(/[\s\u00a0]+/gu, ' ').trim();
 }
 
@@ -87,6 +90,13 @@ export function normalizeForSounds(text: string): string {
 
 function fold(cleaned: string, arabic: Record<string, string>, letters: RegExp): string {
   if (cleaned === '') return '';
+  if (PRINTABLE_ASCII.test(cleaned)) {
+    return cleaned
+      .toLowerCase()
+      .replace(/['`]/g, '')
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
+  }
   let s = cleaned.replace(letters, (c) => arabic[c] ?? c);
   s = s.toLowerCase();
   // NFD splits Latin letters from their accents; Arabic hamza forms were folded above, so only marks go. Letters

@@ -36,9 +36,9 @@ export interface NamePart {
 
 /** The parse with roles per part in canonical order (first, father, grandfather, middle…, family). */
 export interface NameParts {
-  parts: NamePart[];
+  parts: readonly NamePart[];
   /** Display parts in written order. */
-  written: string[];
+  written: readonly string[];
   script: Script;
   confidence: number;
   /** Whether the family name was written first (after a comma, or an article-bearing first part). */
@@ -171,9 +171,32 @@ function isKnownGivenName(group: Group): boolean {
   );
 }
 
-/** The parse with roles, used by `parse` and by full-name similarity. Never throws. */
+const cache = new Map<string, NameParts>();
+const CACHE_LIMIT = 50_000;
+
+/**
+ * The parse with roles, used by `parse` and by full-name similarity. Never throws. The result is shared (names
+ * repeat across records, so parses are remembered) and frozen: do not modify it.
+ */
 export function parseParts(fullName: string): NameParts {
-  const text = clean(typeof fullName === 'string' ? fullName : '');
+  const key = typeof fullName === 'string' ? fullName : '';
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const parsed = freeze(parseUncached(key));
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, parsed);
+  return parsed;
+}
+
+function freeze(p: NameParts): NameParts {
+  for (const part of p.parts) Object.freeze(part);
+  Object.freeze(p.parts);
+  Object.freeze(p.written);
+  return Object.freeze(p);
+}
+
+function parseUncached(fullName: string): NameParts {
+  const text = clean(fullName);
   const script = detectScript(text);
   const list = words(text);
   const { groups, separators } = groupWords(list);
@@ -237,7 +260,7 @@ export function parseParts(fullName: string): NameParts {
  */
 export function parse(fullName: string): ParsedName {
   const p = parseParts(fullName);
-  const out: ParsedName = { given: p.written, script: p.script, confidence: p.confidence };
+  const out: ParsedName = { given: [...p.written], script: p.script, confidence: p.confidence };
   for (const part of p.parts) {
     if (part.role !== 'middle') out[part.role] = part.text;
   }

@@ -91,8 +91,20 @@ interface Alignment {
   missing: Array<{ side: 'a' | 'b'; slot: Slot; weight: number }>;
 }
 
-function pairOf(a: Slot, b: Slot): PairResult {
-  const similarity = compareTokens(a.token, b.token);
+/** Token similarities already computed for this pair of names (the re-read orders reuse them). */
+type Memo = Map<PreparedToken, Map<PreparedToken, number>>;
+
+function pairOf(a: Slot, b: Slot, memo: Memo): PairResult {
+  let row = memo.get(a.token);
+  if (!row) {
+    row = new Map();
+    memo.set(a.token, row);
+  }
+  let similarity = row.get(b.token);
+  if (similarity === undefined) {
+    similarity = compareTokens(a.token, b.token);
+    row.set(b.token, similarity);
+  }
   const agree = agreement(similarity);
   const role = (ROLE_WEIGHT[a.part.role] + ROLE_WEIGHT[b.part.role]) / 2;
   // Agreement on a common name says little; disagreement says as much whatever the names.
@@ -102,17 +114,18 @@ function pairOf(a: Slot, b: Slot): PairResult {
 }
 
 /** Aligns two part sequences: first with first, then every part of the shorter rest in order. */
-function align(xs: Slot[], ys: Slot[]): Alignment {
+function align(xs: Slot[], ys: Slot[], memo: Memo): Alignment {
   const swapped = xs.length > ys.length;
   const short = swapped ? ys : xs;
   const long = swapped ? xs : ys;
-  const pairs: PairResult[] = [pairOf(short[0] as Slot, long[0] as Slot)];
+  const pair = (x: Slot, y: Slot) => pairOf(x, y, memo);
+  const pairs: PairResult[] = [pair(short[0] as Slot, long[0] as Slot)];
   const n = short.length - 1;
   const m = long.length - 1;
   const results: PairResult[][] = [];
   for (let i = 0; i < n; i++) {
     const row: PairResult[] = [];
-    for (let j = 0; j < m; j++) row.push(pairOf(short[i + 1] as Slot, long[j + 1] as Slot));
+    for (let j = 0; j < m; j++) row.push(pair(short[i + 1] as Slot, long[j + 1] as Slot));
     results.push(row);
   }
   // best[i][j]: best gain matching short[1..i] into long[1..j] (all of short matched); skip gains are negative.
@@ -163,7 +176,7 @@ function align(xs: Slot[], ys: Slot[]): Alignment {
   return { score: den > 0 ? num / den : 0, pairs: ordered, missing };
 }
 
-function slots(parts: NamePart[], frequencies: TokenFrequencies | undefined): Slot[] {
+function slots(parts: readonly NamePart[], frequencies: TokenFrequencies | undefined): Slot[] {
   return parts.map((part) => {
     const token = prepareToken(part.text);
     return { part, token, frequency: frequencyWeight(token, frequencies) };
@@ -197,16 +210,19 @@ function compareNames(a: string, b: string, options?: SimilarityOptions): Compar
   const f = options?.frequencies;
   const sa = slots(pa.parts, f);
   const sb = slots(pb.parts, f);
-  let best: Comparison = { alignment: align(sa, sb), reordered: 'none' };
+  const memo: Memo = new Map();
+  let best: Comparison = { alignment: align(sa, sb, memo), reordered: 'none' };
+  // A re-read order pays the penalty, so it cannot beat a score already above 1 - penalty.
+  if (best.alignment.score >= 1 - REORDER_PENALTY) return best;
   const ra = reread(pa);
   if (ra) {
-    const alt = align(slots(ra, f), sb);
+    const alt = align(slots(ra, f), sb, memo);
     alt.score *= 1 - REORDER_PENALTY;
     if (alt.score > best.alignment.score) best = { alignment: alt, reordered: 'a' };
   }
   const rb = reread(pb);
   if (rb) {
-    const alt = align(sa, slots(rb, f));
+    const alt = align(sa, slots(rb, f), memo);
     alt.score *= 1 - REORDER_PENALTY;
     if (alt.score > best.alignment.score) best = { alignment: alt, reordered: 'b' };
   }

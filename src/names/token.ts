@@ -263,7 +263,13 @@ export function tokenKey(token: string): string {
 
 // Scratch matrix for the alignment, reused by every call (single-threaded).
 const WIDTH = MAX_UNITS + 1;
-const D = new Float32Array(WIDTH * WIDTH);
+const D = new Float64Array(WIDTH * WIDTH);
+// Module-local copies: imported bindings can cost a getter call per access, and the alignment reads them per cell.
+const sub: Float32Array = SUB;
+const bigrams: Int16Array = BIGRAM;
+const bigramCosts: Float32Array = BIGRAM_COST;
+const unitCount: number = UNIT_COUNT;
+const arabicSide: number = Side.Arabic;
 
 /**
  * Weighted alignment cost of a's units from `offA` against b's from `offB` (offsets skip a glued article); when
@@ -276,35 +282,41 @@ function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean, offA: num
   const m = ub.length - offB;
   const da = cross ? a.delCross : a.delSame;
   const db = cross ? b.delCross : b.delSame;
+  const d = D;
   const w = m + 1;
-  D[0] = 0;
-  for (let j = 1; j <= m; j++) D[j] = (D[j - 1] as number) + (db[offB + j - 1] as number);
+  d[0] = 0;
+  for (let j = 1; j <= m; j++) d[j] = (d[j - 1] as number) + (db[offB + j - 1] as number);
   for (let i = 1; i <= n; i++) {
     const row = i * w;
     const prev = row - w;
     const u = ua[offA + i - 1] as number;
-    const subRow = u * UNIT_COUNT;
+    const subRow = u * unitCount;
     const del = da[offA + i - 1] as number;
-    D[row] = (D[prev] as number) + del;
+    let left = (d[prev] as number) + del;
+    d[row] = left;
     const bigramRow =
-      cross && i >= 2 ? (BIGRAM[(ua[offA + i - 2] as number) * UNIT_COUNT + u] as number) : -1;
-    const bigramBase = bigramRow * UNIT_COUNT;
+      cross && i >= 2 ? (bigrams[(ua[offA + i - 2] as number) * unitCount + u] as number) : -1;
+    const bigramBase = bigramRow * unitCount;
     const bigramPrev = prev - w;
+    let diag = d[prev] as number;
     for (let j = 1; j <= m; j++) {
       const v = ub[offB + j - 1] as number;
-      let best = (D[prev + j - 1] as number) + (SUB[subRow + v] as number);
-      const up = (D[prev + j] as number) + del;
+      const above = d[prev + j] as number;
+      let best = diag + (sub[subRow + v] as number);
+      const up = above + del;
       if (up < best) best = up;
-      const left = (D[row + j - 1] as number) + (db[offB + j - 1] as number);
-      if (left < best) best = left;
+      const ins = left + (db[offB + j - 1] as number);
+      if (ins < best) best = ins;
       if (bigramRow >= 0) {
-        const s = (D[bigramPrev + j - 1] as number) + (BIGRAM_COST[bigramBase + v] as number);
+        const s = (d[bigramPrev + j - 1] as number) + (bigramCosts[bigramBase + v] as number);
         if (s < best) best = s;
       }
-      D[row + j] = best;
+      d[row + j] = best;
+      left = best;
+      diag = above;
     }
   }
-  return D[n * w + m] as number;
+  return d[n * w + m] as number;
 }
 
 function similarityOf(cost: number, normA: number, normB: number): number {
@@ -325,7 +337,7 @@ export function spellingSimilarity(a: PreparedToken, b: PreparedToken): number {
   const cross = a.side !== b.side;
   // Cross-script: the Arabic side first (the split transitions read it); same script: a fixed order keeps the
   // score exactly symmetric (float sums depend on the order of the alignment).
-  if (cross ? a.side !== Side.Arabic : a.form > b.form) {
+  if (cross ? a.side !== arabicSide : a.form > b.form) {
     x = b;
     y = a;
   }

@@ -69,6 +69,25 @@ export const DIN_WORDS = new Set([
   'دين',
 ]);
 export const ALLAH_WORDS = new Set(['allah', 'ullah', 'illah', 'ollah', 'alla', 'ulla', 'lah', 'الله']);
+/** Ottoman titles that follow a family name and are often left out (Mardam Bey, مردم بك, Azm Pasha). */
+export const TITLE_WORDS = new Set([
+  'bey',
+  'bek',
+  'beg',
+  'beik',
+  'pasha',
+  'basha',
+  'agha',
+  'aga',
+  'effendi',
+  'afandi',
+  'بك',
+  'بيك',
+  'باشا',
+  'اغا',
+  'افندي',
+]);
+const LATIN_GLUED_TITLE = /^([a-z]{5,}?)(?:bey|bek|beg|pasha)$/;
 
 const LATIN_INNER_ARTICLE = /^[aeiou]?l(?=[a-z]{2})/;
 const LATIN_ASSIMILATED = /^[aeiou](?=([b-df-hj-np-tv-z])\1)/;
@@ -94,6 +113,7 @@ export function canonicalPart(words: readonly string[]): string {
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string;
     if (w === '' || (i < words.length - 1 && ARTICLE_WORDS.has(w))) continue;
+    if (i > 0 && TITLE_WORDS.has(w)) continue;
     kept.push(w);
   }
   if (kept.length === 0) return '';
@@ -124,6 +144,8 @@ function canonicalLatin(j: string): string {
   // A glued article assimilated to a sun letter ("Errifai", "Essibai", "Assabbagh") is written as "al".
   const sun = LATIN_SUN_ARTICLE.exec(j);
   if (sun) return `al${j.slice(2)}`;
+  const title = LATIN_GLUED_TITLE.exec(j);
+  if (title) return title[1] as string;
   return j;
 }
 

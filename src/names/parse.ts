@@ -10,6 +10,7 @@ import {
   ARTICLE_WORDS,
   DIN_WORDS,
   gluedArticleLength,
+  TITLE_WORDS,
 } from './canonical.js';
 import { canonicalOf, lookupLexicon } from './lexicon.js';
 import { clean, detectScript, normalize, type Script } from './normalize.js';
@@ -121,17 +122,14 @@ function groupWords(list: Word[]): { groups: Group[]; separators: number } {
     }
     groups.push(group);
   }
-  // … الدين and … الله attach to the name before them (Nour Eddine, نصر الله).
+  // … الدين and … الله attach to the name before them (Nour Eddine, نصر الله), as do titles (Mardam Bey).
   const merged: Group[] = [];
   for (const g of groups) {
     const prev = merged[merged.length - 1];
     const c = core(g);
     const first = g.words[0] as Word;
-    if (
-      prev &&
-      (DIN_WORDS.has(c) || ALLAH_WORDS.has(c)) &&
-      first.segment === (prev.words[0] as Word).segment
-    ) {
+    const suffix = DIN_WORDS.has(c) || ALLAH_WORDS.has(c) || TITLE_WORDS.has(c);
+    if (prev && suffix && first.segment === (prev.words[0] as Word).segment) {
       prev.words.push(...g.words);
     } else {
       merged.push(g);

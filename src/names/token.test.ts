@@ -38,6 +38,8 @@ describe('token similarity', () => {
     ['أدهم', 'Adham'],
     ['Mo7ammad', 'محمد'],
     ['Bayraktar', 'Bairakdar'],
+    ['مردم بك', 'Mardam'],
+    ['Mardam Bey', 'Mardambek'],
   ])('takes %s and %s for the same name', (a, b) => {
     expect(tokenSimilarity(a, b)).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
   });

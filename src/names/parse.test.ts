@@ -63,7 +63,11 @@ describe('parse', () => {
     ['a loose Latin article', 'Mohammad Al Masri', { first: 'Mohammad', family: 'Al Masri' }],
     ['an assimilated article', 'Ahmad ash-Shami', { first: 'Ahmad', family: 'ash-Shami' }],
     // Titles stay with the family name.
-    ['a title after an Arabic family name', 'وسيم رضا مردم بك', { first: 'وسيم', father: 'رضا', family: 'مردم بك' }],
+    [
+      'a title after an Arabic family name',
+      'وسيم رضا مردم بك',
+      { first: 'وسيم', father: 'رضا', family: 'مردم بك' },
+    ],
     ['Bey after a Latin family name', 'Naim Mardam Bey', { first: 'Naim', family: 'Mardam Bey' }],
     // Generation separators.
     [

@@ -181,8 +181,9 @@ export function soundUnits(canonical: string): number[] {
       i += 2;
       continue;
     }
-    if (two === 'ie' && i > 0 && i < n - 2 && !VOWEL.test(canonical[i + 2] as string)) {
-      // "Saied", "Nabiel", "Walied": a medial ie is a long i.
+    const after = canonical[i + 2] as string;
+    if (two === 'ie' && i > 0 && i < n - 2 && !VOWEL.test(after) && !(after === 'h' && i === n - 3)) {
+      // "Saied", "Nabiel", "Walied": a medial ie is a long i (but "Fadieh" ends in i + eh).
       push(LA.ee);
       i += 2;
       continue;

@@ -688,8 +688,19 @@ function buildMatrix(): Float32Array {
       if (!VOWELISH.has(x) && !VOWELISH.has(y)) set(x, y, best);
     }
   }
+  // Where the shared Arabic letter is rare, the derived figure is too kind (Azzam / Adham: ظ is rare, د + ه is
+  // not); where a transliteration habit is common, too strict (German j for y: Jusuf, Jasser).
+  for (const [x, y, c] of latinConsonants) {
+    m[x * n + y] = c;
+    m[y * n + x] = c;
+  }
   return m;
 }
+
+const latinConsonants: Array<[number, number, number]> = [
+  [LA.z, LA.dh, 0.3],
+  [LA.j, LA.y, 0.3],
+];
 
 /** The substitution matrix, row-major over UNIT_COUNT × UNIT_COUNT. */
 export const SUB = buildMatrix();

@@ -53,37 +53,106 @@ function finalVowelIndex(units: Uint8Array): number {
   return i > 0 && LATIN_VOWEL[units[i] as number] === 1 ? i : -1;
 }
 
+interface TokenInit {
+  text: string;
+  form: string;
+  canonical: string;
+  script: Script;
+  key: string;
+  units: Uint8Array;
+  delSame: Float64Array;
+  delCross: Float64Array;
+  sumSame: number;
+  sumCross: number;
+  coreSame: number;
+  coreCross: number;
+  side: Side;
+  lexicon: Int32Array;
+  articleUnits: number;
+  inferred: boolean;
+}
+
+// Matching forms and canonical spellings as small integers, so the hot path compares numbers, not strings. The
+// table is cleared with the token cache; a new generation never reuses an id, and tokens of different generations
+// fall back to comparing the strings.
+const interned = new Map<string, number>();
+let nextId = 1;
+let generation = 0;
+function intern(text: string): number {
+  let id = interned.get(text);
+  if (id === undefined) {
+    id = nextId++;
+    interned.set(text, id);
+  }
+  return id;
+}
+
 /** Everything a comparison needs about one token, computed once. Treat as immutable. */
 export class PreparedToken {
-  constructor(
-    /** The token after Unicode hygiene (display form). */
-    readonly text: string,
-    /** The matching form (`normalize`). */
-    readonly form: string,
-    /** The canonical spelling (articles and compound linkers removed): what units are read from. */
-    readonly canonical: string,
-    readonly script: Script,
-    /** The cross-script skeleton key (see `tokenKey`). */
-    readonly key: string,
-    /** Sound units (units.ts). */
-    readonly units: Uint8Array,
-    /** Per-unit cost of leaving it unmatched against a token of the same side / the other side. */
-    readonly delSame: Float32Array,
-    readonly delCross: Float32Array,
-    readonly sumSame: number,
-    readonly sumCross: number,
-    /** The same sums without the glued article's units. */
-    readonly coreSame: number,
-    readonly coreCross: number,
-    /** Which side of the unit alphabet dominates (Arabic 0, Latin 1). */
-    readonly side: Side,
-    /** Lexicon entries this spelling is listed under (usually 0 or 1). */
-    readonly lexicon: Int32Array,
-    /** How many leading units are a glued article ("al" of "Almasri", "ال" of "المصري"): 0 or 2. */
-    readonly articleUnits: number,
-    /** Whether `lexicon` was inferred from the nearest listed spelling rather than listed. */
-    readonly inferred: boolean,
-  ) {}
+  /** The token after Unicode hygiene (display form). */
+  readonly text: string;
+  /** The matching form (`normalize`). */
+  readonly form: string;
+  /** The canonical spelling (articles and compound linkers removed): what units are read from. */
+  readonly canonical: string;
+  readonly script: Script;
+  /** The cross-script skeleton key (see `tokenKey`). */
+  readonly key: string;
+  /** Sound units (units.ts). */
+  readonly units: Uint8Array;
+  /** Per-unit cost of leaving it unmatched against a token of the same side / the other side. */
+  readonly delSame: Float64Array;
+  readonly delCross: Float64Array;
+  readonly sumSame: number;
+  readonly sumCross: number;
+  /** The same sums without the glued article's units. */
+  readonly coreSame: number;
+  readonly coreCross: number;
+  /** Which side of the unit alphabet dominates (Arabic 0, Latin 1). */
+  readonly side: Side;
+  /** Lexicon entries this spelling is listed under (usually 0 or 1). */
+  readonly lexicon: Int32Array;
+  /** How many leading units are a glued article ("al" of "Almasri", "ال" of "المصري"): 0 or 2. */
+  readonly articleUnits: number;
+  /** Whether `lexicon` was inferred from the nearest listed spelling rather than listed. */
+  readonly inferred: boolean;
+  /** Hot-path copies: units, then same-side and cross-side deletion costs, in one array (one cache line or two). */
+  readonly packed: Float64Array;
+  readonly length: number;
+  readonly formId: number;
+  readonly canonicalId: number;
+  readonly generation: number;
+  /** The first lexicon entry, or -1. */
+  readonly entry: number;
+
+  constructor(init: TokenInit) {
+    this.text = init.text;
+    this.form = init.form;
+    this.canonical = init.canonical;
+    this.script = init.script;
+    this.key = init.key;
+    this.units = init.units;
+    this.delSame = init.delSame;
+    this.delCross = init.delCross;
+    this.sumSame = init.sumSame;
+    this.sumCross = init.sumCross;
+    this.coreSame = init.coreSame;
+    this.coreCross = init.coreCross;
+    this.side = init.side;
+    this.lexicon = init.lexicon;
+    this.articleUnits = init.articleUnits;
+    this.inferred = init.inferred;
+    const n = init.units.length;
+    this.length = n;
+    this.packed = new Float64Array(3 * n);
+    this.packed.set(init.units, 0);
+    this.packed.set(init.delSame, n);
+    this.packed.set(init.delCross, 2 * n);
+    this.formId = intern(init.form);
+    this.canonicalId = intern(init.canonical);
+    this.generation = generation;
+    this.entry = init.lexicon.length > 0 ? (init.lexicon[0] as number) : -1;
+  }
 }
 
 export interface PrepareOptions {
@@ -100,8 +169,12 @@ export function prepareToken(token: string, options?: PrepareOptions): PreparedT
   const cacheKey = useLexicon ? token : `\u0000${token}`;
   const hit = cache.get(cacheKey);
   if (hit) return hit;
+  if (cache.size >= CACHE_LIMIT) {
+    cache.clear();
+    interned.clear();
+    generation++;
+  }
   const prepared = build(typeof token === 'string' ? token : '', useLexicon);
-  if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(cacheKey, prepared);
   return prepared;
 }
@@ -116,8 +189,8 @@ function build(raw: string, useLexicon: boolean): PreparedToken {
   const article = gluedArticleLength(canonical);
   // The article's units are the first `articleUnits` units (a + l, or ا + ل).
   const articleUnits = article > 0 ? Math.min(2, units.length) : 0;
-  const dSame = new Float32Array(units.length);
-  const dCross = new Float32Array(units.length);
+  const dSame = new Float64Array(units.length);
+  const dCross = new Float64Array(units.length);
   const finalVowel = finalVowelIndex(units);
   let sumSame = 0;
   let sumCross = 0;
@@ -147,16 +220,17 @@ function build(raw: string, useLexicon: boolean): PreparedToken {
   }
   const side = arabic * 2 >= units.length && arabic > 0 ? Side.Arabic : Side.Latin;
   const listed = useLexicon ? Int32Array.from(lookupLexicon(canonical)) : NO_ENTRIES;
+  const script = detectScript(text);
   const make = (lexicon: Int32Array, inferred: boolean) =>
-    new PreparedToken(
+    new PreparedToken({
       text,
       form,
       canonical,
-      detectScript(text),
-      skeletonKey(lexicon, units, articleUnits),
+      script,
+      key: skeletonKey(lexicon, units, articleUnits),
       units,
-      dSame,
-      dCross,
+      delSame: dSame,
+      delCross: dCross,
       sumSame,
       sumCross,
       coreSame,
@@ -165,7 +239,7 @@ function build(raw: string, useLexicon: boolean): PreparedToken {
       lexicon,
       articleUnits,
       inferred,
-    );
+    });
   const token = make(listed, false);
   if (!useLexicon || listed.length > 0 || units.length === 0) return token;
   const entry = nearestEntry(token, skeleton(units, articleUnits));
@@ -265,9 +339,9 @@ export function tokenKey(token: string): string {
 const WIDTH = MAX_UNITS + 1;
 const D = new Float64Array(WIDTH * WIDTH);
 // Module-local copies: imported bindings can cost a getter call per access, and the alignment reads them per cell.
-const sub: Float32Array = SUB;
+const sub: Float64Array = SUB;
 const bigrams: Int16Array = BIGRAM;
-const bigramCosts: Float32Array = BIGRAM_COST;
+const bigramCosts: Float64Array = BIGRAM_COST;
 const unitCount: number = UNIT_COUNT;
 const arabicSide: number = Side.Arabic;
 
@@ -276,41 +350,56 @@ const arabicSide: number = Side.Arabic;
  * cross-script, `a` must be the Arabic side.
  */
 function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean, offA: number, offB: number): number {
-  const ua = a.units;
-  const ub = b.units;
-  const n = ua.length - offA;
-  const m = ub.length - offB;
-  const da = cross ? a.delCross : a.delSame;
-  const db = cross ? b.delCross : b.delSame;
+  const pa = a.packed;
+  const pb = b.packed;
+  const na = a.length;
+  const nb = b.length;
+  const n = na - offA;
+  const m = nb - offB;
+  // Deletion costs sit after the units: same side at +length, cross side at +2·length.
+  const da = (cross ? 2 * na : na) + offA;
+  const db = (cross ? 2 * nb : nb) + offB;
   const d = D;
   const w = m + 1;
   d[0] = 0;
-  for (let j = 1; j <= m; j++) d[j] = (d[j - 1] as number) + (db[offB + j - 1] as number);
+  for (let j = 1; j <= m; j++) d[j] = (d[j - 1] as number) + (pb[db + j - 1] as number);
   for (let i = 1; i <= n; i++) {
     const row = i * w;
     const prev = row - w;
-    const u = ua[offA + i - 1] as number;
+    const u = pa[offA + i - 1] as number;
     const subRow = u * unitCount;
-    const del = da[offA + i - 1] as number;
+    const del = pa[da + i - 1] as number;
     let left = (d[prev] as number) + del;
     d[row] = left;
     const bigramRow =
-      cross && i >= 2 ? (bigrams[(ua[offA + i - 2] as number) * unitCount + u] as number) : -1;
+      cross && i >= 2 ? (bigrams[(pa[offA + i - 2] as number) * unitCount + u] as number) : -1;
     const bigramBase = bigramRow * unitCount;
     const bigramPrev = prev - w;
     let diag = d[prev] as number;
+    if (bigramRow < 0) {
+      for (let j = 1; j <= m; j++) {
+        const above = d[prev + j] as number;
+        let best = diag + (sub[subRow + (pb[offB + j - 1] as number)] as number);
+        const up = above + del;
+        if (up < best) best = up;
+        const ins = left + (pb[db + j - 1] as number);
+        if (ins < best) best = ins;
+        d[row + j] = best;
+        left = best;
+        diag = above;
+      }
+      continue;
+    }
     for (let j = 1; j <= m; j++) {
-      const v = ub[offB + j - 1] as number;
+      const v = pb[offB + j - 1] as number;
       const above = d[prev + j] as number;
       let best = diag + (sub[subRow + v] as number);
       const up = above + del;
       if (up < best) best = up;
-      const ins = left + (db[offB + j - 1] as number);
+      const ins = left + (pb[db + j - 1] as number);
       if (ins < best) best = ins;
-      if (bigramRow >= 0) {
-        const s = (d[bigramPrev + j - 1] as number) + (bigramCosts[bigramBase + v] as number);
-        if (s < best) best = s;
-      }
+      const s = (d[bigramPrev + j - 1] as number) + (bigramCosts[bigramBase + v] as number);
+      if (s < best) best = s;
       d[row + j] = best;
       left = best;
       diag = above;
@@ -331,13 +420,13 @@ function similarityOf(cost: number, normA: number, normB: number): number {
  * left out on both sides ("Almasri" / المصري, "Masri" / المصري), never half-used.
  */
 export function spellingSimilarity(a: PreparedToken, b: PreparedToken): number {
-  if (a.units.length === 0 || b.units.length === 0) return 0;
+  if (a.length === 0 || b.length === 0) return 0;
   let x = a;
   let y = b;
   const cross = a.side !== b.side;
   // Cross-script: the Arabic side first (the split transitions read it); same script: a fixed order keeps the
   // score exactly symmetric (float sums depend on the order of the alignment).
-  if (cross ? a.side !== arabicSide : a.form > b.form) {
+  if (cross ? a.side !== arabicSide : a.generation === b.generation ? a.formId > b.formId : a.form > b.form) {
     x = b;
     y = a;
   }
@@ -345,7 +434,7 @@ export function spellingSimilarity(a: PreparedToken, b: PreparedToken): number {
     ? similarityOf(alignCost(x, y, true, 0, 0), x.sumCross, y.sumCross)
     : similarityOf(alignCost(x, y, false, 0, 0), x.sumSame, y.sumSame);
   if (x.articleUnits === 0 && y.articleUnits === 0) return whole;
-  if (x.units.length === x.articleUnits || y.units.length === y.articleUnits) return whole;
+  if (x.length === x.articleUnits || y.length === y.articleUnits) return whole;
   const core = cross
     ? similarityOf(alignCost(x, y, true, x.articleUnits, y.articleUnits), x.coreCross, y.coreCross)
     : similarityOf(alignCost(x, y, false, x.articleUnits, y.articleUnits), x.coreSame, y.coreSame);
@@ -358,22 +447,28 @@ export function spellingSimilarity(a: PreparedToken, b: PreparedToken): number {
  * different lexicon entries; otherwise the spelling similarity. Symmetric; allocates nothing.
  */
 export function compareTokens(a: PreparedToken, b: PreparedToken): number {
-  if (a.form === b.form) return a.form === '' ? 0 : 1;
-  if (a.units.length === 0 || b.units.length === 0) return 0;
-  if (a.canonical === b.canonical) return CANONICAL_SAME_SCORE;
-  const la = a.lexicon;
-  const lb = b.lexicon;
-  if (la.length > 0 && lb.length > 0) {
+  const sameGeneration = a.generation === b.generation;
+  if (sameGeneration ? a.formId === b.formId : a.form === b.form) return a.form === '' ? 0 : 1;
+  if (a.length === 0 || b.length === 0) return 0;
+  if (sameGeneration ? a.canonicalId === b.canonicalId : a.canonical === b.canonical)
+    return CANONICAL_SAME_SCORE;
+  if (a.entry >= 0 && b.entry >= 0) {
     const inferred = a.inferred || b.inferred;
-    for (let i = 0; i < la.length; i++) {
-      for (let j = 0; j < lb.length; j++) {
-        if (la[i] === lb[j]) return inferred ? INFERRED_SAME_SCORE : LEXICON_SAME_SCORE;
-      }
+    if (a.entry === b.entry || sharesEntry(a.lexicon, b.lexicon)) {
+      return inferred ? INFERRED_SAME_SCORE : LEXICON_SAME_SCORE;
     }
     const s = spellingSimilarity(a, b);
     return Math.min(s, inferred ? INFERRED_DIFFERENT_CEILING : LEXICON_DIFFERENT_CEILING);
   }
   return spellingSimilarity(a, b);
+}
+
+function sharesEntry(la: Int32Array, lb: Int32Array): boolean {
+  if (la.length === 1 && lb.length === 1) return false;
+  for (let i = 0; i < la.length; i++) {
+    for (let j = 0; j < lb.length; j++) if (la[i] === lb[j]) return true;
+  }
+  return false;
 }
 
 /** Convenience: prepare both tokens and compare them. */

@@ -123,8 +123,8 @@ export const UNIT_COUNT = specs.length;
 export const unitName: readonly string[] = specs.map((s) => s.name);
 export const unitSide = Uint8Array.from(specs, (s) => s.side);
 export const unitClass: readonly string[] = specs.map((s) => s.cls);
-export const delSame = Float32Array.from(specs, (s) => s.delSame);
-export const delCross = Float32Array.from(specs, (s) => s.delCross);
+export const delSame = Float64Array.from(specs, (s) => s.delSame);
+export const delCross = Float64Array.from(specs, (s) => s.delCross);
 
 /**
  * Two Arabic letters that one Latin unit may stand for: "th" of Fathi is ت + ح, "dh" of Adham د + ه, "ch" of
@@ -132,15 +132,15 @@ export const delCross = Float32Array.from(specs, (s) => s.delCross);
  * row of UNIT_COUNT Latin costs), or -1.
  */
 export const BIGRAM = new Int16Array(UNIT_COUNT * UNIT_COUNT).fill(-1);
-const bigramRows: Float32Array[] = [];
+const bigramRows: Float64Array[] = [];
 function bigram(a: number, b: number, latin: Array<[number, number]>): void {
   let row = BIGRAM[a * UNIT_COUNT + b] as number;
   if (row < 0) {
     row = bigramRows.length;
-    bigramRows.push(new Float32Array(UNIT_COUNT).fill(9));
+    bigramRows.push(new Float64Array(UNIT_COUNT).fill(9));
     BIGRAM[a * UNIT_COUNT + b] = row;
   }
-  const costs = bigramRows[row] as Float32Array;
+  const costs = bigramRows[row] as Float64Array;
   for (const [u, c] of latin) costs[u] = Math.min(costs[u] as number, c);
 }
 // How each Arabic unit is usually written in Latin script, with a cost (0 = the usual rendering).
@@ -656,9 +656,9 @@ const VOWELISH = new Set<number>([
   LA.ain,
 ]);
 
-function buildMatrix(): Float32Array {
+function buildMatrix(): Float64Array {
   const n = UNIT_COUNT;
-  const m = new Float32Array(n * n).fill(1);
+  const m = new Float64Array(n * n).fill(1);
   const set = (x: number, y: number, c: number) => {
     if (c < (m[x * n + y] as number)) {
       m[x * n + y] = c;
@@ -729,7 +729,7 @@ bigram(AR.d, AR.j, [[LA.j, 0.1]]);
 bigram(AR.d, AR.z, [[LA.z, 0.3]]);
 
 /** Rows of Latin costs for the Arabic bigrams in BIGRAM (9 where a bigram cannot stand for the unit). */
-export const BIGRAM_COST = new Float32Array(bigramRows.length * UNIT_COUNT);
+export const BIGRAM_COST = new Float64Array(bigramRows.length * UNIT_COUNT);
 bigramRows.forEach((row, i) => {
   BIGRAM_COST.set(row, i * UNIT_COUNT);
 });

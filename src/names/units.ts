@@ -454,7 +454,7 @@ const renderings: Array<[number, Array<[number, number]>]> = [
       [LA.ee, 0],
       [LA.y, 0.05],
       [LA.ai, 0.05],
-      [LA.e, 0.35],
+      [LA.e, 0.2],
       [LA.eFinal, 0.35],
       [LA.a, 0.6],
       [LA.j, 0.7],

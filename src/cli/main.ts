@@ -6,6 +6,7 @@ import { registerEvidence } from './commands/evidence.js';
 import { registerIngest } from './commands/ingest.js';
 import { registerInit } from './commands/init.js';
 import { registerLedger } from './commands/ledger.js';
+import { registerNames } from './commands/names.js';
 import { registerServe } from './commands/serve.js';
 import { registerVerify } from './commands/verify.js';
 import { CliError, exitCodes } from './output.js';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerVerify(program);
   registerIngest(program);
   registerEvidence(program);
+  registerNames(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

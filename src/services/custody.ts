@@ -20,7 +20,11 @@ export async function recordCustody(trx: Db, event: CustodyEventInput): Promise<
   if (!event.actor.trim()) throw new Error('a custody event needs an actor');
   const row = await new CustodyRepository(trx).append(event);
   const item = row.evidence_id
-    ? await trx.selectFrom('evidence_items').selectAll().where('id', '=', row.evidence_id).executeTakeFirstOrThrow()
+    ? await trx
+        .selectFrom('evidence_items')
+        .selectAll()
+        .where('id', '=', row.evidence_id)
+        .executeTakeFirstOrThrow()
     : null;
   await appendLogEntry(trx, custodyEntry(row, item));
   return toCustodyEvent(row);

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
@@ -14,6 +16,10 @@ declare module 'vitest' {
  * here, with the reason, rather than skipping the dialect.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The browser tests run against the built web app; build it if the sources are newer.
+  execFileSync(process.execPath, [path.resolve(import.meta.dirname, '..', 'scripts', 'build-web.js')], {
+    stdio: 'inherit',
+  });
   const adminUrl = process.env.ATHAR_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 });
   try {

@@ -2,11 +2,16 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config.js';
 import { StoreError } from '../store/errors.js';
 import { version } from '../version.js';
+import { registerEvidence } from './commands/evidence.js';
+import { registerIngest } from './commands/ingest.js';
 import { registerInit } from './commands/init.js';
+import { registerLedger } from './commands/ledger.js';
 import { registerLink } from './commands/link.js';
 import { registerMatch } from './commands/match.js';
+import { registerNames } from './commands/names.js';
 import { registerServe } from './commands/serve.js';
 import { registerSynth } from './commands/synth.js';
+import { registerVerify } from './commands/verify.js';
 import { CliError, exitCodes } from './output.js';
 
 /** The `athar` program. Only commands that work are registered; each area adds one line. */
@@ -18,6 +23,11 @@ export function buildProgram(): Command {
     .exitOverride();
   registerServe(program);
   registerInit(program);
+  registerLedger(program);
+  registerVerify(program);
+  registerIngest(program);
+  registerEvidence(program);
+  registerNames(program);
   registerLink(program);
   registerMatch(program);
   registerSynth(program);

@@ -1,3 +1,4 @@
+import { normalize } from '../names/normalize.js';
 import { type Branch, branches } from './branches.js';
 import { type Governorate, governorates } from './governorates.js';
 
@@ -6,24 +7,12 @@ export type { Governorate } from './governorates.js';
 export { branches, governorates };
 
 /**
- * The form under which place and branch aliases are compared: case, diacritics, Arabic letter variants,
- * digits and the article folded away, punctuation to single spaces. Pure; safe on any input.
+ * The form under which place and branch aliases are compared: the names module's matching form (Unicode hygiene,
+ * Arabic letter variants, case, diacritics, digits, punctuation to single spaces), with the article folded away.
+ * Pure; safe on any input.
  */
 export function aliasKey(text: string): string {
-  const folded = text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0640]/g, '')
-    .replace(/[أإآٱ]/g, 'ا')
-    .replace(/ى/g, 'ي')
-    .replace(/ة/g, 'ه')
-    .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x660))
-    .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0))
-    .normalize('NFD')
-    .replace(/\p{Mn}/gu, '')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-  return folded
+  return normalize(text)
     .split(' ')
     .map((w) => w.replace(/^(al|el|ال)(?=\p{L}{2})/u, ''))
     .filter((w) => w !== 'al' && w !== 'el' && w !== 'the' && w !== '')

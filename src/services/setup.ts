@@ -6,6 +6,7 @@ import { StoreError } from '../store/errors.js';
 import { UserRepository } from '../store/repositories/users.js';
 import type { AppContext } from './context.js';
 import { openContext } from './context.js';
+import { initLedger } from './ledger-setup.js';
 
 export interface InitResult {
   dataDir: string;
@@ -39,12 +40,8 @@ export function ensureDataDir(dataDir: string): void {
   fs.mkdirSync(path.join(dataDir, 'keys'), { recursive: true, mode: 0o700 });
 }
 
-/** Steps later areas add to `athar init` (e.g. the log's signing key); each must be idempotent. */
-export type InitStep = (ctx: AppContext) => Promise<void>;
-const initSteps: InitStep[] = [];
-export function addInitStep(step: InitStep): void {
-  initSteps.push(step);
-}
+/** What each area needs made on first start, in order; every step is idempotent. */
+const initSteps: ((ctx: AppContext) => Promise<void>)[] = [initLedger];
 
 /**
  * Creates what athar needs on first start, and leaves an existing installation as it is: data folder, database

@@ -26,6 +26,15 @@ export interface Database {
   users: UserTable;
   sessions: SessionTable;
   audit_log: AuditLogTable;
+  ledger_queue: LedgerQueueTable;
+  ledger_entries: LedgerEntryTable;
+  ledger_tiles: LedgerTileTable;
+  ledger_rows: LedgerRowTable;
+  ledger_checkpoints: LedgerCheckpointTable;
+  ledger_state: LedgerStateTable;
+  ingest_runs: IngestRunTable;
+  evidence_locations: EvidenceLocationTable;
+  evidence_groups: EvidenceGroupTable;
 }
 
 export interface MetaTable {
@@ -175,6 +184,10 @@ export interface EvidenceItemTable {
   blurred_sha256: string | null;
   created_at: string;
   created_by: string | null;
+  /** decoded | undecodable | pixel_limit | not_image (migration 0005; null on rows made before it). */
+  decode_status: string | null;
+  /** The ingest run that first stored the item. */
+  ingest_run_id: string | null;
 }
 
 export interface AnnotationTable {
@@ -284,4 +297,98 @@ export interface AuditLogTable {
   subject_id: string | null;
   details: string | null;
   ip: string | null;
+}
+
+/** Log entries staged by their callers' transactions, waiting for the sequencer (docs/ledger.md). */
+export interface LedgerQueueTable {
+  id: Generated<number>;
+  /** The entry's canonical JSON, exactly as it will be logged. */
+  entry: string;
+  staged_at: string;
+}
+
+/** The log: entry `idx` is leaf `idx` of the Merkle tree. */
+export interface LedgerEntryTable {
+  idx: number;
+  /** The entry's canonical JSON: its bytes are leaf `idx`. */
+  entry: string;
+}
+
+/** One c2sp.org/tlog-tiles tile per row; a partial tile grows in place until it is full (256 hashes). */
+export interface LedgerTileTable {
+  level: number;
+  idx: number;
+  /** Concatenated 32-byte hashes. */
+  hashes: Buffer;
+}
+
+/** The latest entry that vouches for each covered row, and the row digest it gave. */
+export interface LedgerRowTable {
+  table_name: string;
+  row_id: string;
+  idx: number;
+  sha256: string;
+}
+
+/** Every checkpoint signed, as served (a signed note). */
+export interface LedgerCheckpointTable {
+  size: number;
+  /** Root hash, base64. */
+  root: string;
+  note: string;
+  created_at: string;
+}
+
+/** One row (id 1): the tree size the sequencer has reached. */
+export interface LedgerStateTable {
+  id: number;
+  size: number;
+  updated_at: string;
+}
+
+/** One `athar ingest`: who ran it, on what, with which athar, and how it ended. */
+export interface IngestRunTable {
+  id: string;
+  started_at: string;
+  finished_at: string | null;
+  /** running | finished | interrupted | failed */
+  status: string;
+  actor: string;
+  custodian: string | null;
+  source_id: string | null;
+  note: string | null;
+  /** JSON array of { path, path_b64 }: the folders and files named on the command line, resolved. */
+  roots: string;
+  athar_version: string;
+  host: string;
+  pid: number;
+  /** JSON of the run's summary counts, when it ended. */
+  counts: string | null;
+}
+
+/** Every place an item's exact bytes were found: one item, possibly many copies and names. */
+export interface EvidenceLocationTable {
+  id: string;
+  evidence_id: string;
+  ingest_run_id: string;
+  source_id: string | null;
+  /** SHA-256 (hex) of the path's bytes, for lookups. */
+  path_key: string;
+  /** The absolute path exactly, as base64 of its bytes (paths need not be UTF-8). */
+  path_b64: string;
+  /** The path for display (lossy UTF-8). */
+  path: string;
+  size_bytes: number;
+  modified_at: string | null;
+  found_at: string;
+}
+
+/** Near-duplicate group of each PDQ-hashed item (see src/evidence/near-duplicates.ts). */
+export interface EvidenceGroupTable {
+  evidence_id: string;
+  /** The id of the group's oldest member. */
+  group_id: string;
+  nearest_id: string | null;
+  nearest_distance: number | null;
+  assigned_at: string;
 }

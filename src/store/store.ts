@@ -99,9 +99,16 @@ async function refuseForeign(store: Store): Promise<void> {
 }
 
 export async function migrate(store: Store): Promise<string[]> {
+  // Kysely looks for its migration tables by name in every schema; name ours, or a second athar schema in the
+  // same PostgreSQL database (tests, several instances) would find the first one's tables and skip its own.
+  const schema =
+    store.capabilities.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db: store.db,
     provider: { getMigrations: async () => allMigrations(store.capabilities) },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { initialise } from '../../services/setup.js';
 import { configFrom, withDataOptions, withJson } from '../options.js';
 import { note, printJson, printLine } from '../output.js';
 
@@ -8,6 +7,7 @@ export function registerInit(program: Command): void {
     .description('create the data folder, database, log key and first admin (prints a one-time password)')
     .action(async (options: { data?: string; databaseUrl?: string; json?: boolean }) => {
       const config = configFrom(options);
+      const { initialise } = await import('../../services/setup.js');
       const { ctx, result } = await initialise(config);
       await ctx.close();
       if (options.json) return printJson(result);

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { buildServer } from '../../server/app.js';
-import { initialise } from '../../services/setup.js';
 import { configFrom, withDataOptions } from '../options.js';
 import { CliError, exitCodes, note } from '../output.js';
 import { printAdminPassword } from './init.js';
@@ -20,6 +18,9 @@ export function registerServe(program: Command): void {
         logLevel?: string;
       }) => {
         const config = configFrom(options);
+        const { initialise } = await import('../../services/setup.js');
+        const { buildServer } = await import('../../server/app.js');
+        const { openLedger } = await import('../../services/ledger-setup.js');
         const { ctx, result } = await initialise(config);
         if (result.admin) printAdminPassword(result.admin);
         const app = await buildServer(ctx);
@@ -44,7 +45,13 @@ export function registerServe(program: Command): void {
         const address = app.server.address();
         const port = typeof address === 'object' && address ? address.port : config.server.port;
         note(`athar is serving http://${config.server.host}:${port} (data: ${config.dataDir})`);
+        // The log's sequencer: staged entries are sequenced as they come, checkpoints signed at most every second.
+        const { sequencer } = openLedger(ctx, {
+          onError: (error) => app.log.error({ err: error }, 'log sequencer'),
+        });
+        sequencer.start();
         const stop = async () => {
+          await sequencer.stop();
           await app.close();
           await ctx.close();
           process.exit(0);

@@ -1,6 +1,8 @@
 import type { Migration } from 'kysely';
 import type { Capabilities } from '../capabilities.js';
 import { foundation } from './0001-foundation.js';
+import { ledger } from './0002-ledger.js';
+import { evidence } from './0005-evidence.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -9,5 +11,7 @@ import { foundation } from './0001-foundation.js';
 export function allMigrations(caps: Capabilities): Record<string, Migration> {
   return {
     '0001-foundation': foundation(caps),
+    '0002-ledger': ledger(caps),
+    '0005-evidence': evidence(),
   };
 }

@@ -1,0 +1,464 @@
+import type {
+  CustodyEventTable,
+  DecisionTable,
+  EvidenceItemTable,
+  IdentificationTable,
+  RecordLinkTable,
+  RecordTable,
+} from '../store/schema.js';
+import { sha256Hex } from './hash.js';
+
+/**
+ * What athar's log says: one entry per custody event or registry change, as RFC 8785 canonical JSON. An entry
+ * names its subject by SHA-256 (an evidence item by the hash of its bytes, a registry row by the digest of its
+ * covered columns), its actor (a user id, or `system`), and the digest of every database row it vouches for, so
+ * that `athar verify` can check each covered row against its latest entry. Entries carry ids, hashes, kinds and
+ * times only — never names, reasons or other content: the log is served to anyone who verifies it.
+ */
+
+export const entryVersion = 1;
+
+export const custodyKinds = [
+  'acquired',
+  'ingested',
+  'viewed_original',
+  'viewed_unblurred',
+  'annotated',
+  'exported',
+  'transferred',
+  'hold',
+  'release',
+] as const;
+export type CustodyKind = (typeof custodyKinds)[number];
+
+export const registryKinds = [
+  'record.created',
+  'record.imported',
+  'link.created',
+  'link.closed',
+  'decision.recorded',
+  'identification.status',
+] as const;
+
+export const entryKinds = [...custodyKinds.map((k) => `custody.${k}` as const), ...registryKinds] as const;
+export type EntryKind = (typeof entryKinds)[number];
+
+export const subjectTypes = [
+  'evidence_item',
+  'custody_event',
+  'record',
+  'record_link',
+  'decision',
+  'identification',
+] as const;
+export type SubjectType = (typeof subjectTypes)[number];
+
+/**
+ * The columns of each covered table that an entry vouches for. Left out on purpose: values derived from the
+ * bytes or the text that athar may recompute (image metadata, PDQ, views, normalised names), display copies,
+ * and custody_events.ledger_index, which the sequencer fills in after the fact.
+ */
+export const coveredColumns = {
+  custody_events: ['id', 'evidence_id', 'kind', 'actor', 'at', 'reason', 'details'],
+  evidence_items: [
+    'id',
+    'sha256',
+    'size_bytes',
+    'media_type',
+    'original_name_b64',
+    'source_id',
+    'created_at',
+    'created_by',
+  ],
+  records: [
+    'id',
+    'source_id',
+    'external_id',
+    'kind',
+    'original',
+    'full_name',
+    'first_name',
+    'father_name',
+    'grandfather_name',
+    'family_name',
+    'mother_name',
+    'sex',
+    'birth_date',
+    'birth_year',
+    'governorate_id',
+    'place_of_origin',
+    'arrest_date',
+    'arresting_branch_id',
+    'detainee_number',
+    'death_date',
+    'forensic_report_number',
+    'notes',
+    'created_at',
+    'created_by',
+  ],
+  record_links: [
+    'id',
+    'record_id',
+    'person_id',
+    'linked_at',
+    'linked_by',
+    'basis',
+    'decision_id',
+    'note',
+    'unlinked_at',
+    'unlinked_by',
+    'unlink_reason',
+  ],
+  decisions: [
+    'id',
+    'record_a',
+    'record_b',
+    'decision',
+    'reviewer_id',
+    'decided_at',
+    'model_version',
+    'note',
+    'superseded_by',
+  ],
+  identifications: [
+    'id',
+    'evidence_id',
+    'person_id',
+    'status',
+    'basis',
+    'proposed_by',
+    'proposed_at',
+    'first_confirmed_by',
+    'first_confirmed_at',
+    'second_confirmed_by',
+    'second_confirmed_at',
+    'informed_by',
+    'informed_at',
+  ],
+} as const satisfies Record<string, readonly string[]>;
+
+export type CoveredTable = keyof typeof coveredColumns;
+export const coveredTables = Object.keys(coveredColumns) as CoveredTable[];
+const sortedColumns = Object.fromEntries(
+  coveredTables.map((t) => [t, [...coveredColumns[t]].sort()]),
+) as unknown as Record<CoveredTable, readonly string[]>;
+const str = JSON.stringify;
+
+export interface RowRef {
+  table: CoveredTable;
+  id: string;
+  sha256: string;
+}
+
+export interface Subject {
+  type: SubjectType;
+  id: string;
+  sha256: string;
+}
+
+export interface LogEntry {
+  v: typeof entryVersion;
+  kind: EntryKind;
+  /** When it happened, ISO-8601 UTC. */
+  at: string;
+  /** Who did it: a user id, or `system`. */
+  actor: string;
+  subject: Subject;
+  /** The covered rows as they stand after this change. */
+  rows: RowRef[];
+  /** identification.status: the new status; decision.recorded: match | non_match | unsure. */
+  status?: string;
+}
+
+/** A row handed to the log lacks a covered column or holds a value that has no stable JSON form. */
+export class RowShapeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RowShapeError';
+  }
+}
+
+/**
+ * SHA-256 (hex) of the canonical JSON `{"row":{<covered columns>},"table":"<table>"}`. Values are as stored:
+ * text, integers (booleans 0/1) or null, so both dialects give the same digest for the same row.
+ */
+export function rowDigest(table: CoveredTable, row: object): string {
+  const values = row as Record<string, unknown>;
+  const members: string[] = [];
+  for (const column of sortedColumns[table]) {
+    const value = values[column];
+    if (value === undefined) throw new RowShapeError(`${table} row lacks column ${column}`);
+    if (
+      value !== null &&
+      typeof value !== 'string' &&
+      !(typeof value === 'number' && Number.isFinite(value))
+    ) {
+      throw new RowShapeError(`${table}.${column} holds a ${typeof value}; expected text, a number or null`);
+    }
+    members.push(`${str(column)}:${str(value)}`);
+  }
+  // RFC 8785 for this shape: members in code-unit order, values as ECMAScript JSON writes them (held to the
+  // canonicalize package in entries.test.ts).
+  return sha256Hex(`{"row":{${members.join(',')}},"table":${str(table)}}`);
+}
+
+export function coveredRow(table: CoveredTable, row: object): RowRef {
+  const id = (row as { id?: unknown }).id;
+  if (typeof id !== 'string' || id.length === 0) throw new RowShapeError(`${table} row has no id`);
+  return { table, id, sha256: rowDigest(table, row) };
+}
+
+export interface Attribution {
+  actor?: string | null;
+  at?: string | null;
+}
+
+const system = 'system';
+
+/**
+ * The entry for a custody event. The subject is the evidence item, named by the SHA-256 of its bytes (or the
+ * event itself when it concerns no single item); an ingest also vouches for the evidence_items row.
+ */
+export function custodyEntry(
+  event: Readonly<CustodyEventTable>,
+  item?: Readonly<Pick<EvidenceItemTable, 'id' | 'sha256'> & Partial<EvidenceItemTable>> | null,
+): LogEntry {
+  if (!(custodyKinds as readonly string[]).includes(event.kind)) {
+    throw new RowShapeError(
+      `custody event kind ${JSON.stringify(event.kind)} is not one of ${custodyKinds.join(', ')}`,
+    );
+  }
+  if (item && event.evidence_id !== item.id) {
+    throw new RowShapeError(`custody event ${event.id} concerns ${event.evidence_id}, not ${item.id}`);
+  }
+  if (event.evidence_id && !item) {
+    throw new RowShapeError(
+      `custody event ${event.id} concerns evidence ${event.evidence_id}: pass the item`,
+    );
+  }
+  const eventRow = coveredRow('custody_events', event);
+  const rows = [eventRow];
+  if (event.kind === 'ingested') {
+    if (!item) throw new RowShapeError(`ingest event ${event.id} names no evidence item`);
+    rows.push(coveredRow('evidence_items', item));
+  }
+  return {
+    v: entryVersion,
+    kind: `custody.${event.kind as CustodyKind}`,
+    at: event.at,
+    actor: event.actor,
+    subject: item
+      ? { type: 'evidence_item', id: item.id, sha256: item.sha256 }
+      : { type: 'custody_event', id: event.id, sha256: eventRow.sha256 },
+    rows,
+  };
+}
+
+function registryEntry(
+  kind: EntryKind,
+  type: SubjectType,
+  table: CoveredTable,
+  row: object,
+  actor: string | null | undefined,
+  at: string | null | undefined,
+  extra: RowRef[] = [],
+  status?: string,
+): LogEntry {
+  const own = coveredRow(table, row);
+  if (!at) throw new RowShapeError(`${kind} entry for ${own.id} needs a time`);
+  return {
+    v: entryVersion,
+    kind,
+    at,
+    actor: actor || system,
+    subject: { type, id: own.id, sha256: own.sha256 },
+    rows: [own, ...extra],
+    ...(status === undefined ? {} : { status }),
+  };
+}
+
+/** A record made by hand (`record.created`) or by an import (`record.imported`). */
+export function recordEntry(
+  kind: 'record.created' | 'record.imported',
+  record: Readonly<RecordTable>,
+  by: Attribution = {},
+): LogEntry {
+  return registryEntry(
+    kind,
+    'record',
+    'records',
+    record,
+    by.actor ?? record.created_by,
+    by.at ?? record.created_at,
+  );
+}
+
+/** A record linked to a person (`link.created`), or the link closed (`link.closed`, when unlinked_at is set). */
+export function linkEntry(link: Readonly<RecordLinkTable>, by: Attribution = {}): LogEntry {
+  const closed = link.unlinked_at !== null;
+  return registryEntry(
+    closed ? 'link.closed' : 'link.created',
+    'record_link',
+    'record_links',
+    link,
+    by.actor ?? (closed ? link.unlinked_by : link.linked_by),
+    by.at ?? (closed ? link.unlinked_at : link.linked_at),
+  );
+}
+
+/** A reviewer's decision on a pair; the decisions it supersedes change too (superseded_by), so they ride along. */
+export function decisionEntry(
+  decision: Readonly<DecisionTable>,
+  superseded: readonly Readonly<DecisionTable>[] = [],
+): LogEntry {
+  return registryEntry(
+    'decision.recorded',
+    'decision',
+    'decisions',
+    decision,
+    decision.reviewer_id,
+    decision.decided_at,
+    superseded.map((d) => coveredRow('decisions', d)),
+    decision.decision,
+  );
+}
+
+/** An identification's status as it now stands (proposed, a confirmation, family informed, rejected, …). */
+export function identificationEntry(
+  identification: Readonly<IdentificationTable>,
+  by: { actor: string; at: string },
+): LogEntry {
+  return registryEntry(
+    'identification.status',
+    'identification',
+    'identifications',
+    identification,
+    by.actor,
+    by.at,
+    [],
+    identification.status,
+  );
+}
+
+const sha256Pattern = /^[0-9a-f]{64}$/;
+const timePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+/** Entry bundles prefix each entry with a uint16 length. */
+export const maxEntryBytes = 0xffff;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): string | undefined {
+  for (const key in value) if (!allowed.has(key)) return key;
+  return undefined;
+}
+
+// Sets, not lists: `athar verify` checks every entry of the log.
+const kindSet: ReadonlySet<unknown> = new Set(entryKinds);
+const subjectTypeSet: ReadonlySet<unknown> = new Set(subjectTypes);
+const tableSet: ReadonlySet<unknown> = new Set(coveredTables);
+const entryKeys = new Set(['v', 'kind', 'at', 'actor', 'subject', 'rows', 'status']);
+const subjectKeys = new Set(['type', 'id', 'sha256']);
+const rowKeys = new Set(['table', 'id', 'sha256']);
+
+/** What is wrong with an entry, or undefined when it is well-formed. */
+export function entryProblem(entry: unknown): string | undefined {
+  if (!isPlainObject(entry)) return 'entry is not a JSON object';
+  const extra = onlyKeys(entry, entryKeys);
+  if (extra) return `unknown field ${extra}`;
+  if (entry.v !== entryVersion) return `version ${JSON.stringify(entry.v)} is not ${entryVersion}`;
+  if (!kindSet.has(entry.kind)) return `unknown kind ${JSON.stringify(entry.kind)}`;
+  if (typeof entry.at !== 'string' || !timePattern.test(entry.at))
+    return `time ${JSON.stringify(entry.at)} is not ISO-8601 UTC`;
+  if (typeof entry.actor !== 'string' || entry.actor.length === 0 || entry.actor.length > 200) {
+    return 'actor must be a non-empty id';
+  }
+  const subject = entry.subject;
+  if (!isPlainObject(subject) || onlyKeys(subject, subjectKeys)) return 'subject must be {type, id, sha256}';
+  if (!subjectTypeSet.has(subject.type)) return `unknown subject type ${JSON.stringify(subject.type)}`;
+  if (typeof subject.id !== 'string' || subject.id.length === 0) return 'subject id must be non-empty';
+  if (typeof subject.sha256 !== 'string' || !sha256Pattern.test(subject.sha256))
+    return 'subject sha256 must be 64 lowercase hex digits';
+  if (!Array.isArray(entry.rows)) return 'rows must be a list';
+  for (const [i, row] of entry.rows.entries()) {
+    if (!isPlainObject(row) || onlyKeys(row, rowKeys)) return `rows[${i}] must be {table, id, sha256}`;
+    if (!tableSet.has(row.table)) return `rows[${i}] names uncovered table ${JSON.stringify(row.table)}`;
+    if (typeof row.id !== 'string' || row.id.length === 0) return `rows[${i}] id must be non-empty`;
+    if (typeof row.sha256 !== 'string' || !sha256Pattern.test(row.sha256))
+      return `rows[${i}] sha256 must be 64 lowercase hex digits`;
+  }
+  if (entry.status !== undefined && (typeof entry.status !== 'string' || entry.status.length === 0)) {
+    return 'status must be non-empty text';
+  }
+  return undefined;
+}
+
+/** An entry that cannot be logged; says why in one line. */
+export class EntryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EntryError';
+  }
+}
+
+/**
+ * RFC 8785 for the one shape an entry has (checked by entryProblem first): members in code-unit order, strings as
+ * ECMAScript JSON.stringify writes them, the version an integer. It gives what a general canonicaliser gives
+ * (entries.test.ts holds it to the canonicalize package) at a tenth of the cost, which the append rate needs.
+ */
+function canonicalEntry(entry: LogEntry): string {
+  const rows = entry.rows.map((r) => `{"id":${str(r.id)},"sha256":${str(r.sha256)},"table":${str(r.table)}}`);
+  const status = entry.status === undefined ? '' : `"status":${str(entry.status)},`;
+  const subject = `{"id":${str(entry.subject.id)},"sha256":${str(entry.subject.sha256)},"type":${str(entry.subject.type)}}`;
+  return `{"actor":${str(entry.actor)},"at":${str(entry.at)},"kind":${str(entry.kind)},"rows":[${rows.join(',')}],${status}"subject":${subject},"v":${entry.v}}`;
+}
+
+/** The entry's bytes as logged: RFC 8785 canonical JSON, UTF-8. */
+export function encodeEntry(entry: LogEntry): Buffer {
+  const problem = entryProblem(entry);
+  if (problem) throw new EntryError(`log entry rejected: ${problem}`);
+  const bytes = Buffer.from(canonicalEntry(entry), 'utf8');
+  if (bytes.length > maxEntryBytes)
+    throw new EntryError(`log entry of ${bytes.length} bytes exceeds ${maxEntryBytes}`);
+  return bytes;
+}
+
+export type ParsedEntry = { ok: true; entry: LogEntry } | { ok: false; detail: string };
+
+/** Reads logged bytes back: well-formed, and exactly the canonical form (so no two encodings of one entry). */
+export function parseEntry(text: string): ParsedEntry {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, detail: `not JSON: ${(error as Error).message}` };
+  }
+  const problem = entryProblem(value);
+  if (problem) return { ok: false, detail: problem };
+  if (canonicalEntry(value as LogEntry) !== text)
+    return { ok: false, detail: 'not in RFC 8785 canonical form' };
+  return { ok: true, entry: value as LogEntry };
+}
+
+/**
+ * The rows a logged entry vouches for, read without checking the rest of it (the sequencer's path: entries were
+ * checked when staged, and `athar verify` checks every one); empty when the text holds no such list.
+ */
+export function vouchedRows(text: string): RowRef[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const rows = isPlainObject(value) ? value.rows : undefined;
+  if (!Array.isArray(rows)) return [];
+  return rows.filter(
+    (r): r is RowRef =>
+      isPlainObject(r) &&
+      typeof r.table === 'string' &&
+      typeof r.id === 'string' &&
+      typeof r.sha256 === 'string',
+  );
+}

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lexiconEntries, normalize } from './index.js';
+import { isListed } from './lexicon.js';
+
+// The labelled set's held-out split is what the quality figures in docs/names.md are measured on: the lexicon
+// must never absorb it, or those figures would measure memory instead of generalisation.
+const file = path.resolve(import.meta.dirname, '../../test/data/names/syrian-name-variants.tsv');
+const rows = fs
+  .readFileSync(file, 'utf8')
+  .split('\n')
+  .filter((l) => l !== '' && !l.startsWith('#'))
+  .map((l) => l.split('\t'));
+const list = (s: string | undefined) => (s ?? '').split('|').filter(Boolean);
+
+describe('lexicon', () => {
+  it('lists no held-out spelling of the labelled set', () => {
+    const leaked = rows.flatMap((r) => list(r[5]).filter((s) => isListed(s)));
+    expect(leaked).toEqual([]);
+  });
+
+  it('lists no name of a held-out group, in either script', () => {
+    const heldOut = rows.filter((r) => r[2] === 'heldout');
+    expect(heldOut.length).toBeGreaterThan(50);
+    const leaked = heldOut.flatMap((r) => [...list(r[3]), ...list(r[4])].filter((s) => isListed(s)));
+    expect(leaked).toEqual([]);
+  });
+
+  it('lists every dev spelling of the labelled set', () => {
+    const missing = rows.filter((r) => r[2] === 'dev').flatMap((r) => list(r[4]).filter((s) => !isListed(s)));
+    expect(missing).toEqual([]);
+  });
+
+  it('holds matching forms only, and one Arabic display form per entry', () => {
+    for (const entry of lexiconEntries()) {
+      expect(entry.arabic).not.toBe('');
+      for (const spelling of entry.latin) expect(normalize(spelling), spelling).toBe(spelling);
+    }
+    expect(lexiconEntries().length).toBeGreaterThan(300);
+  });
+});

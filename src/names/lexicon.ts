@@ -1,0 +1,147 @@
+/**
+ * The lexicon index: canonical spelling → lexicon entries. Two tokens listed under one entry are the same name
+ * however differently spelled ("Mhd" / محمد); two tokens that are both listed, under different entries, are known
+ * to be different names (سامر / سمير, حسن / حسين) however alike they look.
+ */
+import { canonicalPart, gluedArticleLength } from './canonical.js';
+import {
+  ABD_COMPOUNDS,
+  ALLAH_COMPOUNDS,
+  DIN_COMPOUNDS,
+  FAMILY_NAMES,
+  FEMALE_NAMES,
+  GIVEN_NAMES,
+} from './lexicon-data.js';
+import { normalize } from './normalize.js';
+
+export interface LexiconEntry {
+  id: number;
+  /** The Arabic display form. */
+  arabic: string;
+  /** Every Arabic spelling listed. */
+  arabicForms: string[];
+  /** Latin spellings as listed (matching forms). */
+  latin: string[];
+  /** Canonical Arabic spelling (what the entry's skeleton key is computed from). */
+  canonical: string;
+}
+
+interface Index {
+  entries: LexiconEntry[];
+  byKey: Map<string, number[]>;
+}
+
+let index: Index | undefined;
+
+/** The canonical spelling of a name part given as text (normalise, split into words, canonical.ts). */
+export function canonicalOf(text: string): string {
+  const form = normalize(text);
+  return form === '' ? '' : canonicalPart(form.split(' '));
+}
+
+/**
+ * Lookup key: the canonical spelling with doubled consonants merged (Hassan/Hasan, Abboud/Aboud). Doubled Latin
+ * vowels stay: they mark long vowels (Sameer is سمير, Samer is سامر).
+ */
+export function lexiconKey(canonical: string): string {
+  return canonical.replace(/[ىئ]/g, 'ي').replace(/([^aeiouy])\1+/gu, '$1');
+}
+
+function build(): Index {
+  const entries: LexiconEntry[] = [];
+  const byKey = new Map<string, number[]>();
+  const byArabic = new Map<string, LexiconEntry>();
+  const add = (key: string, id: number) => {
+    if (key === '') return;
+    const ids = byKey.get(key);
+    if (!ids) byKey.set(key, [id]);
+    else if (!ids.includes(id)) ids.push(id);
+  };
+  const addEntry = (arabicForms: string[], latin: string[]) => {
+    const first = arabicForms[0] as string;
+    const canonical = canonicalOf(first);
+    let entry = byArabic.get(canonical);
+    if (!entry) {
+      entry = { id: entries.length, arabic: first, arabicForms: [], latin: [], canonical };
+      entries.push(entry);
+      byArabic.set(canonical, entry);
+    }
+    for (const form of arabicForms) {
+      if (!entry.arabicForms.includes(form)) entry.arabicForms.push(form);
+      add(lexiconKey(canonicalOf(form)), entry.id);
+    }
+    for (const spelling of latin) {
+      if (!entry.latin.includes(spelling)) entry.latin.push(spelling);
+      add(lexiconKey(canonicalOf(spelling)), entry.id);
+    }
+  };
+  const lines = (block: string) =>
+    block
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .map((l) => {
+        const [arabic = '', latin = ''] = l.split(':');
+        return {
+          arabic: arabic
+            .split('/')
+            .map((a) => a.trim())
+            .filter(Boolean),
+          latin: latin.trim().split(/\s+/).filter(Boolean),
+        };
+      });
+  for (const block of [GIVEN_NAMES, FEMALE_NAMES, FAMILY_NAMES]) {
+    for (const { arabic, latin } of lines(block)) addEntry(arabic, latin);
+  }
+  for (const { arabic, latin } of lines(ABD_COMPOUNDS)) {
+    addEntry(
+      arabic.map((a) => `عبد ${a}`),
+      latin.map((l) => `abd al ${l}`),
+    );
+  }
+  for (const { arabic, latin } of lines(DIN_COMPOUNDS)) {
+    addEntry(
+      arabic.map((a) => `${a} الدين`),
+      latin.map((l) => `${l} eddine`),
+    );
+  }
+  for (const { arabic, latin } of lines(ALLAH_COMPOUNDS)) {
+    addEntry(
+      arabic.map((a) => `${a} الله`),
+      latin.map((l) => `${l} allah`),
+    );
+  }
+  return { entries, byKey };
+}
+
+function getIndex(): Index {
+  index ??= build();
+  return index;
+}
+
+const NONE: readonly number[] = [];
+
+/** Lexicon entry ids for a canonical spelling; a glued article is tried off when the whole is not listed. */
+export function lookupLexicon(canonical: string): readonly number[] {
+  if (canonical === '') return NONE;
+  const { byKey } = getIndex();
+  const hit = byKey.get(lexiconKey(canonical));
+  if (hit) return hit;
+  const article = gluedArticleLength(canonical);
+  if (article > 0) return byKey.get(lexiconKey(canonical.slice(article))) ?? NONE;
+  return NONE;
+}
+
+export function lexiconEntry(id: number): LexiconEntry | undefined {
+  return getIndex().entries[id];
+}
+
+/** Every entry (for tests, docs and the held-out guard). */
+export function lexiconEntries(): readonly LexiconEntry[] {
+  return getIndex().entries;
+}
+
+/** Whether a spelling is listed (after canonicalisation), for the held-out guard in tests. */
+export function isListed(text: string): boolean {
+  return lookupLexicon(canonicalOf(text)).length > 0;
+}

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { type ParsedName, parse } from './index.js';
+
+type Expected = Partial<Omit<ParsedName, 'script' | 'confidence'>>;
+
+describe('parse', () => {
+  it.each<[string, string, Expected]>([
+    // Four parts: first, father, grandfather, family.
+    [
+      'four Arabic parts',
+      'محمد أحمد علي المصري',
+      { first: 'محمد', father: 'أحمد', grandfather: 'علي', family: 'المصري' },
+    ],
+    [
+      'four Latin parts',
+      'Mohammad Ahmad Ali Al-Masri',
+      { first: 'Mohammad', father: 'Ahmad', grandfather: 'Ali', family: 'Al-Masri' },
+    ],
+    // Three parts: first, father, family.
+    [
+      'three Arabic parts with a compound',
+      'محمد عبد الرحمن المصري',
+      { first: 'محمد', father: 'عبد الرحمن', family: 'المصري' },
+    ],
+    [
+      'three Latin parts with a glued compound',
+      'Mohammad Abdulrahman Al-Masri',
+      { first: 'Mohammad', father: 'Abdulrahman', family: 'Al-Masri' },
+    ],
+    [
+      'three Latin parts with an article inside the compound',
+      'Muhammed Abd al-Rahman Elmasri',
+      { first: 'Muhammed', father: 'Abd al-Rahman', family: 'Elmasri' },
+    ],
+    [
+      'a glued Arabic compound',
+      'محمد عبدالرحمن مصري',
+      { first: 'محمد', father: 'عبدالرحمن', family: 'مصري' },
+    ],
+    // Two parts and one part.
+    ['two Arabic parts', 'سامر الحلبي', { first: 'سامر', family: 'الحلبي' }],
+    ['two Latin parts', 'Samer Halabi', { first: 'Samer', family: 'Halabi' }],
+    ['one part', 'Mohammad', { first: 'Mohammad', given: ['Mohammad'] }],
+    // Compounds stay one part.
+    ['Abdul Rahman written apart', 'Abdul Rahman Hasan', { first: 'Abdul Rahman', family: 'Hasan' }],
+    ['Abdel-Rahman hyphenated', 'Abdel-Rahman Hasan', { first: 'Abdel-Rahman', family: 'Hasan' }],
+    ['Abd al Aziz with a loose article', 'Abd al Aziz Kurdi', { first: 'Abd al Aziz', family: 'Kurdi' }],
+    ['عبد الله', 'عبد الله الخطيب', { first: 'عبد الله', family: 'الخطيب' }],
+    ['Abdullah', 'Abdullah Khatib', { first: 'Abdullah', family: 'Khatib' }],
+    ['نور الدين', 'نور الدين أحمد الحريري', { first: 'نور الدين', father: 'أحمد', family: 'الحريري' }],
+    [
+      'Nour Eddine',
+      'Nour Eddine Ahmad Alhariri',
+      { first: 'Nour Eddine', father: 'Ahmad', family: 'Alhariri' },
+    ],
+    ['Salah ed-Din', 'Salah ed-Din Yusuf', { first: 'Salah ed-Din', family: 'Yusuf' }],
+    ['… الله', 'نصر الله حسن', { first: 'نصر الله', family: 'حسن' }],
+    ['… Allah', 'Nasr Allah Hasan', { first: 'Nasr Allah', family: 'Hasan' }],
+    ['أبو with its name', 'أبو بكر الصديق', { first: 'أبو بكر', family: 'الصديق' }],
+    ['Abu with its name', 'Abu Bakr Al-Siddiq', { first: 'Abu Bakr', family: 'Al-Siddiq' }],
+    // Articles stay with their name.
+    ['a loose Arabic article', 'محمد ال مصري', { first: 'محمد', family: 'ال مصري' }],
+    ['a loose Latin article', 'Mohammad Al Masri', { first: 'Mohammad', family: 'Al Masri' }],
+    ['an assimilated article', 'Ahmad ash-Shami', { first: 'Ahmad', family: 'ash-Shami' }],
+    // Titles stay with the family name.
+    [
+      'a title after an Arabic family name',
+      'وسيم رضا مردم بك',
+      { first: 'وسيم', father: 'رضا', family: 'مردم بك' },
+    ],
+    ['Bey after a Latin family name', 'Naim Mardam Bey', { first: 'Naim', family: 'Mardam Bey' }],
+    // Generation separators.
+    [
+      'bin between generations',
+      'Mohammad bin Ahmad bin Ali Al-Masri',
+      { first: 'Mohammad', father: 'Ahmad', grandfather: 'Ali', family: 'Al-Masri' },
+    ],
+    ['بن without a family name', 'محمد بن أحمد', { first: 'محمد', father: 'أحمد', family: undefined }],
+    [
+      'ibn without a family name',
+      'Mohammad ibn Ahmad ibn Ali',
+      { first: 'Mohammad', father: 'Ahmad', grandfather: 'Ali' },
+    ],
+    ['بنت', 'فاطمة بنت محمد', { first: 'فاطمة', father: 'محمد', family: undefined }],
+    // Family name written first.
+    ['after a comma', 'Al-Masri, Mohammad Ahmad', { first: 'Mohammad', father: 'Ahmad', family: 'Al-Masri' }],
+    ['after an Arabic comma', 'المصري، محمد أحمد', { first: 'محمد', father: 'أحمد', family: 'المصري' }],
+    [
+      'an article-bearing first part',
+      'المصري محمد أحمد',
+      { first: 'محمد', father: 'أحمد', family: 'المصري' },
+    ],
+    // Abbreviations and initials.
+    ['an abbreviation with a dot', 'Mhd. Ahmad Masri', { first: 'Mhd', father: 'Ahmad', family: 'Masri' }],
+    ['initials', 'A.B. Masri', { given: ['A', 'B', 'Masri'] }],
+  ])('parses %s', (_case, input, expected) => {
+    const parsed = parse(input);
+    for (const [key, value] of Object.entries(expected)) {
+      expect(parsed[key as keyof ParsedName], key).toEqual(value);
+    }
+  });
+
+  it('lists every part in written order, compounds as one', () => {
+    expect(parse('Al-Masri, Mohammad Abd al-Rahman').given).toEqual([
+      'Al-Masri',
+      'Mohammad',
+      'Abd al-Rahman',
+    ]);
+    expect(parse('محمد عبد الرحمن المصري').given).toEqual(['محمد', 'عبد الرحمن', 'المصري']);
+  });
+
+  it('reports the script', () => {
+    expect(parse('محمد أحمد').script).toBe('ar');
+    expect(parse('Mohammad Ahmad').script).toBe('latn');
+    expect(parse('محمد Ahmad').script).toBe('mixed');
+  });
+
+  it('is more confident about four parts than two, and about two than one', () => {
+    const four = parse('Mohammad Ahmad Ali Al-Masri').confidence;
+    const two = parse('Mohammad Masri').confidence;
+    const one = parse('Mohammad').confidence;
+    expect(four).toBeGreaterThan(two);
+    expect(two).toBeGreaterThan(one);
+    expect(one).toBeGreaterThan(0);
+    expect(four).toBeLessThanOrEqual(1);
+  });
+
+  it.each([
+    ['the empty string', ''],
+    ['punctuation only', ' -- ,, ؟! '],
+    ['control characters only', '\u0000\u0007\u200f'],
+  ])('gives no parts and confidence 0 for %s', (_case, input) => {
+    expect(parse(input)).toEqual({ given: [], script: 'none', confidence: 0 });
+  });
+
+  it('keeps a mixed-script token as one part with lower confidence', () => {
+    const parsed = parse('Moحمد');
+    expect(parsed.given).toEqual(['Moحمد']);
+    expect(parsed.script).toBe('mixed');
+    expect(parsed.confidence).toBeLessThan(parse('Mohammad').confidence);
+  });
+
+  it('bounds the parts of a 10,000-character name', () => {
+    const parsed = parse('Mohammad '.repeat(1200));
+    expect(parsed.given.length).toBeLessThanOrEqual(16);
+    expect(parsed.first).toBe('Mohammad');
+  });
+});

@@ -1,0 +1,266 @@
+/**
+ * Parsing a full name into its parts: first name, father's, grandfather's and family name, in either script.
+ * Compounds stay one part (عبد الرحمن, Abdul Rahman, Abd al-Rahman, نور الدين, Nour Eddine, أبو بكر, Abu Bakr);
+ * articles stay with their name (Al-Masri, ال مصري); بن / ابن / بنت / bin / ibn / bint separate generations.
+ */
+import {
+  ABD_WORDS,
+  ABU_WORDS,
+  ALLAH_WORDS,
+  ARTICLE_WORDS,
+  DIN_WORDS,
+  gluedArticleLength,
+  TITLE_WORDS,
+} from './canonical.js';
+import { canonicalOf, lookupLexicon } from './lexicon.js';
+import { clean, detectScript, normalize, type Script } from './normalize.js';
+
+export interface ParsedName {
+  first?: string;
+  father?: string;
+  grandfather?: string;
+  family?: string;
+  /** All parts in written order, as display strings; compounds are one part. */
+  given: string[];
+  script: Script;
+  /** How sure the role assignment is, in [0, 1]; 0 when nothing was parsed. */
+  confidence: number;
+}
+
+export type PartRole = 'first' | 'father' | 'grandfather' | 'middle' | 'family';
+
+export interface NamePart {
+  /** Display text (after hygiene), e.g. "Abd al-Rahman". */
+  text: string;
+  role: PartRole;
+}
+
+/** The parse with roles per part in canonical order (first, father, grandfather, middle…, family). */
+export interface NameParts {
+  parts: readonly NamePart[];
+  /** Display parts in written order. */
+  written: readonly string[];
+  script: Script;
+  confidence: number;
+  /** Whether the family name was written first (after a comma, or an article-bearing first part). */
+  familyFirst: boolean;
+}
+
+interface Word {
+  display: string;
+  norm: string;
+  /** Joined to the previous word by a hyphen in the source. */
+  hyphen: boolean;
+  segment: number;
+}
+
+interface Group {
+  words: Word[];
+  /** Introduced by بن / ابن / bin / ibn: the part names an ancestor. */
+  afterSeparator?: boolean;
+}
+
+const SEPARATORS = new Set(['bin', 'ibn', 'bint', 'ben', 'بن', 'ابن', 'بنت']);
+/** No real full name has more parts than this; the rest of a longer input is ignored. */
+const MAX_PARTS = 16;
+
+function words(display: string): Word[] {
+  const out: Word[] = [];
+  const segments = display.split(/[,،;؛]/);
+  segments.forEach((segment, s) => {
+    for (const raw of segment.split(' ')) {
+      const pieces = raw.split(/[-‐‑‒–—―_]+/);
+      pieces.forEach((piece, p) => {
+        // Dots end abbreviations and initials ("Mhd.", "A.B."): each dotted piece is a word of its own.
+        piece.split('.').forEach((sub, d) => {
+          const trimmed = sub.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+          const norm = normalize(trimmed);
+          if (norm === '' || out.length > MAX_PARTS * 4) return;
+          // A piece whose matching form has several words (rare punctuation inside) contributes each of them.
+          for (const n of norm.split(' '))
+            out.push({ display: trimmed, norm: n, hyphen: p > 0 && d === 0, segment: s });
+        });
+      });
+    }
+  });
+  return out.slice(0, MAX_PARTS * 4);
+}
+
+function core(group: Group): string {
+  return group.words
+    .filter((w) => !ARTICLE_WORDS.has(w.norm))
+    .map((w) => w.norm)
+    .join('');
+}
+
+function groupWords(list: Word[]): { groups: Group[]; separators: number } {
+  const groups: Group[] = [];
+  let separators = 0;
+  let i = 0;
+  let separated = false;
+  while (i < list.length) {
+    const w = list[i] as Word;
+    if (SEPARATORS.has(w.norm) && groups.length > 0 && i < list.length - 1) {
+      separators++;
+      separated = true;
+      i++;
+      continue;
+    }
+    const group: Group = { words: [w], afterSeparator: separated };
+    separated = false;
+    i++;
+    for (;;) {
+      const last = group.words[group.words.length - 1] as Word;
+      const next = list[i];
+      if (!next || next.segment !== w.segment || SEPARATORS.has(next.norm)) break;
+      const onlyWord = group.words.length === 1;
+      const absorb =
+        ARTICLE_WORDS.has(last.norm) || (onlyWord && (ABD_WORDS.has(last.norm) || ABU_WORDS.has(last.norm)));
+      if (!absorb) break;
+      group.words.push(next);
+      i++;
+    }
+    groups.push(group);
+  }
+  // … الدين and … الله attach to the name before them (Nour Eddine, نصر الله), as do titles (Mardam Bey).
+  const merged: Group[] = [];
+  for (const g of groups) {
+    const prev = merged[merged.length - 1];
+    const c = core(g);
+    const first = g.words[0] as Word;
+    const suffix = DIN_WORDS.has(c) || ALLAH_WORDS.has(c) || TITLE_WORDS.has(c);
+    if (prev && suffix && first.segment === (prev.words[0] as Word).segment) {
+      prev.words.push(...g.words);
+    } else {
+      merged.push(g);
+    }
+  }
+  return { groups: merged.slice(0, MAX_PARTS), separators };
+}
+
+function display(group: Group): string {
+  let out = '';
+  let previous: Word | undefined;
+  for (const w of group.words) {
+    // The words one piece's matching form splits into ("A.B." → a, b) share its display: show it once.
+    const piece = w.display;
+    if (previous && previous.display === piece && w.norm !== previous.norm) continue;
+    out += previous ? (w.hyphen ? '-' : ' ') + piece : piece;
+    previous = w;
+  }
+  return out;
+}
+
+function hasArticle(group: Group): boolean {
+  const first = group.words[0] as Word;
+  if (group.words.length > 1 && ARTICLE_WORDS.has(first.norm)) return true;
+  return gluedArticleLength(first.norm) > 0 && first.norm.startsWith('ال');
+}
+
+function looksLikeFamily(group: Group): boolean {
+  if (hasArticle(group)) return true;
+  const c = core(group);
+  return c.length >= 4 && /(?:ي|i|y)$/.test(c);
+}
+
+function isKnownGivenName(group: Group): boolean {
+  return (
+    lookupLexicon(canonicalOf(group.words.map((w) => w.norm).join(' '))).length > 0 && !hasArticle(group)
+  );
+}
+
+const cache = new Map<string, NameParts>();
+const CACHE_LIMIT = 50_000;
+
+/**
+ * The parse with roles, used by `parse` and by full-name similarity. Never throws. The result is shared (names
+ * repeat across records, so parses are remembered) and frozen: do not modify it.
+ */
+export function parseParts(fullName: string): NameParts {
+  const key = typeof fullName === 'string' ? fullName : '';
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const parsed = freeze(parseUncached(key));
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, parsed);
+  return parsed;
+}
+
+function freeze(p: NameParts): NameParts {
+  for (const part of p.parts) Object.freeze(part);
+  Object.freeze(p.parts);
+  Object.freeze(p.written);
+  return Object.freeze(p);
+}
+
+function parseUncached(fullName: string): NameParts {
+  const text = clean(fullName);
+  const script = detectScript(text);
+  const list = words(text);
+  const { groups, separators } = groupWords(list);
+  if (groups.length === 0) return { parts: [], written: [], script, confidence: 0, familyFirst: false };
+  const written = groups.map(display);
+  const hadComma = list.some((w) => w.segment > 0) && list.some((w) => w.segment === 0);
+
+  let ordered = groups;
+  let familyFirst = false;
+  let confidence: number;
+  if (hadComma && groups.length >= 2 && groups.some((g) => (g.words[0] as Word).segment > 0)) {
+    // "Masri, Mohammad Ahmad": what stands before the first comma is the family name.
+    const familyGroups = groups.filter((g) => (g.words[0] as Word).segment === 0);
+    const rest = groups.filter((g) => (g.words[0] as Word).segment > 0);
+    const family: Group = { words: familyGroups.flatMap((g) => g.words) };
+    ordered = [...rest, family];
+    familyFirst = true;
+    confidence = 0.85;
+  } else if (
+    groups.length >= 2 &&
+    hasArticle(groups[0] as Group) &&
+    !looksLikeFamily(groups[groups.length - 1] as Group) &&
+    !isKnownGivenName(groups[0] as Group)
+  ) {
+    // "Al-Masri Mohammad Ahmad": an article-bearing first part is a family name written first.
+    ordered = [...groups.slice(1), groups[0] as Group];
+    familyFirst = true;
+    confidence = 0.65;
+  } else {
+    confidence = [0, 0.35, 0.7, 0.8, 0.9][groups.length] ?? 0.55;
+    if (groups.length >= 2 && looksLikeFamily(groups[groups.length - 1] as Group)) confidence += 0.05;
+    if (separators > 0) confidence += 0.05;
+  }
+  if (script === 'mixed') confidence *= 0.8;
+
+  const n = ordered.length;
+  // "محمد بن أحمد", "Mohammad bin Ahmad bin Ali": a last part after بن / bin is an ancestor; there is no family name.
+  const noFamily = !familyFirst && (ordered[n - 1] as Group).afterSeparator === true;
+  const parts: NamePart[] = ordered.map((g, i) => {
+    let role: PartRole;
+    if (i === 0) role = 'first';
+    else if (i === n - 1 && !noFamily) role = 'family';
+    else if (i === 1) role = 'father';
+    else if (i === 2) role = 'grandfather';
+    else role = 'middle';
+    return { text: display(g), role };
+  });
+  return {
+    parts,
+    written,
+    script,
+    confidence: Math.round(Math.min(1, Math.max(0, confidence)) * 100) / 100,
+    familyFirst,
+  };
+}
+
+/**
+ * Parses a full name. 1 part: first; 2: first + family; 3: first, father, family; 4: first, father, grandfather,
+ * family; 5 or more: the same, with the extra middle parts only in `given`. A family name written first (before a
+ * comma, or an Al-/ال part followed by given names) is recognised. Never throws; empty input gives no parts.
+ */
+export function parse(fullName: string): ParsedName {
+  const p = parseParts(fullName);
+  const out: ParsedName = { given: [...p.written], script: p.script, confidence: p.confidence };
+  for (const part of p.parts) {
+    if (part.role !== 'middle') out[part.role] = part.text;
+  }
+  return out;
+}

@@ -1,0 +1,209 @@
+/**
+ * Turns a canonical name part (see canonical.ts) into its sequence of sound units (see units.ts).
+ */
+import { AR, LA, Side, unitSide } from './units.js';
+
+const ARABIC_LETTERS: Record<string, number> = {
+  ب: AR.b,
+  ت: AR.t,
+  ث: AR.th,
+  ج: AR.j,
+  ح: AR.hh,
+  خ: AR.kh,
+  د: AR.d,
+  ذ: AR.dh,
+  ر: AR.r,
+  ز: AR.z,
+  س: AR.s,
+  ش: AR.sh,
+  ص: AR.ss,
+  ض: AR.dd,
+  ط: AR.tt,
+  ظ: AR.zz,
+  ع: AR.ain,
+  غ: AR.gh,
+  ف: AR.f,
+  ق: AR.q,
+  ك: AR.k,
+  ل: AR.l,
+  م: AR.m,
+  ن: AR.n,
+  ء: AR.hamza,
+  پ: AR.p,
+  چ: AR.ch,
+  ژ: AR.zh,
+  گ: AR.g,
+  ڤ: AR.v,
+  ڨ: AR.g,
+};
+
+const LATIN_DIGRAPHS: Record<string, number> = {
+  kh: LA.kh,
+  gh: LA.gh,
+  sh: LA.sh,
+  ch: LA.ch,
+  th: LA.th,
+  dh: LA.dh,
+  zh: LA.zh,
+  ph: LA.f,
+  ck: LA.k,
+  dj: LA.j,
+  ou: LA.ou,
+  oo: LA.oo,
+  ee: LA.ee,
+  aa: LA.aa,
+  ai: LA.ai,
+  ay: LA.ai,
+  ei: LA.ai,
+  ey: LA.ai,
+  au: LA.au,
+  aw: LA.au,
+  ow: LA.au,
+};
+
+const LATIN_LETTERS: Record<string, number> = {
+  a: LA.a,
+  b: LA.b,
+  d: LA.d,
+  e: LA.e,
+  f: LA.f,
+  g: LA.g,
+  h: LA.h,
+  i: LA.i,
+  j: LA.j,
+  k: LA.k,
+  l: LA.l,
+  m: LA.m,
+  n: LA.n,
+  o: LA.o,
+  p: LA.p,
+  q: LA.q,
+  r: LA.r,
+  s: LA.s,
+  t: LA.t,
+  u: LA.u,
+  v: LA.v,
+  w: LA.w,
+  x: LA.x,
+  y: LA.y,
+  z: LA.z,
+};
+
+// Arabizi ("Mo7ammad", "3ali"): digits standing for Arabic letters inside a Latin word.
+const ARABIZI: Record<string, number> = {
+  '2': LA.ain,
+  '3': LA.ain,
+  '5': LA.kh,
+  '6': LA.t,
+  '7': LA.h,
+  '8': LA.gh,
+  '9': LA.q,
+};
+
+const VOWEL = /[aeiouy]/;
+const DIPHTHONGS = new Set(['ai', 'ay', 'ei', 'ey', 'au', 'aw', 'ow']);
+
+/**
+ * Whether a diphthong digraph is really a vowel then a consonant glide or a vowel: before another vowel or the
+ * same glide doubled (Khayyat, Sayyid, Fawaz, Nawal, "Saied"), or a final ai (Sibai, Rifai: a + i).
+ */
+function glideBeforeVowel(s: string, i: number, two: string): boolean {
+  if (!DIPHTHONGS.has(two)) return false;
+  const next = s[i + 2];
+  if (next === undefined) return two === 'ai';
+  return VOWEL.test(next) || next === two[1];
+}
+
+/** The most units a token keeps; longer input is cut (a defined result for pathological strings). */
+export const MAX_UNITS = 40;
+
+/**
+ * Sound units of a canonical part. Arabic letters and Latin letters may both occur (mixed input); each run is
+ * read by its own script's rules. Adjacent identical units merge (doubled consonants, shadda-less Arabic).
+ */
+export function soundUnits(canonical: string): number[] {
+  const out: number[] = [];
+  // Doubled Latin letters are one sound (Hassan, Mohammad); doubled Arabic letters are two (ممدوح), except a
+  // repeated long-vowel letter (داوود).
+  const push = (u: number) => {
+    if (out.length >= MAX_UNITS) return;
+    const last = out[out.length - 1];
+    if (last === u && (unitSide[u] === Side.Latin || u === AR.w || u === AR.y || u === AR.alif)) return;
+    out.push(u);
+  };
+  const n = canonical.length;
+  const hasLetter = /[a-z]/.test(canonical);
+  let i = 0;
+  while (i < n && out.length < MAX_UNITS) {
+    const c = canonical[i] as string;
+    const code = c.charCodeAt(0);
+    if (code >= 0x600 && code <= 0x6ff) {
+      const atStart = i === 0;
+      const atEnd = i === n - 1;
+      if (c === 'ا') push(atStart ? AR.alifInitial : AR.alif);
+      else if (c === 'ه') push(atEnd && !atStart ? AR.hFinal : AR.h);
+      else if (c === 'و') push(atStart ? AR.wInitial : AR.w);
+      else if (c === 'ي') {
+        // After alif, ي is mostly a hamza seat written plainly (رايد for رائد); at the end it is often ى.
+        if (atStart) push(AR.yInitial);
+        else if (canonical[i - 1] === 'ا' && !atEnd) push(AR.yHamza);
+        else push(atEnd ? AR.yFinal : AR.y);
+      } else if (c === 'ئ') push(AR.yHamza);
+      else if (c === 'ى') push(atEnd ? AR.alifMaqsura : AR.y);
+      else {
+        const u = ARABIC_LETTERS[c];
+        if (u !== undefined) push(u);
+      }
+      i++;
+      continue;
+    }
+    if (code >= 0x30 && code <= 0x39) {
+      const u = hasLetter ? ARABIZI[c] : undefined;
+      if (u !== undefined) push(u);
+      i++;
+      continue;
+    }
+    const three = canonical.slice(i, i + 3);
+    if (three === 'sch') {
+      push(LA.sh);
+      i += 3;
+      continue;
+    }
+    if (three === 'tch') {
+      push(LA.ch);
+      i += 3;
+      continue;
+    }
+    const two = canonical.slice(i, i + 2);
+    const di = LATIN_DIGRAPHS[two];
+    if (di !== undefined && !glideBeforeVowel(canonical, i, two)) {
+      push(di);
+      i += 2;
+      continue;
+    }
+    const after = canonical[i + 2] as string;
+    if (two === 'ie' && i > 0 && i < n - 2 && !VOWEL.test(after) && !(after === 'h' && i === n - 3)) {
+      // "Saied", "Nabiel", "Walied": a medial ie is a long i (but "Fadieh" ends in i + eh).
+      push(LA.ee);
+      i += 2;
+      continue;
+    }
+    if (c === 'c') {
+      const next = canonical[i + 1] ?? '';
+      push(next === 'e' || next === 'i' || next === 'y' ? LA.s : LA.k);
+    } else if (c === 'h' && i === n - 1 && i > 0 && VOWEL.test(canonical[i - 1] as string)) {
+      push(LA.hFinal);
+    } else if (c === 'i' && i === n - 2 && i >= 2 && canonical[i + 1] === 'e') {
+      // "Fadie", "Ramie": a final ie is one i.
+      push(LA.i);
+      i++;
+    } else if (c === 'e' && i === n - 1 && i >= 3 && !VOWEL.test(canonical[i - 1] as string)) {
+      push(LA.eFinal);
+    } else {
+      const u = LATIN_LETTERS[c];
+      if (u !== undefined) push(u);
+    }
+    i++;
+  }
+  return out;
+}

@@ -1,0 +1,526 @@
+/**
+ * One name token (a name part: "Mohammad", "عبد الرحمن", "Al-Masri"): preparation, the cross-script skeleton key and
+ * the hot-path comparison. `prepareToken` does all the work that does not depend on the other token, so
+ * `compareTokens` is one small weighted alignment over two short unit arrays, with no allocation.
+ */
+import { canonicalPart, gluedArticleLength } from './canonical.js';
+import { lexiconEntries, lexiconEntry, lookupLexicon } from './lexicon.js';
+import { clean, detectScript, normalize, normalizeForSounds, type Script } from './normalize.js';
+import { MAX_UNITS, soundUnits } from './sounds.js';
+import {
+  BIGRAM,
+  BIGRAM_COST,
+  delCross,
+  delSame,
+  LA,
+  Side,
+  SUB,
+  UNIT_COUNT,
+  unitClass,
+  unitName,
+  unitSide,
+} from './units.js';
+
+/**
+ * Tokens scoring at least this are taken for one name. Chosen from the held-out figures in docs/names.md (the
+ * threshold at precision 0.98 lies between 0.88 and 0.92 for the script pairings).
+ */
+export const TOKEN_MATCH_THRESHOLD = 0.9;
+/** Score of two different spellings listed under one lexicon entry (Mohammad / محمد / Mhd). */
+export const LEXICON_SAME_SCORE = 0.97;
+/** Ceiling for two tokens listed under different lexicon entries (Samer / Samir, حسن / حسين). */
+export const LEXICON_DIFFERENT_CEILING = 0.55;
+/** The same two figures when a side's entry was inferred (an unlisted spelling close to one entry only). */
+export const INFERRED_SAME_SCORE = 0.94;
+export const INFERRED_DIFFERENT_CEILING = 0.75;
+/** An unlisted spelling is read as a listed name when this close to one of its spellings … */
+const INFER_MIN = 0.9;
+/** … and at least this much closer to it than to any other entry's spelling. */
+const INFER_MARGIN = 0.05;
+/** Score of two tokens whose spellings differ only in separators, articles or compound linkers. */
+export const CANONICAL_SAME_SCORE = 0.99;
+const INITIAL_VOWEL_DELETE = 0.6;
+const FINAL_VOWEL_DELETE_CROSS = 0.5;
+const FINAL_VOWEL_DELETE_SAME = 0.6;
+const LATIN_VOWEL = new Uint8Array(UNIT_COUNT);
+for (const u of [LA.a, LA.e, LA.i, LA.o, LA.u, LA.y, LA.aa, LA.ee, LA.oo, LA.ou, LA.ai, LA.au])
+  LATIN_VOWEL[u] = 1;
+
+/** The index of a Latin token's final vowel (before a final h: "Nabilah"), or -1. */
+function finalVowelIndex(units: Uint8Array): number {
+  let i = units.length - 1;
+  if (i > 0 && units[i] === LA.hFinal) i--;
+  return i > 0 && LATIN_VOWEL[units[i] as number] === 1 ? i : -1;
+}
+
+interface TokenInit {
+  text: string;
+  form: string;
+  canonical: string;
+  script: Script;
+  key: string;
+  units: Uint8Array;
+  delSame: Float64Array;
+  delCross: Float64Array;
+  sumSame: number;
+  sumCross: number;
+  coreSame: number;
+  coreCross: number;
+  side: Side;
+  lexicon: Int32Array;
+  articleUnits: number;
+  inferred: boolean;
+}
+
+// Matching forms and canonical spellings as small integers, so the hot path compares numbers, not strings. The
+// table is cleared with the token cache; a new generation never reuses an id, and tokens of different generations
+// fall back to comparing the strings.
+const interned = new Map<string, number>();
+let nextId = 1;
+let generation = 0;
+function intern(text: string): number {
+  let id = interned.get(text);
+  if (id === undefined) {
+    id = nextId++;
+    interned.set(text, id);
+  }
+  return id;
+}
+
+/** Everything a comparison needs about one token, computed once. Treat as immutable. */
+export class PreparedToken {
+  /** The token after Unicode hygiene (display form). */
+  readonly text: string;
+  /** The matching form (`normalize`). */
+  readonly form: string;
+  /** The canonical spelling (articles and compound linkers removed): what units are read from. */
+  readonly canonical: string;
+  readonly script: Script;
+  /** The cross-script skeleton key (see `tokenKey`). */
+  readonly key: string;
+  /** Sound units (units.ts). */
+  readonly units: Uint8Array;
+  /** Per-unit cost of leaving it unmatched against a token of the same side / the other side. */
+  readonly delSame: Float64Array;
+  readonly delCross: Float64Array;
+  readonly sumSame: number;
+  readonly sumCross: number;
+  /** The same sums without the glued article's units. */
+  readonly coreSame: number;
+  readonly coreCross: number;
+  /** Which side of the unit alphabet dominates (Arabic 0, Latin 1). */
+  readonly side: Side;
+  /** Lexicon entries this spelling is listed under (usually 0 or 1). */
+  readonly lexicon: Int32Array;
+  /** How many leading units are a glued article ("al" of "Almasri", "ال" of "المصري"): 0 or 2. */
+  readonly articleUnits: number;
+  /** Whether `lexicon` was inferred from the nearest listed spelling rather than listed. */
+  readonly inferred: boolean;
+  /** Hot-path copies: units, then same-side and cross-side deletion costs, in one array (one cache line or two). */
+  readonly packed: Float64Array;
+  readonly length: number;
+  readonly formId: number;
+  readonly canonicalId: number;
+  readonly generation: number;
+  /** The first lexicon entry, or -1. */
+  readonly entry: number;
+
+  constructor(init: TokenInit) {
+    this.text = init.text;
+    this.form = init.form;
+    this.canonical = init.canonical;
+    this.script = init.script;
+    this.key = init.key;
+    this.units = init.units;
+    this.delSame = init.delSame;
+    this.delCross = init.delCross;
+    this.sumSame = init.sumSame;
+    this.sumCross = init.sumCross;
+    this.coreSame = init.coreSame;
+    this.coreCross = init.coreCross;
+    this.side = init.side;
+    this.lexicon = init.lexicon;
+    this.articleUnits = init.articleUnits;
+    this.inferred = init.inferred;
+    const n = init.units.length;
+    this.length = n;
+    this.packed = new Float64Array(3 * n);
+    this.packed.set(init.units, 0);
+    this.packed.set(init.delSame, n);
+    this.packed.set(init.delCross, 2 * n);
+    this.formId = intern(init.form);
+    this.canonicalId = intern(init.canonical);
+    this.generation = generation;
+    this.entry = init.lexicon.length > 0 ? (init.lexicon[0] as number) : -1;
+  }
+}
+
+export interface PrepareOptions {
+  /** Use the curated lexicon (default true). Off only to measure the algorithm alone. */
+  lexicon?: boolean;
+}
+
+const cache = new Map<string, PreparedToken>();
+const CACHE_LIMIT = 200_000;
+
+/** Prepares one token for `compareTokens`. Never throws; an empty or letterless token gets no units. */
+export function prepareToken(token: string, options?: PrepareOptions): PreparedToken {
+  const useLexicon = options?.lexicon !== false;
+  const cacheKey = useLexicon ? token : `\u0000${token}`;
+  const hit = cache.get(cacheKey);
+  if (hit) return hit;
+  if (cache.size >= CACHE_LIMIT) {
+    cache.clear();
+    interned.clear();
+    generation++;
+  }
+  const prepared = build(typeof token === 'string' ? token : '', useLexicon);
+  cache.set(cacheKey, prepared);
+  return prepared;
+}
+
+function build(raw: string, useLexicon: boolean): PreparedToken {
+  // Bound the work on pathological input: no name part is anywhere near this long.
+  const text = clean(raw.length > 1000 ? raw.slice(0, 1000) : raw);
+  const form = normalize(text);
+  const soundForm = form === '' ? '' : normalizeForSounds(text);
+  const canonical = soundForm === '' ? '' : canonicalPart(soundForm.split(' '));
+  const units = Uint8Array.from(soundUnits(canonical));
+  const article = gluedArticleLength(canonical);
+  // The article's units are the first `articleUnits` units (a + l, or ا + ل).
+  const articleUnits = article > 0 ? Math.min(2, units.length) : 0;
+  const dSame = new Float64Array(units.length);
+  const dCross = new Float64Array(units.length);
+  const finalVowel = finalVowelIndex(units);
+  let sumSame = 0;
+  let sumCross = 0;
+  let arabic = 0;
+  for (let i = 0; i < units.length; i++) {
+    const u = units[i] as number;
+    let s = delSame[u] as number;
+    let c = delCross[u] as number;
+    // Arabic writes a letter for a word's first sound, so a Latin initial vowel left unmatched is a real
+    // difference; a Latin final vowel stands for a written ة, ا, ى or ي (Nabil / Nabila, Hamd / Hamdi).
+    if ((i === 0 || i === articleUnits) && LATIN_VOWEL[u] === 1) c = INITIAL_VOWEL_DELETE;
+    if (i === finalVowel) {
+      s = FINAL_VOWEL_DELETE_SAME;
+      c = FINAL_VOWEL_DELETE_CROSS;
+    }
+    dSame[i] = s;
+    dCross[i] = c;
+    sumSame += s;
+    sumCross += c;
+    if (unitSide[u] === Side.Arabic) arabic++;
+  }
+  let coreSame = sumSame;
+  let coreCross = sumCross;
+  for (let i = 0; i < articleUnits; i++) {
+    coreSame -= dSame[i] as number;
+    coreCross -= dCross[i] as number;
+  }
+  const side = arabic * 2 >= units.length && arabic > 0 ? Side.Arabic : Side.Latin;
+  const listed = useLexicon ? Int32Array.from(lookupLexicon(canonical)) : NO_ENTRIES;
+  const script = detectScript(text);
+  const make = (lexicon: Int32Array, inferred: boolean) =>
+    new PreparedToken({
+      text,
+      form,
+      canonical,
+      script,
+      key: skeletonKey(lexicon, units, articleUnits),
+      units,
+      delSame: dSame,
+      delCross: dCross,
+      sumSame,
+      sumCross,
+      coreSame,
+      coreCross,
+      side,
+      lexicon,
+      articleUnits,
+      inferred,
+    });
+  const token = make(listed, false);
+  if (!useLexicon || listed.length > 0 || units.length === 0) return token;
+  const entry = nearestEntry(token, skeleton(units, articleUnits));
+  return entry === undefined ? token : make(Int32Array.of(entry), true);
+}
+
+const NO_ENTRIES = new Int32Array(0);
+let listedByKey: Map<string, PreparedToken[]> | undefined;
+
+/** Every listed spelling, prepared, under its own skeleton and its entry's. */
+function listedSpellings(): Map<string, PreparedToken[]> {
+  if (listedByKey) return listedByKey;
+  // Installed before it is filled: a listed spelling that does not find itself must not recurse into the index.
+  const index = new Map<string, PreparedToken[]>();
+  listedByKey = index;
+  for (const entry of lexiconEntries()) {
+    for (const spelling of [...entry.arabicForms, ...entry.latin]) {
+      const t = prepareToken(spelling);
+      for (const key of new Set([t.key, skeleton(t.units, t.articleUnits)])) {
+        const list = index.get(key);
+        if (list) list.push(t);
+        else index.set(key, [t]);
+      }
+    }
+  }
+  return index;
+}
+
+/** The one lexicon entry an unlisted spelling is clearly a spelling of, if any. */
+function nearestEntry(token: PreparedToken, ownKey: string): number | undefined {
+  const candidates = listedSpellings().get(ownKey);
+  if (!candidates) return undefined;
+  let best = -1;
+  let bestScore = 0;
+  let runnerUp = 0;
+  const scores = new Map<number, number>();
+  for (const c of candidates) {
+    // Same script only: across scripts, unrelated names coincide too often (ولاء ~ Oula, سلمان ~ Soliman).
+    if (c.side !== token.side) continue;
+    const s = spellingSimilarity(token, c);
+    for (const id of c.lexicon) if (s > (scores.get(id) ?? 0)) scores.set(id, s);
+  }
+  for (const [id, s] of scores) {
+    if (s > bestScore) {
+      runnerUp = bestScore;
+      bestScore = s;
+      best = id;
+    } else if (s > runnerUp) runnerUp = s;
+  }
+  return best >= 0 && bestScore >= INFER_MIN && bestScore - runnerUp >= INFER_MARGIN ? best : undefined;
+}
+
+function skeleton(units: Uint8Array, skip: number): string {
+  let out = '';
+  let last = '';
+  for (let i = skip; i < units.length; i++) {
+    const c = unitClass[units[i] as number] as string;
+    if (c !== '' && c !== last) out += c;
+    if (c !== '') last = c;
+  }
+  return out;
+}
+
+const entryKeys = new Map<number, string>();
+
+function skeletonKey(lexicon: Int32Array, units: Uint8Array, articleUnits: number): string {
+  // A token listed under exactly one entry takes that entry's key, so that "Mhd" meets محمد.
+  if (lexicon.length === 1) {
+    const id = lexicon[0] as number;
+    let key = entryKeys.get(id);
+    if (key === undefined) {
+      const entry = lexiconEntry(id);
+      const entryUnits = Uint8Array.from(soundUnits(entry?.canonical ?? ''));
+      key = skeleton(entryUnits, gluedArticleLength(entry?.canonical ?? '') > 0 ? 2 : 0) || VOWELS_ONLY;
+      entryKeys.set(id, key);
+    }
+    return key;
+  }
+  if (units.length === 0) return '';
+  return skeleton(units, articleUnits) || VOWELS_ONLY;
+}
+
+/** The key of a token whose letters are all vowels, glides or ʿayn (Aya, آية, Ali's cousin Eia …). */
+const VOWELS_ONLY = '-';
+
+/**
+ * The cross-script skeleton key of one name token: its consonant classes in order, vowels, glides, ʿayn, hamza,
+ * final hā' and a glued article left out, repeats merged (محمد, Mohammad, Muhammed → MHMD; حسين, Hussein → HSN;
+ * شادي, Chadi, Shadi → CD). Tokens listed in the lexicon take their entry's key. '' for a token without letters,
+ * '-' for one with vowels only.
+ */
+export function tokenKey(token: string): string {
+  return prepareToken(token).key;
+}
+
+// Scratch matrix for the alignment, reused by every call (single-threaded).
+const WIDTH = MAX_UNITS + 1;
+const D = new Float64Array(WIDTH * WIDTH);
+// Module-local copies: imported bindings can cost a getter call per access, and the alignment reads them per cell.
+const sub: Float64Array = SUB;
+const bigrams: Int16Array = BIGRAM;
+const bigramCosts: Float64Array = BIGRAM_COST;
+const unitCount: number = UNIT_COUNT;
+const arabicSide: number = Side.Arabic;
+
+/**
+ * Weighted alignment cost of a's units from `offA` against b's from `offB` (offsets skip a glued article); when
+ * cross-script, `a` must be the Arabic side.
+ */
+function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean, offA: number, offB: number): number {
+  const pa = a.packed;
+  const pb = b.packed;
+  const na = a.length;
+  const nb = b.length;
+  const n = na - offA;
+  const m = nb - offB;
+  // Deletion costs sit after the units: same side at +length, cross side at +2·length.
+  const da = (cross ? 2 * na : na) + offA;
+  const db = (cross ? 2 * nb : nb) + offB;
+  const d = D;
+  const w = m + 1;
+  d[0] = 0;
+  for (let j = 1; j <= m; j++) d[j] = (d[j - 1] as number) + (pb[db + j - 1] as number);
+  for (let i = 1; i <= n; i++) {
+    const row = i * w;
+    const prev = row - w;
+    const u = pa[offA + i - 1] as number;
+    const subRow = u * unitCount;
+    const del = pa[da + i - 1] as number;
+    let left = (d[prev] as number) + del;
+    d[row] = left;
+    const bigramRow =
+      cross && i >= 2 ? (bigrams[(pa[offA + i - 2] as number) * unitCount + u] as number) : -1;
+    const bigramBase = bigramRow * unitCount;
+    const bigramPrev = prev - w;
+    let diag = d[prev] as number;
+    if (bigramRow < 0) {
+      for (let j = 1; j <= m; j++) {
+        const above = d[prev + j] as number;
+        let best = diag + (sub[subRow + (pb[offB + j - 1] as number)] as number);
+        const up = above + del;
+        if (up < best) best = up;
+        const ins = left + (pb[db + j - 1] as number);
+        if (ins < best) best = ins;
+        d[row + j] = best;
+        left = best;
+        diag = above;
+      }
+      continue;
+    }
+    for (let j = 1; j <= m; j++) {
+      const v = pb[offB + j - 1] as number;
+      const above = d[prev + j] as number;
+      let best = diag + (sub[subRow + v] as number);
+      const up = above + del;
+      if (up < best) best = up;
+      const ins = left + (pb[db + j - 1] as number);
+      if (ins < best) best = ins;
+      const s = (d[bigramPrev + j - 1] as number) + (bigramCosts[bigramBase + v] as number);
+      if (s < best) best = s;
+      d[row + j] = best;
+      left = best;
+      diag = above;
+    }
+  }
+  return d[n * w + m] as number;
+}
+
+function similarityOf(cost: number, normA: number, normB: number): number {
+  const norm = Math.max(normA, normB);
+  if (norm <= 0) return cost <= 0 ? 1 : 0;
+  const s = 1 - cost / norm;
+  return s < 0 ? 0 : Math.min(s, 1);
+}
+
+/**
+ * Similarity of two tokens' spellings alone (no lexicon), in [0, 1]. A glued article is either matched in full or
+ * left out on both sides ("Almasri" / المصري, "Masri" / المصري), never half-used.
+ */
+export function spellingSimilarity(a: PreparedToken, b: PreparedToken): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  let x = a;
+  let y = b;
+  const cross = a.side !== b.side;
+  // Cross-script: the Arabic side first (the split transitions read it); same script: a fixed order keeps the
+  // score exactly symmetric (float sums depend on the order of the alignment).
+  if (cross ? a.side !== arabicSide : a.generation === b.generation ? a.formId > b.formId : a.form > b.form) {
+    x = b;
+    y = a;
+  }
+  const whole = cross
+    ? similarityOf(alignCost(x, y, true, 0, 0), x.sumCross, y.sumCross)
+    : similarityOf(alignCost(x, y, false, 0, 0), x.sumSame, y.sumSame);
+  if (x.articleUnits === 0 && y.articleUnits === 0) return whole;
+  if (x.length === x.articleUnits || y.length === y.articleUnits) return whole;
+  const core = cross
+    ? similarityOf(alignCost(x, y, true, x.articleUnits, y.articleUnits), x.coreCross, y.coreCross)
+    : similarityOf(alignCost(x, y, false, x.articleUnits, y.articleUnits), x.coreSame, y.coreSame);
+  return Math.max(core, whole);
+}
+
+/**
+ * The hot path: similarity of two prepared tokens in [0, 1]. 1 for identical matching forms; CANONICAL_SAME_SCORE when only
+ * separators, articles or compound linkers differ; LEXICON_SAME_SCORE for two spellings of one lexicon entry; the spelling similarity capped at LEXICON_DIFFERENT_CEILING for two
+ * different lexicon entries; otherwise the spelling similarity. Symmetric; allocates nothing.
+ */
+export function compareTokens(a: PreparedToken, b: PreparedToken): number {
+  const sameGeneration = a.generation === b.generation;
+  if (sameGeneration ? a.formId === b.formId : a.form === b.form) return a.form === '' ? 0 : 1;
+  if (a.length === 0 || b.length === 0) return 0;
+  if (sameGeneration ? a.canonicalId === b.canonicalId : a.canonical === b.canonical)
+    return CANONICAL_SAME_SCORE;
+  if (a.entry >= 0 && b.entry >= 0) {
+    const inferred = a.inferred || b.inferred;
+    if (a.entry === b.entry || sharesEntry(a.lexicon, b.lexicon)) {
+      return inferred ? INFERRED_SAME_SCORE : LEXICON_SAME_SCORE;
+    }
+    const s = spellingSimilarity(a, b);
+    return Math.min(s, inferred ? INFERRED_DIFFERENT_CEILING : LEXICON_DIFFERENT_CEILING);
+  }
+  return spellingSimilarity(a, b);
+}
+
+function sharesEntry(la: Int32Array, lb: Int32Array): boolean {
+  if (la.length === 1 && lb.length === 1) return false;
+  for (let i = 0; i < la.length; i++) {
+    for (let j = 0; j < lb.length; j++) if (la[i] === lb[j]) return true;
+  }
+  return false;
+}
+
+/** Convenience: prepare both tokens and compare them. */
+export function tokenSimilarity(a: string, b: string): number {
+  return compareTokens(prepareToken(a), prepareToken(b));
+}
+
+export interface TokenExplanation {
+  score: number;
+  reason: 'identical' | 'same-lexicon-entry' | 'different-lexicon-entries' | 'spelling' | 'empty';
+  /** How the reason was reached, in words. */
+  detail: string;
+  keys: [string, string];
+  /** The units each token was read as (for debugging and the CLI). */
+  units: [string, string];
+}
+
+/** Why two tokens score what they score. */
+export function explainTokens(a: PreparedToken, b: PreparedToken): TokenExplanation {
+  const score = compareTokens(a, b);
+  const units: [string, string] = [unitsText(a), unitsText(b)];
+  const keys: [string, string] = [a.key, b.key];
+  const base = { score, keys, units };
+  if (a.form === b.form)
+    return a.form === ''
+      ? { ...base, reason: 'empty', detail: 'no letters' }
+      : { ...base, reason: 'identical', detail: 'same matching form' };
+  if (a.units.length === 0 || b.units.length === 0)
+    return { ...base, reason: 'empty', detail: 'one side has no letters' };
+  if (a.canonical === b.canonical)
+    return { ...base, reason: 'identical', detail: `same canonical spelling ${a.canonical}` };
+  const shared = [...a.lexicon].find((id) => b.lexicon.includes(id));
+  if (shared !== undefined) {
+    return {
+      ...base,
+      reason: 'same-lexicon-entry',
+      detail: `both are spellings of ${lexiconEntry(shared)?.arabic ?? '?'} (lexicon)`,
+    };
+  }
+  const spelling = spellingSimilarity(a, b);
+  if (a.lexicon.length > 0 && b.lexicon.length > 0) {
+    const na = lexiconEntry(a.lexicon[0] as number)?.arabic ?? '?';
+    const nb = lexiconEntry(b.lexicon[0] as number)?.arabic ?? '?';
+    return {
+      ...base,
+      reason: 'different-lexicon-entries',
+      detail: `different names ${na} / ${nb} (lexicon); spelling similarity ${spelling.toFixed(3)}`,
+    };
+  }
+  return { ...base, reason: 'spelling', detail: `spelling similarity ${spelling.toFixed(3)}` };
+}
+
+function unitsText(t: PreparedToken): string {
+  return [...t.units].map((u) => unitName[u]).join(' ');
+}

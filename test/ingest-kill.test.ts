@@ -1,0 +1,139 @@
+/**
+ * A kill -9 in the middle of `athar ingest` loses nothing and leaves nothing half-stored: the CLI runs in a child
+ * process that is really killed, then runs again to completion.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FsBlobStore } from '../src/blobs/fs-blob-store.js';
+import { CustodyRepository } from '../src/store/repositories/custody.js';
+import { EvidenceRepository } from '../src/store/repositories/evidence.js';
+import { IngestRunRepository } from '../src/store/repositories/ingest-runs.js';
+import { openStore } from '../src/store/store.js';
+import { syntheticPhoto } from './evidence-files.js';
+import { createTestDatabase, dialects, type TestDatabase } from './stores.js';
+
+const bin = path.resolve(import.meta.dirname, '../bin/athar.js');
+const photos = 30;
+
+describe.each(dialects)('a kill -9 during ingest [%s]', (dialect) => {
+  let dir: string;
+  let database: TestDatabase;
+  let folder: string;
+  let args: string[];
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-kill-'));
+    database = await createTestDatabase(dialect);
+    folder = path.join(dir, 'photos');
+    fs.mkdirSync(folder);
+    for (let i = 0; i < photos; i++) {
+      fs.writeFileSync(
+        path.join(folder, `photo-${String(i).padStart(3, '0')}.jpg`),
+        await syntheticPhoto(5000 + i, 640, 480),
+      );
+    }
+    const url = database.config.kind === 'sqlite' ? `sqlite:${database.config.file}` : database.config.url;
+    args = [
+      'ingest',
+      '--data',
+      path.join(dir, 'data'),
+      '--database-url',
+      url,
+      '--no-progress',
+      '--concurrency',
+      '2',
+    ];
+  });
+  afterAll(async () => {
+    await database.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loses nothing, duplicates nothing and leaves nothing half-stored', async () => {
+    const blobsRoot = path.join(dir, 'data', 'blobs');
+    const child = spawn(process.execPath, [bin, ...args, folder], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Kill once some blobs are in place, i.e. in the middle of the work.
+    await waitFor(() => countFiles(path.join(blobsRoot, 'sha256')) >= 12, child);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('close', resolve));
+
+    const store = await openStore(database.config);
+    const blobs = new FsBlobStore(blobsRoot);
+    try {
+      const repo = new EvidenceRepository(store.db);
+      const committed = (await repo.listAll()).length;
+      expect(committed, 'the kill came after the last commit').toBeLessThan(photos);
+      // Every blob at its final name is whole; every row's blobs are there.
+      for await (const sha of blobs.list()) expect((await blobs.verify(sha)).ok, sha).toBe(true);
+      for (const item of await repo.listAll()) {
+        for (const sha of [item.sha256, item.thumbnailSha256!, item.blurredSha256!]) {
+          expect((await blobs.verify(sha)).ok).toBe(true);
+        }
+      }
+      const runs = await new IngestRunRepository(store.db).list();
+      expect(runs.map((r) => r.status)).toEqual(['running']);
+
+      const again = await runCli([...args, '--json', folder]);
+      expect(again.code, again.stderr).toBe(0);
+      const summary = JSON.parse(again.stdout) as Record<string, unknown>;
+      expect(summary).toMatchObject({
+        status: 'finished',
+        seen: photos,
+        stored: photos - committed,
+        alreadyPresent: committed,
+        refused: 0,
+      });
+
+      const items = await repo.listAll();
+      expect(items).toHaveLength(photos);
+      expect(new Set(items.map((i) => i.sha256)).size).toBe(photos);
+      const custody = new CustodyRepository(store.db);
+      for (const item of items) {
+        expect(await repo.locations(item.id)).toHaveLength(1);
+        expect(await custody.count({ evidenceId: item.id, kind: 'ingested' })).toBe(1);
+        expect(item.pdq).toMatch(/^[0-9a-f]{64}$/);
+      }
+      const statuses = (await new IngestRunRepository(store.db).list()).map((r) => r.status).sort();
+      expect(statuses).toEqual(['finished', 'interrupted']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+function countFiles(root: string): number {
+  if (!fs.existsSync(root)) return 0;
+  let n = 0;
+  for (const entry of fs.readdirSync(root, { withFileTypes: true, recursive: true })) if (entry.isFile()) n++;
+  return n;
+}
+
+async function waitFor(condition: () => boolean, child: ChildProcess): Promise<void> {
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const started = Date.now();
+  while (!condition()) {
+    if (child.exitCode !== null) throw new Error(`ingest ended before it could be killed: ${stderr}`);
+    if (Date.now() - started > 60_000) throw new Error('ingest did not start storing within a minute');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

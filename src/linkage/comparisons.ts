@@ -26,8 +26,8 @@ export interface Comparison {
 }
 
 /** Name similarity thresholds of the "variant" and "similar" levels. */
-export const variantSimilarity = 0.92;
-export const similarSimilarity = 0.8;
+export const variantSimilarity = 0.9;
+export const similarSimilarity = 0.68;
 
 /**
  * Name levels: within one script (exact, variant, similar, different) and across scripts (transliteration —

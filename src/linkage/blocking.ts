@@ -83,21 +83,38 @@ export const trainingRules: readonly BlockingRule[] = [
  * The interactive match index's rules: the linking rules and broader ones. One report can afford more candidates
  * than a whole data set can (a long list is narrowed per query), and a slip in one name then costs less.
  */
-export const matchRules: readonly BlockingRule[] = [
-  ...blockingRules,
-  ...trainingRules,
-  rule('first+father', 11, [first, father]),
-  rule('first+father+grandfather', 2, [first, father, grandfather]),
-  rule('mother+first', 12, [motherFirst, first]),
-  rule('family+governorate', 13, [family, (f, i) => f.governorate[i] as number]),
+export const matchRules: readonly BlockingRule[] = [...blockingRules, ...trainingRules];
+
+/** What else a candidate of a broad rule must share with the report (beyond the rule's own keys). */
+export type Narrowing = 'birth' | 'father' | 'mother' | 'grandfather';
+
+/** Broader rules the match index uses only for records that share one more thing with the report. */
+export const broadMatchRules: readonly (BlockingRule & { narrowBy: readonly Narrowing[] })[] = [
+  { ...rule('first+father+grandfather', 2, [first, father, grandfather]), narrowBy: [] },
+  { ...rule('first+father', 11, [first, father]), narrowBy: ['birth', 'mother', 'grandfather'] },
+  { ...rule('mother+first', 12, [motherFirst, first]), narrowBy: ['birth', 'father'] },
+  {
+    ...rule('family+governorate', 13, [family, (f, i) => f.governorate[i] as number]),
+    narrowBy: ['birth', 'father', 'mother'],
+  },
+];
+
+type SubKey = { name: string; key: (f: RecordFeatures, i: number) => number };
+
+/**
+ * Within an oversized block, pairs that share the father's name *or* the birth year are compared (a record without
+ * a father's name still meets its partner by birth year, and the other way round).
+ */
+export const overlapKeys: readonly SubKey[] = [
+  { name: 'father', key: father },
+  { name: 'birth_year', key: birthYear },
 ];
 
 /**
- * Keys that split an oversized block, tried in order; a record lacking one lands in its own "unknown" sub-block.
+ * Keys that split what is still too large (and the records with neither overlap key), tried in order; a record
+ * lacking one lands in its own "unknown" sub-block.
  */
-export const subBlockKeys: readonly { name: string; key: (f: RecordFeatures, i: number) => number }[] = [
-  { name: 'father', key: father },
-  { name: 'birth_year', key: birthYear },
+export const subBlockKeys: readonly SubKey[] = [
   { name: 'governorate', key: (f, i) => f.governorate[i] as number },
   { name: 'mother', key: motherFirst },
   { name: 'grandfather', key: grandfather },
@@ -202,7 +219,7 @@ export function candidatePairs(
           stat.oversizedRecords += size;
           const before = pairs.length;
           const dupesBefore = emitter.skipped;
-          nextBlock = emitter.split(f, block, 0, nextBlock);
+          nextBlock = emitter.overlapping(f, block, nextBlock);
           const compared = pairs.length - before + (emitter.skipped - dupesBefore);
           stat.pairsNotCompared += (size * (size - 1)) / 2 - compared;
         }
@@ -228,7 +245,15 @@ class BlockEmitter {
     private readonly options: BlockingOptions,
   ) {}
 
+  /** Pairs already emitted within the oversized block at hand (its partitions overlap). */
+  private local: Set<number> | undefined;
+
   private emit(i: number, j: number): void {
+    if (this.local) {
+      const key = i < j ? i * 4294967296 + j : j * 4294967296 + i;
+      if (this.local.has(key)) return;
+      this.local.add(key);
+    }
     const ids = this.blockIds;
     const bi = i * this.width;
     const bj = j * this.width;
@@ -252,7 +277,51 @@ class BlockEmitter {
     }
   }
 
-  /** Sub-blocks an oversized block by the next sub-key; returns the next free block id. */
+  /**
+   * An oversized block: partitioned once by each overlap key (records lacking it left out), every pair sharing a
+   * part compared once; parts still too large, and the records lacking every overlap key, are split further.
+   * Records of a full father part get its id (later rules skip those pairs). Returns the next free block id.
+   */
+  overlapping(f: RecordFeatures, block: Int32Array, nextId: number): number {
+    this.local = new Set();
+    let id = nextId;
+    const lacking: number[] = [];
+    for (const i of block) if (overlapKeys.every((k) => k.key(f, i) < 0)) lacking.push(i);
+    overlapKeys.forEach((sub, s) => {
+      const keyed = [] as { i: number; k: number }[];
+      for (const i of block) {
+        const k = sub.key(f, i);
+        if (k >= 0) keyed.push({ i, k });
+      }
+      keyed.sort((x, y) => x.k - y.k || x.i - y.i);
+      let start = 0;
+      while (start < keyed.length) {
+        const k = (keyed[start] as { k: number }).k;
+        let end = start + 1;
+        while (end < keyed.length && (keyed[end] as { k: number }).k === k) end++;
+        const part = Int32Array.from(keyed.slice(start, end), (e) => e.i);
+        if (part.length > this.options.maxBlock) id = this.split(f, part, 0, id);
+        else if (part.length > 1) {
+          if (s === 0) this.full(part, id++);
+          else this.all(part);
+        }
+        start = end;
+      }
+    });
+    if (lacking.length > this.options.maxBlock) id = this.split(f, Int32Array.from(lacking), 0, id);
+    else if (lacking.length > 1) this.all(Int32Array.from(lacking));
+    this.local = undefined;
+    return id;
+  }
+
+  /** Every pair of a part, without giving its records a block id. */
+  private all(part: Int32Array): void {
+    for (let x = 0; x < part.length; x++) {
+      for (let y = x + 1; y < part.length; y++) this.emit(part[x] as number, part[y] as number);
+    }
+  }
+
+  /** Sub-blocks a part by the next sub-key; returns the next free block id. */
   split(f: RecordFeatures, block: Int32Array, depth: number, nextId: number): number {
     if (depth >= subBlockKeys.length) {
       this.window(block);

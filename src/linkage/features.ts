@@ -206,13 +206,16 @@ export class RecordFeatures {
       this.motherRest[i] = name(c.motherRest[k] as number);
       this.place[i] = code(c.place[k] as number, places);
       const detainee = c.detainee[k] as number;
-      if (detainee >= detaineeTextBase) this.detainee[i] = detaineeTextBase + (numbers[detainee - detaineeTextBase] as number);
+      if (detainee >= detaineeTextBase)
+        this.detainee[i] = detaineeTextBase + (numbers[detainee - detaineeTextBase] as number);
       const governorate = c.governorate[k] as number;
       if (governorate >= unknownGovernorateBase) {
-        this.governorate[i] = unknownGovernorateBase + (unknown[governorate - unknownGovernorateBase] as number);
+        this.governorate[i] =
+          unknownGovernorateBase + (unknown[governorate - unknownGovernorateBase] as number);
       }
       const branch = c.branch[k] as number;
-      if (branch >= unknownBranchBase) this.branch[i] = unknownBranchBase + (unknown[branch - unknownBranchBase] as number);
+      if (branch >= unknownBranchBase)
+        this.branch[i] = unknownBranchBase + (unknown[branch - unknownBranchBase] as number);
     }
     this.issues.rowsWithoutName += other.issues.rowsWithoutName;
     for (const column of Object.keys(this.issues.invalidDates) as DateColumn[]) {

@@ -1,4 +1,4 @@
-import { type BlockingRule, matchRules } from './blocking.js';
+import { type BlockingRule, broadMatchRules, matchRules, type Narrowing } from './blocking.js';
 import { type Explanation, explainPair } from './explain.js';
 import { RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
@@ -7,6 +7,8 @@ import type { PersonRecordFields } from './record.js';
 import { Scorer } from './scorer.js';
 import { orderByKey } from './sort.js';
 import { TermFrequencies } from './term-frequencies.js';
+
+const allNarrowings: readonly Narrowing[] = ['birth', 'father', 'mother'];
 
 export interface MatchCandidate {
   /** The registry record's id. */
@@ -125,16 +127,20 @@ export class MatchIndex {
   private stamp: Uint32Array;
   private query = 0;
   private readonly maxPosting: number;
+  /** Per rule, what a candidate must also share when the rule's list is narrowed (empty: never forced). */
+  private readonly narrowing: (readonly Narrowing[])[];
   private readonly byId = new Map<string, number>();
 
   constructor(
     readonly model: CompiledModel,
     options: MatchIndexOptions = {},
+    features?: RecordFeatures,
   ) {
-    this.features = new RecordFeatures(1 << 16);
+    this.features = features ?? new RecordFeatures(1 << 16);
     this.tf = new TermFrequencies();
     this.scorer = new Scorer(this.features, model, this.tf);
-    this.rules = matchRules;
+    this.rules = [...matchRules, ...broadMatchRules];
+    this.narrowing = [...matchRules.map(() => allNarrowings), ...broadMatchRules.map((r) => r.narrowBy)];
     this.postings = this.rules.map(() => new Postings());
     this.stamp = new Uint32Array(1 << 16);
     this.maxPosting = options.maxPosting ?? 4000;
@@ -142,6 +148,22 @@ export class MatchIndex {
 
   get size(): number {
     return this.features.size;
+  }
+
+  /** An index over records already prepared (read in parallel by the caller); duplicate ids keep the first. */
+  static fromFeatures(
+    model: CompiledModel,
+    features: RecordFeatures,
+    options: MatchIndexOptions = {},
+  ): MatchIndex {
+    const index = new MatchIndex(model, options, features);
+    for (let i = 0; i < features.size; i++) {
+      const id = features.ids[i] as string;
+      if (!index.byId.has(id)) index.byId.set(id, i);
+      index.tf.add(features, i);
+    }
+    index.pack();
+    return index;
   }
 
   has(id: string): boolean {
@@ -264,28 +286,35 @@ export class MatchIndex {
     const id = this.query;
     const birth = f.birthYear[q] as number;
     const names = f.names;
-    const father = f.father[q] as number;
-    const fatherKey = father >= 0 ? names.keyOf(father) : -1;
-    const mother = f.motherFirst[q] as number;
-    const motherKey = mother >= 0 ? names.keyOf(mother) : -1;
-    // A record of a very long list must also share one more thing with the report.
-    const alsoShares = (i: number): boolean => {
-      const year = f.birthYear[i] as number;
-      if (birth >= 0 && year >= 0 && year - birth <= 1 && birth - year <= 1) return true;
-      const fi = f.father[i] as number;
-      if (fatherKey >= 0 && fi >= 0 && names.keyOf(fi) === fatherKey) return true;
-      const mi = f.motherFirst[i] as number;
-      return motherKey >= 0 && mi >= 0 && names.keyOf(mi) === motherKey;
+    const keyOf = (v: number) => (v >= 0 ? names.keyOf(v) : -1);
+    const fatherKey = keyOf(f.father[q] as number);
+    const motherKey = keyOf(f.motherFirst[q] as number);
+    const grandfatherKey = keyOf(f.grandfather[q] as number);
+    const shares = (i: number, what: Narrowing): boolean => {
+      switch (what) {
+        case 'birth': {
+          const year = f.birthYear[i] as number;
+          return birth >= 0 && year >= 0 && year - birth <= 1 && birth - year <= 1;
+        }
+        case 'father':
+          return fatherKey >= 0 && keyOf(f.father[i] as number) === fatherKey;
+        case 'mother':
+          return motherKey >= 0 && keyOf(f.motherFirst[i] as number) === motherKey;
+        default:
+          return grandfatherKey >= 0 && keyOf(f.grandfather[i] as number) === grandfatherKey;
+      }
     };
     this.rules.forEach((rule, r) => {
       const key = rule.key(f, q);
       if (key < 0) return;
       const postings = this.postings[r] as Postings;
-      // A very common key (محمد المصري) keeps the records that also share the birth year (±1), father or mother.
-      const narrow = postings.size(key) > this.maxPosting;
+      // A broad rule, or a very common key (محمد المصري), keeps the records that also share one more thing.
+      const by = this.narrowing[r] as readonly Narrowing[];
+      const forced = r >= matchRules.length && by.length > 0;
+      const narrow = forced || postings.size(key) > this.maxPosting;
       postings.forEach(key, (i) => {
         if (i === q || stamp[i] === id) return;
-        if (narrow && !alsoShares(i)) return;
+        if (narrow && !by.some((what) => shares(i, what))) return;
         stamp[i] = id;
         visit(i);
       });

@@ -16,7 +16,11 @@ describe('name parts (the seam over src/names)', () => {
 
   it('parses two, three and four-part names in both scripts into roles, compounds whole', () => {
     expect(parseFullName('Mohammad Al-Masri')).toEqual({ first: 'mohammad', family: 'masri' });
-    expect(parseFullName('محمد عبد الرحمن المصري')).toEqual({ first: 'محمد', father: 'عبدالرحمن', family: 'مصري' });
+    expect(parseFullName('محمد عبد الرحمن المصري')).toEqual({
+      first: 'محمد',
+      father: 'عبدالرحمن',
+      family: 'مصري',
+    });
     const four = parseFullName('Abd al-Rahman Ahmad Ali Al-Halabi');
     expect(four).toMatchObject({ father: 'ahmad', grandfather: 'ali', family: 'halabi' });
     expect(compareNames(prepareName(four.first as string), prepareName('عبدالرحمن'))).toBeGreaterThan(0.9);

@@ -2,7 +2,14 @@
  * What linkage needs from names (src/names), behind one small seam: the matching form of a name part, parsing a full
  * name into parts, a cross-script blocking key, and a fast prepared comparison.
  */
-import { compareTokens, normalize, type PreparedToken, parse, prepareToken, tokenKey } from '../names/index.js';
+import {
+  compareTokens,
+  normalize,
+  type PreparedToken,
+  parse,
+  prepareToken,
+  tokenKey,
+} from '../names/index.js';
 
 export interface NameParts {
   first?: string;
@@ -57,9 +64,15 @@ export function parseFullName(fullName: string): NameParts {
   return out;
 }
 
-/** The cross-script skeleton of a part (names.tokenKey): محمد, Mohammad and Muhammed meet. */
+/**
+ * The cross-script skeleton of a part (names.tokenKey): محمد, Mohammad and Muhammed meet. A final H is folded away:
+ * tokenKey drops a Latin final h (Saleh → SL) but keeps a final ح (صالح → SLH), so Saleh and صالح would never
+ * share a block.
+ */
 export function nameKey(form: string): string {
-  return form === '' ? '' : tokenKey(form);
+  if (form === '') return '';
+  const key = tokenKey(form);
+  return key.length > 1 && key.endsWith('H') ? key.slice(0, -1) : key;
 }
 
 export function prepareName(form: string): PreparedName {

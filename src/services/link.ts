@@ -2,6 +2,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { RuleStats } from '../linkage/blocking.js';
 import type { ClusterStats } from '../linkage/clustering.js';
+import { CountTable } from '../linkage/count-table.js';
 import { type Explanation, explainPair } from '../linkage/explain.js';
 import { type FeatureIssues, RecordFeatures } from '../linkage/features.js';
 import { linkFeatures } from '../linkage/link.js';
@@ -288,15 +289,19 @@ export async function runLink(options: LinkRunOptions): Promise<LinkSummary> {
     ]);
     const { a, b } = result.candidates.pairs;
     let written = 0;
-    const seen = new Set<number>();
+    let above = 0;
+    for (let p = 0; p < result.candidates.pairs.length; p++)
+      if ((result.weights[p] as number) >= minWeight) above++;
+    // A pair can come from two rules (windowed or overlapping sub-blocks): write it once.
+    const seen = new CountTable(above);
     for (let p = 0; p < result.candidates.pairs.length; p++) {
       const w = result.weights[p] as number;
       if (w < minWeight) continue;
       const x = a[p] as number;
       const y = b[p] as number;
       const key = x * 4294967296 + y;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (seen.get(key) > 0) continue;
+      seen.add(key, 1);
       const total = w + result.priorWeight;
       pairs.row([
         features.ids[x] as string,

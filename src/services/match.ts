@@ -3,7 +3,7 @@ import type { FeatureIssues } from '../linkage/features.js';
 import { MatchIndex } from '../linkage/match-index.js';
 import { CompiledModel } from '../linkage/model.js';
 import type { PersonRecordFields } from '../linkage/record.js';
-import { peakMemoryMiB } from './link.js';
+import { peakMemoryMiB, readRecords } from './link.js';
 import { readModelFile } from './linkage-model-file.js';
 import { CsvError, type CsvFileSummary, CsvWriter, readPersonCsv } from './person-csv.js';
 
@@ -44,23 +44,12 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
  */
 export async function runMatch(options: MatchRunOptions): Promise<MatchSummary> {
   const model = readModelFile(options.model);
-  const index = new MatchIndex(new CompiledModel(model));
   const started = performance.now();
-  const rows: { id: string; fields: PersonRecordFields }[] = [];
-  const duplicates = new Set<string>();
-  const seen = new Set<string>();
-  const registrySummary = await readPersonCsv(options.registry, (record) => {
-    if (seen.has(record.id)) duplicates.add(record.id);
-    seen.add(record.id);
-    rows.push({ id: record.id, fields: record.fields });
-    if ((rows.length & 0xffff) === 0) options.onProgress?.('indexing', rows.length, 0);
-  });
-  if (duplicates.size)
-    throw new CsvError(
-      `duplicate record_id in ${options.registry}: ${[...duplicates].slice(0, 20).join(', ')}`,
-    );
-  index.load(rows);
-  rows.length = 0;
+  const { features, files } = await readRecords([options.registry], (n) =>
+    options.onProgress?.('indexing', n, 0),
+  );
+  const index = MatchIndex.fromFeatures(new CompiledModel(model), features);
+  const registrySummary = files[0] as CsvFileSummary;
   const indexBuildMs = Math.round(performance.now() - started);
 
   const queries: { id: string; fields: PersonRecordFields }[] = [];

@@ -27,6 +27,13 @@ export interface SynthStats {
   unambiguousPairs: number;
   /** unambiguousPairs / truePairs: the recall a perfect linker could justify; F1 is stated beside it. */
   ceiling: number;
+  /**
+   * A stricter reference: the share of true pairs whose *shared* fields (those both records carry), spelt perfectly,
+   * fit exactly one person — what a pair can prove on its own.
+   */
+  sharedFieldsCeiling: number;
+  /** The share of true pairs joined by chains of such self-sufficient pairs (what clustering can add to them). */
+  chainedCeiling: number;
   /** Records whose fields, spelt perfectly, fit more than one person. */
   ambiguousRecords: number;
 }
@@ -662,7 +669,10 @@ function ambiguity(
   p: People,
   recordPerson: number[],
   recordMask: number[],
-): Pick<SynthStats, 'truePairs' | 'unambiguousPairs' | 'ceiling' | 'ambiguousRecords'> {
+): Pick<
+  SynthStats,
+  'truePairs' | 'unambiguousPairs' | 'ceiling' | 'sharedFieldsCeiling' | 'chainedCeiling' | 'ambiguousRecords'
+> {
   const groups = new Map<number, number[]>();
   for (let i = 0; i < p.size; i++) {
     const key = (p.first[i] as number) * 1_000_000 + (p.family[i] as number);
@@ -689,10 +699,29 @@ function ambiguity(
   });
   let truePairs = 0;
   let unambiguousPairs = 0;
+  let sharedPairs = 0;
+  let chainedPairs = 0;
   for (const list of recordsOfPerson.values()) {
     const clear = list.filter((r) => ambiguousRecord[r] === 0).length;
     truePairs += (list.length * (list.length - 1)) / 2;
     unambiguousPairs += (clear * (clear - 1)) / 2;
+    // Pairs whose shared fields alone fit one person, and the pairs such links join transitively.
+    const parent = list.map((_, k) => k);
+    const root = (k: number): number => (parent[k] === k ? k : root(parent[k] as number));
+    for (let x = 0; x < list.length; x++) {
+      for (let y = x + 1; y < list.length; y++) {
+        const shared = (recordMask[list[x] as number] as number) & (recordMask[list[y] as number] as number);
+        const person = recordPerson[list[x] as number] as number;
+        const group =
+          groups.get((p.first[person] as number) * 1_000_000 + (p.family[person] as number)) ?? [];
+        if (group.some((other) => other !== person && sameUnder(p, person, other, shared))) continue;
+        sharedPairs++;
+        parent[root(y)] = root(x);
+      }
+    }
+    const sizes = new Map<number, number>();
+    for (let k = 0; k < list.length; k++) sizes.set(root(k), (sizes.get(root(k)) ?? 0) + 1);
+    for (const n of sizes.values()) chainedPairs += (n * (n - 1)) / 2;
   }
   let ambiguousRecords = 0;
   for (const a of ambiguousRecord) ambiguousRecords += a;
@@ -700,6 +729,8 @@ function ambiguity(
     truePairs,
     unambiguousPairs,
     ceiling: truePairs === 0 ? 1 : unambiguousPairs / truePairs,
+    sharedFieldsCeiling: truePairs === 0 ? 1 : sharedPairs / truePairs,
+    chainedCeiling: truePairs === 0 ? 1 : chainedPairs / truePairs,
     ambiguousRecords,
   };
 }

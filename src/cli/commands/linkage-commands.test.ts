@@ -1,27 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAthar } from '../../../test/cli.js';
 
-const bin = path.resolve(import.meta.dirname, '..', '..', '..', 'bin', 'athar.js');
-
-/** The real binary in a child process, as a user runs it. */
-function athar(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const athar = (args: string[]) => runAthar(args, { timeoutMs: 120_000 });
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-cli-linkage-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -6,8 +6,11 @@ import { registerEvidence } from './commands/evidence.js';
 import { registerIngest } from './commands/ingest.js';
 import { registerInit } from './commands/init.js';
 import { registerLedger } from './commands/ledger.js';
+import { registerLink } from './commands/link.js';
+import { registerMatch } from './commands/match.js';
 import { registerNames } from './commands/names.js';
 import { registerServe } from './commands/serve.js';
+import { registerSynth } from './commands/synth.js';
 import { registerVerify } from './commands/verify.js';
 import { CliError, exitCodes } from './output.js';
 
@@ -25,6 +28,9 @@ export function buildProgram(): Command {
   registerIngest(program);
   registerEvidence(program);
   registerNames(program);
+  registerLink(program);
+  registerMatch(program);
+  registerSynth(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

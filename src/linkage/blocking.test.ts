@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { blockingRules, candidatePairs } from './blocking.js';
+import { featuresOf } from './test-fixtures.js';
+
+describe('blocking', () => {
+  it('pairs records that share a key across scripts, each pair once, and never unnamed rows', () => {
+    const f = featuresOf([
+      { first_name: 'محمد', father_name: 'أحمد', family_name: 'المصري', birth_year: '1980' },
+      { full_name: 'Mohammad Ahmad Al-Masri', birth_year: '1980' },
+      { first_name: 'خالد', family_name: 'الحلبي' },
+      { mother_name: 'فاطمة', birth_year: '1980' },
+    ]);
+    const { pairs, unnamed } = candidatePairs(f);
+    const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]]);
+    expect(list).toEqual([[0, 1]]);
+    expect(unnamed).toBe(1);
+  });
+
+  it('sub-blocks an oversized block and counts what it did not compare', () => {
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      first_name: 'محمد',
+      family_name: 'المصري',
+      birth_year: String(1970 + (i % 3)),
+    }));
+    const f = featuresOf(rows);
+    const rule = blockingRules.filter((r) => r.name === 'first+family');
+    const { pairs, stats } = candidatePairs(f, rule, { maxBlock: 12, window: 3 });
+    expect(stats[0]).toMatchObject({ rule: 'first+family', oversizedBlocks: 1, oversizedRecords: 30 });
+    // Three birth-year sub-blocks of 10: 3 × 45 pairs compared, the rest counted.
+    expect(pairs.length).toBe(135);
+    expect(stats[0]?.pairsNotCompared).toBe((30 * 29) / 2 - 135);
+  });
+
+  it('falls back to a sliding window when no sub-key splits a block', () => {
+    const rows = Array.from({ length: 20 }, () => ({ first_name: 'Ali', family_name: 'Hasan' }));
+    const f = featuresOf(rows);
+    const rule = blockingRules.filter((r) => r.name === 'first+family');
+    const { pairs, stats } = candidatePairs(f, rule, { maxBlock: 5, window: 2 });
+    expect(stats[0]?.windowedBlocks).toBe(1);
+    expect(pairs.length).toBe(19 + 18);
+  });
+});

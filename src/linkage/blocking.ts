@@ -1,0 +1,356 @@
+import type { RecordFeatures } from './features.js';
+import { PairBuffer } from './pairs.js';
+import { mixKey, orderByKey } from './sort.js';
+
+/** A plain equality rule: records with the same key (an unsigned 32-bit hash of a few fields) are compared. */
+export interface BlockingRule {
+  readonly name: string;
+  /** The record's key under this rule, or -1 when it lacks a field the rule needs. */
+  key(f: RecordFeatures, i: number): number;
+}
+
+function nameKeyOf(
+  f: RecordFeatures,
+  column: 'first' | 'father' | 'grandfather' | 'family' | 'motherFirst',
+  i: number,
+) {
+  const v = f[column][i] as number;
+  return v < 0 ? -1 : f.names.keyOf(v);
+}
+
+function rule(name: string, salt: number, parts: ((f: RecordFeatures, i: number) => number)[]): BlockingRule {
+  const [p, q, r] = parts as [
+    (f: RecordFeatures, i: number) => number,
+    (f: RecordFeatures, i: number) => number,
+    ((f: RecordFeatures, i: number) => number) | undefined,
+  ];
+  return {
+    name,
+    key(f, i) {
+      const x = p(f, i);
+      if (x < 0) return -1;
+      const y = q(f, i);
+      if (y < 0) return -1;
+      const z = r ? r(f, i) : 0;
+      if (z < 0) return -1;
+      return mixKey(salt, x, y, z);
+    },
+  };
+}
+
+const first = (f: RecordFeatures, i: number) => nameKeyOf(f, 'first', i);
+const father = (f: RecordFeatures, i: number) => nameKeyOf(f, 'father', i);
+const family = (f: RecordFeatures, i: number) => nameKeyOf(f, 'family', i);
+const grandfather = (f: RecordFeatures, i: number) => nameKeyOf(f, 'grandfather', i);
+/** The first two letters of the family name's skeleton: survives a slip later in the name. */
+const familyPrefix = (f: RecordFeatures, i: number) => {
+  const v = f.family[i] as number;
+  if (v < 0) return -1;
+  const key = f.names.keyText(f.names.keyOf(v));
+  return key.length < 3 ? -1 : key.charCodeAt(0) * 65536 + key.charCodeAt(1);
+};
+const motherFirst = (f: RecordFeatures, i: number) => nameKeyOf(f, 'motherFirst', i);
+const birthYear = (f: RecordFeatures, i: number) => f.birthYear[i] as number;
+const birthDate = (f: RecordFeatures, i: number) =>
+  (f.birthDay[i] as number) > 0
+    ? (f.birthYear[i] as number) * 512 + (f.birthMonth[i] as number) * 32 + (f.birthDay[i] as number)
+    : -1;
+const detainee = (f: RecordFeatures, i: number) => f.detainee[i] as number;
+const branch = (f: RecordFeatures, i: number) => f.branch[i] as number;
+
+/**
+ * The blocking rules, unioned. Keys are cross-script name skeletons, so a Latin-script list row meets the Arabic
+ * family report. Each rule covers for the others' blind spots: a misspelt family name is still caught by first +
+ * father and mother + first; a missing father by first + family and family + birth year.
+ */
+export const blockingRules: readonly BlockingRule[] = [
+  rule('first+family', 1, [first, family]),
+  rule('father+family', 3, [father, family]),
+  rule('family+birth_year', 6, [family, birthYear]),
+  rule('first+father+birth_year', 8, [first, father, birthYear]),
+  rule('first+father+family_prefix', 9, [first, father, familyPrefix]),
+  rule('first+family_prefix+birth_year', 10, [first, familyPrefix, birthYear]),
+  rule('detainee_number+branch', 5, [detainee, branch]),
+];
+
+/** Rules that training passes may block on besides the linking rules (narrow, match-rich blocks). */
+export const trainingRules: readonly BlockingRule[] = [
+  rule('first+birth_date', 7, [first, birthDate]),
+  rule('mother+first+birth_year', 4, [motherFirst, first, birthYear]),
+];
+
+/**
+ * The interactive match index's rules: the linking rules and broader ones. One report can afford more candidates
+ * than a whole data set can (a long list is narrowed per query), and a slip in one name then costs less.
+ */
+export const matchRules: readonly BlockingRule[] = [...blockingRules, ...trainingRules];
+
+/** What else a candidate of a broad rule must share with the report (beyond the rule's own keys). */
+export type Narrowing = 'birth' | 'father' | 'mother' | 'grandfather';
+
+/** Broader rules the match index uses only for records that share one more thing with the report. */
+export const broadMatchRules: readonly (BlockingRule & { narrowBy: readonly Narrowing[] })[] = [
+  { ...rule('first+father+grandfather', 2, [first, father, grandfather]), narrowBy: [] },
+  { ...rule('first+father', 11, [first, father]), narrowBy: ['birth', 'mother', 'grandfather'] },
+  { ...rule('mother+first', 12, [motherFirst, first]), narrowBy: ['birth', 'father'] },
+  {
+    ...rule('family+governorate', 13, [family, (f, i) => f.governorate[i] as number]),
+    narrowBy: ['birth', 'father', 'mother'],
+  },
+];
+
+type SubKey = { name: string; key: (f: RecordFeatures, i: number) => number };
+
+/**
+ * Within an oversized block, pairs that share the father's name *or* the birth year are compared (a record without
+ * a father's name still meets its partner by birth year, and the other way round).
+ */
+export const overlapKeys: readonly SubKey[] = [
+  { name: 'father', key: father },
+  { name: 'birth_year', key: birthYear },
+];
+
+/**
+ * Keys that split what is still too large (and the records with neither overlap key), tried in order; a record
+ * lacking one lands in its own "unknown" sub-block.
+ */
+export const subBlockKeys: readonly SubKey[] = [
+  { name: 'governorate', key: (f, i) => f.governorate[i] as number },
+  { name: 'mother', key: motherFirst },
+  { name: 'grandfather', key: grandfather },
+];
+
+export interface BlockingOptions {
+  /** Largest block compared in full; larger ones are sub-blocked. */
+  maxBlock: number;
+  /** When sub-blocking cannot bring a block under maxBlock, each record meets this many neighbours in key order. */
+  window: number;
+}
+
+export const defaultBlockingOptions: BlockingOptions = { maxBlock: 50, window: 12 };
+
+export interface RuleStats {
+  rule: string;
+  /** Records with a key under this rule. */
+  keyed: number;
+  blocks: number;
+  /** Pairs this rule added (pairs an earlier rule already produced are not counted again). */
+  pairs: number;
+  /** Blocks larger than maxBlock, and the records in them. */
+  oversizedBlocks: number;
+  oversizedRecords: number;
+  /** Sub-blocks still too large, compared by a sliding window instead of in full. */
+  windowedBlocks: number;
+  /** Pairs inside oversized blocks that were not compared (bounded, not silently dropped: counted here). */
+  pairsNotCompared: number;
+}
+
+export interface CandidatePairs {
+  pairs: PairBuffer;
+  stats: RuleStats[];
+  /** Records without any name, never blocked (singletons). */
+  unnamed: number;
+}
+
+/**
+ * Candidate pairs from the union of the blocking rules, each pair once. A pair is emitted by the first rule that
+ * compares it in full; later rules skip pairs that share an earlier rule's (sub-)block.
+ */
+export function candidatePairs(
+  f: RecordFeatures,
+  rules: readonly BlockingRule[] = blockingRules,
+  options: BlockingOptions = defaultBlockingOptions,
+  onRule?: (done: number, total: number) => void,
+): CandidatePairs {
+  const n = f.size;
+  const pairs = new PairBuffer(Math.max(1024, n * 4));
+  // Each record's block id under every rule, side by side: the "did an earlier rule emit this pair" check then
+  // reads two short runs of memory instead of one distant array per rule.
+  const width = rules.length;
+  const blockIds = new Int32Array(n * width).fill(-1);
+  const named = new Uint8Array(n);
+  let unnamed = 0;
+  for (let i = 0; i < n; i++) {
+    if (f.hasName(i)) named[i] = 1;
+    else unnamed++;
+  }
+  const stats: RuleStats[] = [];
+  const keys = new Uint32Array(n);
+  const members = new Int32Array(n);
+  for (let r = 0; r < rules.length; r++) {
+    const current = rules[r] as BlockingRule;
+    const stat: RuleStats = {
+      rule: current.name,
+      keyed: 0,
+      blocks: 0,
+      pairs: 0,
+      oversizedBlocks: 0,
+      oversizedRecords: 0,
+      windowedBlocks: 0,
+      pairsNotCompared: 0,
+    };
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      if (named[i] === 0) continue;
+      const key = current.key(f, i);
+      if (key < 0) continue;
+      keys[count] = key;
+      members[count] = i;
+      count++;
+    }
+    stat.keyed = count;
+    const order = orderByKey(keys, count);
+    let nextBlock = 0;
+    const emitter = new BlockEmitter(pairs, blockIds, width, r, stat, options);
+    let start = 0;
+    while (start < count) {
+      const key = keys[order[start] as number] as number;
+      let end = start + 1;
+      while (end < count && keys[order[end] as number] === key) end++;
+      const size = end - start;
+      if (size > 1) {
+        const block = new Int32Array(size);
+        for (let k = 0; k < size; k++) block[k] = members[order[start + k] as number] as number;
+        stat.blocks++;
+        if (size <= options.maxBlock) {
+          emitter.full(block, nextBlock++);
+        } else {
+          stat.oversizedBlocks++;
+          stat.oversizedRecords += size;
+          const before = pairs.length;
+          const dupesBefore = emitter.skipped;
+          nextBlock = emitter.overlapping(f, block, nextBlock);
+          const compared = pairs.length - before + (emitter.skipped - dupesBefore);
+          stat.pairsNotCompared += (size * (size - 1)) / 2 - compared;
+        }
+      }
+      start = end;
+    }
+    stats.push(stat);
+    onRule?.(r + 1, rules.length);
+  }
+  return { pairs, stats, unnamed };
+}
+
+class BlockEmitter {
+  /** Pairs met again that an earlier rule already emitted. */
+  skipped = 0;
+
+  constructor(
+    private readonly pairs: PairBuffer,
+    private readonly blockIds: Int32Array,
+    private readonly width: number,
+    private readonly rule: number,
+    private readonly stat: RuleStats,
+    private readonly options: BlockingOptions,
+  ) {}
+
+  /** Pairs already emitted within the oversized block at hand (its partitions overlap). */
+  private local: Set<number> | undefined;
+
+  private emit(i: number, j: number): void {
+    if (this.local) {
+      const key = i < j ? i * 4294967296 + j : j * 4294967296 + i;
+      if (this.local.has(key)) return;
+      this.local.add(key);
+    }
+    const ids = this.blockIds;
+    const bi = i * this.width;
+    const bj = j * this.width;
+    for (let q = 0; q < this.rule; q++) {
+      const id = ids[bi + q] as number;
+      if (id >= 0 && id === ids[bj + q]) {
+        this.skipped++;
+        return;
+      }
+    }
+    this.pairs.push(i, j);
+    this.stat.pairs++;
+  }
+
+  /** Every pair of the block; its members get the block's id (later rules skip these pairs). */
+  full(block: Int32Array, id: number): void {
+    for (let x = 0; x < block.length; x++) {
+      const i = block[x] as number;
+      this.blockIds[i * this.width + this.rule] = id;
+      for (let y = x + 1; y < block.length; y++) this.emit(i, block[y] as number);
+    }
+  }
+
+  /**
+   * An oversized block: partitioned once by each overlap key (records lacking it left out), every pair sharing a
+   * part compared once; parts still too large, and the records lacking every overlap key, are split further.
+   * Records of a full father part get its id (later rules skip those pairs). Returns the next free block id.
+   */
+  overlapping(f: RecordFeatures, block: Int32Array, nextId: number): number {
+    this.local = new Set();
+    let id = nextId;
+    const lacking: number[] = [];
+    for (const i of block) if (overlapKeys.every((k) => k.key(f, i) < 0)) lacking.push(i);
+    overlapKeys.forEach((sub, s) => {
+      const keyed = [] as { i: number; k: number }[];
+      for (const i of block) {
+        const k = sub.key(f, i);
+        if (k >= 0) keyed.push({ i, k });
+      }
+      keyed.sort((x, y) => x.k - y.k || x.i - y.i);
+      let start = 0;
+      while (start < keyed.length) {
+        const k = (keyed[start] as { k: number }).k;
+        let end = start + 1;
+        while (end < keyed.length && (keyed[end] as { k: number }).k === k) end++;
+        const part = Int32Array.from(keyed.slice(start, end), (e) => e.i);
+        if (part.length > this.options.maxBlock) id = this.split(f, part, 0, id);
+        else if (part.length > 1) {
+          if (s === 0) this.full(part, id++);
+          else this.all(part);
+        }
+        start = end;
+      }
+    });
+    if (lacking.length > this.options.maxBlock) id = this.split(f, Int32Array.from(lacking), 0, id);
+    else if (lacking.length > 1) this.all(Int32Array.from(lacking));
+    this.local = undefined;
+    return id;
+  }
+
+  /** Every pair of a part, without giving its records a block id. */
+  private all(part: Int32Array): void {
+    for (let x = 0; x < part.length; x++) {
+      for (let y = x + 1; y < part.length; y++) this.emit(part[x] as number, part[y] as number);
+    }
+  }
+
+  /** Sub-blocks a part by the next sub-key; returns the next free block id. */
+  split(f: RecordFeatures, block: Int32Array, depth: number, nextId: number): number {
+    if (depth >= subBlockKeys.length) {
+      this.window(block);
+      return nextId;
+    }
+    const sub = subBlockKeys[depth] as (typeof subBlockKeys)[number];
+    const keyed = Array.from(block, (i) => ({ i, k: sub.key(f, i) }));
+    keyed.sort((x, y) => x.k - y.k || x.i - y.i);
+    let start = 0;
+    let id = nextId;
+    while (start < keyed.length) {
+      const k = (keyed[start] as { k: number }).k;
+      let end = start + 1;
+      while (end < keyed.length && (keyed[end] as { k: number }).k === k) end++;
+      const part = Int32Array.from(keyed.slice(start, end), (e) => e.i);
+      if (part.length > this.options.maxBlock) id = this.split(f, part, depth + 1, id);
+      else if (part.length > 1) this.full(part, id++);
+      start = end;
+    }
+    return id;
+  }
+
+  /** Sorted-neighbourhood fallback: each record meets the next `window` records of the block. */
+  private window(block: Int32Array): void {
+    this.stat.windowedBlocks++;
+    const w = this.options.window;
+    for (let x = 0; x < block.length; x++) {
+      for (let y = x + 1; y <= x + w && y < block.length; y++)
+        this.emit(block[x] as number, block[y] as number);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { clusterPairs, type PairScore, pairKey } from './clustering.js';
+import { featuresOf } from './test-fixtures.js';
+
+/** Scores from a table (pairs not listed are neutral). */
+function table(weights: Record<string, number>): PairScore {
+  return { score: (a, b) => weights[`${Math.min(a, b)}-${Math.max(a, b)}`] ?? 0 };
+}
+
+function cluster(
+  rows: Parameters<typeof featuresOf>[0],
+  links: [number, number, number][],
+  weights: Record<string, number>,
+  extra: { cannotLink?: Set<number> } = {},
+) {
+  const f = featuresOf(rows);
+  const a = Int32Array.from(links, (l) => l[0]);
+  const b = Int32Array.from(links, (l) => l[1]);
+  const w = Float32Array.from(links, (l) => l[2]);
+  return clusterPairs(f, a, b, w, links.length, table(weights), {
+    thresholdWeight: 10,
+    guardWeight: -5,
+    ...extra,
+  });
+}
+
+describe('guarded clustering', () => {
+  const named = (n: number) => Array.from({ length: n }, (_, i) => ({ first_name: `n${i}` }));
+
+  it('merges records linked above the threshold, strongest first, and names clusters by their first record', () => {
+    const { clusterOf, stats } = cluster(
+      named(4),
+      [
+        [0, 1, 20],
+        [2, 3, 12],
+        [1, 3, 5],
+      ],
+      {},
+    );
+    expect(Array.from(clusterOf)).toEqual([0, 0, 2, 2]);
+    expect(stats).toMatchObject({ links: 2, merges: 2, clusters: 2, largestCluster: 2 });
+  });
+
+  it('does not let a chain of links join two records that are clearly different people', () => {
+    // 0–1 and 1–2 link, but 0 and 2 disagree (weight −20): 2 stays out.
+    const { clusterOf, stats } = cluster(
+      named(3),
+      [
+        [0, 1, 15],
+        [1, 2, 14],
+      ],
+      { '0-1': 15, '1-2': 14, '0-2': -20 },
+    );
+    expect(clusterOf[0]).toBe(clusterOf[1]);
+    expect(clusterOf[2]).not.toBe(clusterOf[0]);
+    expect(stats.refusedClearlyDifferent).toBe(1);
+  });
+
+  it('never puts two lines of one registry with different detainee numbers in one cluster', () => {
+    const rows = [
+      { first_name: 'a', source: 'registry-235', detainee_number: '100' },
+      { first_name: 'a', source: 'family' },
+      { first_name: 'a', source: 'registry-235', detainee_number: '200' },
+    ];
+    const { clusterOf, stats } = cluster(
+      rows,
+      [
+        [0, 1, 30],
+        [1, 2, 30],
+      ],
+      {},
+    );
+    expect(clusterOf[0]).toBe(clusterOf[1]);
+    expect(clusterOf[2]).toBe(2);
+    expect(stats.refusedRegistryConflict).toBe(1);
+  });
+
+  it("keeps a reviewer's rejected pair apart, even through a third record", () => {
+    const { clusterOf, stats } = cluster(
+      named(3),
+      [
+        [0, 1, 30],
+        [1, 2, 30],
+      ],
+      {},
+      { cannotLink: new Set([pairKey(0, 2)]) },
+    );
+    expect(clusterOf[2]).not.toBe(clusterOf[0]);
+    expect(stats.refusedRejected).toBe(1);
+  });
+});

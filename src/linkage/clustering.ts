@@ -1,0 +1,147 @@
+import type { RecordFeatures } from './features.js';
+
+/** Scores any pair on demand (the guard compares pairs the blocking never proposed). */
+export interface PairScore {
+  score(a: number, b: number): number;
+}
+
+export interface ClusterOptions {
+  /** Pairs with a Bayes factor (log2) at or above this are links. */
+  thresholdWeight: number;
+  /** A merge is refused when any pair across the two clusters scores below this: clearly different people. */
+  guardWeight: number;
+  /** Pairs a reviewer rejected: never in one cluster. Keys from `pairKey`. */
+  cannotLink?: ReadonlySet<number>;
+  /** Pairs across two clusters checked at most (a deterministic stride sample beyond). */
+  maxGuardPairs?: number;
+}
+
+export interface ClusterStats {
+  /** Pairs at or above the threshold. */
+  links: number;
+  /** Links that joined two clusters. */
+  merges: number;
+  /** Links refused because the two clusters hold two lines of one registry with different detainee numbers. */
+  refusedRegistryConflict: number;
+  /** Links refused because a reviewer rejected a pair across the two clusters. */
+  refusedRejected: number;
+  /** Links refused because some pair across the two clusters is clearly two different people. */
+  refusedClearlyDifferent: number;
+  clusters: number;
+  largestCluster: number;
+}
+
+export interface Clustering {
+  /** For each record, the index of its cluster's first record. */
+  clusterOf: Int32Array;
+  stats: ClusterStats;
+}
+
+/** A number naming an unordered pair of record indexes. */
+export function pairKey(a: number, b: number): number {
+  return a < b ? a * 4294967296 + b : b * 4294967296 + a;
+}
+
+/**
+ * Groups records from scored pairs. Links are taken strongest first; two clusters merge only if no pair across them
+ * is a known conflict (same registry, different detainee numbers; a reviewer's rejection) and none scores as
+ * clearly different people. So a chain of weak links cannot join two people whose own records disagree.
+ */
+export function clusterPairs(
+  f: RecordFeatures,
+  pairA: Int32Array,
+  pairB: Int32Array,
+  weights: Float32Array | Float64Array,
+  count: number,
+  scorer: PairScore,
+  options: ClusterOptions,
+): Clustering {
+  const n = f.size;
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) parent[i] = i;
+  const members: (number[] | undefined)[] = new Array(n);
+  const find = (x: number): number => {
+    let r = x;
+    while (parent[r] !== r) r = parent[r] as number;
+    while (parent[x] !== r) {
+      const next = parent[x] as number;
+      parent[x] = r;
+      x = next;
+    }
+    return r;
+  };
+  const links: number[] = [];
+  for (let p = 0; p < count; p++) if ((weights[p] as number) >= options.thresholdWeight) links.push(p);
+  links.sort((x, y) => (weights[y] as number) - (weights[x] as number) || x - y);
+  const stats: ClusterStats = {
+    links: links.length,
+    merges: 0,
+    refusedRegistryConflict: 0,
+    refusedRejected: 0,
+    refusedClearlyDifferent: 0,
+    clusters: 0,
+    largestCluster: n > 0 ? 1 : 0,
+  };
+  const maxGuard = options.maxGuardPairs ?? 10_000;
+  for (const p of links) {
+    const ra = find(pairA[p] as number);
+    const rb = find(pairB[p] as number);
+    if (ra === rb) continue;
+    const ma = members[ra] ?? [ra];
+    const mb = members[rb] ?? [rb];
+    const verdict = guard(f, ma, mb, scorer, options, maxGuard);
+    if (verdict === 'registry') stats.refusedRegistryConflict++;
+    else if (verdict === 'rejected') stats.refusedRejected++;
+    else if (verdict === 'different') stats.refusedClearlyDifferent++;
+    if (verdict !== 'ok') continue;
+    const [big, small, rootBig, rootSmall] = ma.length >= mb.length ? [ma, mb, ra, rb] : [mb, ma, rb, ra];
+    for (const x of small) big.push(x);
+    parent[rootSmall] = rootBig;
+    members[rootBig] = big;
+    members[rootSmall] = undefined;
+    stats.merges++;
+    if (big.length > stats.largestCluster) stats.largestCluster = big.length;
+  }
+  const clusterOf = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const r = find(i);
+    if (clusterOf[r] === -1) {
+      clusterOf[r] = i;
+      stats.clusters++;
+    }
+    clusterOf[i] = clusterOf[r] as number;
+  }
+  return { clusterOf, stats };
+}
+
+type Verdict = 'ok' | 'registry' | 'rejected' | 'different';
+
+function guard(
+  f: RecordFeatures,
+  ma: number[],
+  mb: number[],
+  scorer: PairScore,
+  options: ClusterOptions,
+  maxGuard: number,
+): Verdict {
+  for (const x of ma) {
+    const dx = f.detainee[x] as number;
+    if (dx < 0) continue;
+    const sx = f.source[x] as number;
+    for (const y of mb) {
+      const dy = f.detainee[y] as number;
+      if (dy >= 0 && dy !== dx && sx >= 0 && f.source[y] === sx) return 'registry';
+    }
+  }
+  if (options.cannotLink && options.cannotLink.size > 0) {
+    for (const x of ma) for (const y of mb) if (options.cannotLink.has(pairKey(x, y))) return 'rejected';
+  }
+  const total = ma.length * mb.length;
+  const stride = total > maxGuard ? Math.ceil(total / maxGuard) : 1;
+  for (let k = 0; k < total; k += stride) {
+    const x = ma[Math.floor(k / mb.length)] as number;
+    const y = mb[k % mb.length] as number;
+    if (scorer.score(x, y) < options.guardWeight) return 'different';
+  }
+  return 'ok';
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { epochDay, formatDate, parseDate, parseYear } from './dates.js';
+
+describe('parseDate', () => {
+  it.each([
+    ['1985-03-07', { year: 1985, month: 3, day: 7 }],
+    ['1985-3-7', { year: 1985, month: 3, day: 7 }],
+    ['07/03/1985', { year: 1985, month: 3, day: 7 }],
+    ['7.3.1985', { year: 1985, month: 3, day: 7 }],
+    ['1985-03', { year: 1985, month: 3, day: 0 }],
+    ['1985', { year: 1985, month: 0, day: 0 }],
+    ['٠٧/٠٣/١٩٨٥', { year: 1985, month: 3, day: 7 }],
+    [' 2000-02-29 ', { year: 2000, month: 2, day: 29 }],
+  ])('reads %s', (text, date) => {
+    expect(parseDate(text)).toEqual({ kind: 'date', date });
+  });
+
+  it.each(['1985-13-01', '1900-02-29', '31/04/1990', 'yesterday', '85', '1985/03/07x', '0000'])(
+    'calls %s invalid',
+    (text) => {
+      expect(parseDate(text).kind).toBe('invalid');
+    },
+  );
+
+  it.each([undefined, null, '', '   '])('calls %j empty', (text) => {
+    expect(parseDate(text).kind).toBe('empty');
+  });
+});
+
+describe('parseYear', () => {
+  it('reads a four-digit year and refuses anything else', () => {
+    expect(parseYear('1990')).toEqual({ kind: 'date', date: { year: 1990, month: 0, day: 0 } });
+    expect(parseYear('1990-01-01').kind).toBe('invalid');
+    expect(parseYear('').kind).toBe('empty');
+  });
+});
+
+describe('formatting', () => {
+  it('writes ISO at the precision given and counts days from the epoch', () => {
+    expect(formatDate({ year: 2012, month: 5, day: 0 })).toBe('2012-05');
+    expect(formatDate({ year: 2012, month: 5, day: 9 })).toBe('2012-05-09');
+    expect(epochDay({ year: 1970, month: 1, day: 2 })).toBe(1);
+    expect(epochDay({ year: 1970, month: 0, day: 0 })).toBe(0);
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * Dates as person records give them: a day, a month or only a year. Accepted forms (design.md): ISO
+ * `YYYY-MM-DD`, `DD/MM/YYYY`, `YYYY-MM`, `YYYY`; Arabic-Indic digits are read as ASCII, `.` and `-` are
+ * accepted in place of `/` in the day-first form.
+ */
+export interface PartialDate {
+  year: number;
+  /** 1–12, or 0 when only the year is known. */
+  month: number;
+  /** 1–31, or 0 when the day is not known. */
+  day: number;
+}
+
+export type DateParse = { kind: 'empty' } | { kind: 'invalid' } | { kind: 'date'; date: PartialDate };
+
+const empty: DateParse = { kind: 'empty' };
+const invalid: DateParse = { kind: 'invalid' };
+
+const minYear = 1850;
+const maxYear = 2100;
+
+function asciiDigits(text: string): string {
+  return text
+    .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x660))
+    .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0));
+}
+
+const monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) return 29;
+  return monthDays[month - 1] ?? 0;
+}
+
+/** The number of digits 0-9 at text[from, from+count), or -1 if any is not a digit. */
+function digits(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/** The common exact shapes (YYYY-MM-DD, DD/MM/YYYY, YYYY), read without regular expressions. */
+function fastParse(text: string): DateParse | undefined {
+  if (text.length === 10) {
+    if (text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45) {
+      const y = digits(text, 0, 4);
+      const m = digits(text, 5, 2);
+      const d = digits(text, 8, 2);
+      if (y >= 0 && m >= 0 && d >= 0) return make(y, m, d);
+    } else if (text.charCodeAt(2) === 47 && text.charCodeAt(5) === 47) {
+      const d = digits(text, 0, 2);
+      const m = digits(text, 3, 2);
+      const y = digits(text, 6, 4);
+      if (y >= 0 && m >= 0 && d >= 0) return make(y, m, d);
+    }
+  } else if (text.length === 4) {
+    const y = digits(text, 0, 4);
+    if (y >= 0) return make(y, 0, 0);
+  }
+  return undefined;
+}
+
+function make(year: number, month: number, day: number): DateParse {
+  if (year < minYear || year > maxYear) return invalid;
+  if (month < 0 || month > 12) return invalid;
+  if (month === 0 && day !== 0) return invalid;
+  if (day < 0 || (month > 0 && day > daysInMonth(year, month))) return invalid;
+  return { kind: 'date', date: { year, month, day } };
+}
+
+/** Reads one date field; blank is `empty`, anything unreadable is `invalid` (callers count it, then treat it as missing). */
+export function parseDate(raw: string | null | undefined): DateParse {
+  if (raw === null || raw === undefined) return empty;
+  const fast = fastParse(raw);
+  if (fast) return fast;
+  const text = asciiDigits(raw.trim());
+  if (text === '') return empty;
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  if (m) return make(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
+  if (m) return make(Number(m[3]), Number(m[2]), Number(m[1]));
+  m = /^(\d{4})-(\d{1,2})$/.exec(text);
+  if (m) return make(Number(m[1]), Number(m[2]), 0);
+  m = /^(\d{4})$/.exec(text);
+  if (m) return make(Number(m[1]), 0, 0);
+  return invalid;
+}
+
+/** Reads a bare year column (`birth_year`). */
+export function parseYear(raw: string | null | undefined): DateParse {
+  if (raw === null || raw === undefined) return empty;
+  const fast = raw.length === 4 ? digits(raw, 0, 4) : -1;
+  if (fast >= 0) return make(fast, 0, 0);
+  const text = asciiDigits(raw.trim());
+  if (text === '') return empty;
+  if (!/^\d{4}$/.test(text)) return invalid;
+  return make(Number(text), 0, 0);
+}
+
+/** Days since 1970-01-01 of the date's first day (month 1 / day 1 when not known). */
+export function epochDay(date: PartialDate): number {
+  return Math.floor(Date.UTC(date.year, Math.max(1, date.month) - 1, Math.max(1, date.day)) / 86_400_000);
+}
+
+/** ISO form at the precision given: `YYYY`, `YYYY-MM` or `YYYY-MM-DD`. */
+export function formatDate(date: PartialDate): string {
+  const y = String(date.year).padStart(4, '0');
+  if (date.month === 0) return y;
+  const m = String(date.month).padStart(2, '0');
+  if (date.day === 0) return `${y}-${m}`;
+  return `${y}-${m}-${String(date.day).padStart(2, '0')}`;
+}

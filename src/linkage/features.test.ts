@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { branches, governorates } from '../gazetteer/index.js';
+import { compareAll, comparisons } from './comparisons.js';
+import { detaineeNumberForm, none } from './features.js';
+import { NameSimilarity } from './similarity-cache.js';
+import { featuresOf } from './test-fixtures.js';
+
+const level = (rows: Parameters<typeof featuresOf>[0], name: string) => {
+  const f = featuresOf(rows);
+  const out = new Uint8Array(comparisons.length);
+  compareAll(f, 0, 1, new NameSimilarity(f.names), out);
+  const c = comparisons.findIndex((x) => x.name === name);
+  return comparisons[c]?.levels[out[c] as number];
+};
+
+describe('prepared records', () => {
+  it('parses a full name when no parts are given, and lets parts win when both are', () => {
+    const f = featuresOf([
+      { full_name: 'محمد أحمد علي المصري' },
+      { full_name: 'Mohammad Al-Masri', first_name: 'Mhd' },
+    ]);
+    expect(f.names.form(f.first[0] as number)).toBe('محمد');
+    expect(f.names.form(f.grandfather[0] as number)).toBe('علي');
+    expect(f.names.form(f.first[1] as number)).toBe('mhd');
+    expect(f.names.form(f.family[1] as number)).toBe('masri');
+  });
+
+  it('resolves governorate and branch aliases to gazetteer codes', () => {
+    const f = featuresOf([
+      { governorate: 'Rural Damascus', arresting_branch: 'فرع فلسطين' },
+      { governorate: 'ريف دمشق', arresting_branch: 'Branch 235' },
+      { governorate: 'Atlantis', arresting_branch: 'الفرع 235' },
+    ]);
+    expect(f.governorate[0]).toBe(governorates.findIndex((g) => g.id === 'rif-dimashq'));
+    expect(f.governorate[1]).toBe(f.governorate[0]);
+    expect(f.governorate[2]).toBeGreaterThanOrEqual(100);
+    const b235 = branches.findIndex((b) => b.id === 'branch-235');
+    expect([f.branch[0], f.branch[1], f.branch[2]]).toEqual([b235, b235, b235]);
+  });
+
+  it('counts rows without any name and unreadable dates per column, treating them as missing', () => {
+    const f = featuresOf([
+      { mother_name: 'فاطمة', birth_date: '31/02/1990', arrest_date: 'spring 2013' },
+      { first_name: 'Ali', birth_date: '1990-01-01', birth_year: 'nineteen', death_date: '2015-13-01' },
+    ]);
+    expect(f.issues.rowsWithoutName).toBe(1);
+    expect(f.issues.invalidDates).toEqual({ birth_date: 1, birth_year: 1, arrest_date: 1, death_date: 1 });
+    expect(f.birthYear[0]).toBe(none);
+    expect(f.hasName(0)).toBe(false);
+    expect(f.hasName(1)).toBe(true);
+  });
+
+  it('reads detainee numbers by their digits', () => {
+    expect(detaineeNumberForm('٠٠١٢٣')).toBe('123');
+    expect(detaineeNumberForm('No. 4567')).toBe('4567');
+    expect(detaineeNumberForm('')).toBe('');
+  });
+});
+
+describe('comparison levels', () => {
+  it.each([
+    [{ birth_date: '1985-03-07' }, { birth_date: '07/03/1985' }, 'exact_date'],
+    [{ birth_date: '1985-03-07' }, { birth_date: '1985-07-03' }, 'day_month_swapped'],
+    [{ birth_date: '1985-03-07' }, { birth_year: '1985' }, 'same_year'],
+    [{ birth_date: '1985-03-07' }, { birth_date: '1985-04-07' }, 'same_year_date_differs'],
+    [{ birth_year: '1985' }, { birth_year: '1986' }, 'year_off_by_one'],
+    [{ birth_year: '1985' }, { birth_year: '1990' }, 'different'],
+    [{ birth_year: '1985' }, {}, 'missing'],
+  ])('birth %j vs %j is %s', (a, b, want) => {
+    expect(level([a, b], 'birth_date')).toBe(want);
+  });
+
+  it.each([
+    [{ arrest_date: '2013-05-01' }, { arrest_date: '2013-05-01' }, 'same_day'],
+    [{ arrest_date: '2013-05-01' }, { arrest_date: '2013-05-20' }, 'within_30_days'],
+    [{ arrest_date: '2013-05' }, { arrest_date: '2013-05-20' }, 'within_30_days'],
+    [{ arrest_date: '2013' }, { arrest_date: '2013-11-20' }, 'within_a_year'],
+    [{ arrest_date: '2013-05-01' }, { arrest_date: '2015-05-01' }, 'different'],
+  ])('arrest %j vs %j is %s', (a, b, want) => {
+    expect(level([a, b], 'arrest_date')).toBe(want);
+  });
+
+  it.each([
+    [
+      { detainee_number: '1234', arresting_branch: 'Branch 235' },
+      { detainee_number: '١٢٣٤', arresting_branch: 'فرع فلسطين' },
+      'same_number_same_branch',
+    ],
+    [{ detainee_number: '1234', arresting_branch: 'Branch 235' }, { detainee_number: '1234' }, 'same_number'],
+    [
+      { detainee_number: '1234', arresting_branch: 'Branch 235' },
+      { detainee_number: '99', arresting_branch: 'Palestine Branch' },
+      'different_number_same_branch',
+    ],
+    [
+      { detainee_number: '1234', arresting_branch: 'Branch 235' },
+      { detainee_number: '99', arresting_branch: 'Branch 215' },
+      'missing',
+    ],
+  ])('detainee %j vs %j is %s', (a, b, want) => {
+    expect(level([a, b], 'detainee_number')).toBe(want);
+  });
+
+  it('tells names within a script from names across scripts', () => {
+    expect(level([{ first_name: 'محمد' }, { first_name: 'محمد' }], 'first_name')).toBe('exact');
+    expect(level([{ first_name: 'محمد' }, { first_name: 'Mohammad' }], 'first_name')).toBe('transliteration');
+    expect(level([{ first_name: 'Mohammad' }, { first_name: 'Mohamad' }], 'first_name')).toBe('variant');
+    expect(level([{ first_name: 'سامر' }, { first_name: 'Khaled' }], 'first_name')).toBe(
+      'transliteration_different',
+    );
+    expect(level([{ mother_name: 'فاطمة الحلبي' }, { mother_name: 'فاطمه' }], 'mother_name')).toBe(
+      'first_agrees',
+    );
+    expect(level([{ mother_name: 'فاطمة الحلبي' }, { mother_name: 'فاطمة حلبي' }], 'mother_name')).toBe(
+      'full_agrees',
+    );
+  });
+});

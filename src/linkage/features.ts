@@ -1,0 +1,457 @@
+import { aliasKey, branches, governorates, resolveBranch, resolveGovernorate } from '../gazetteer/index.js';
+import { type DateParse, epochDay, parseDate, parseYear } from './dates.js';
+import { normalizeName, parseFullName, partForm, placeKey } from './name-kit.js';
+import type { DateColumn, PersonRecordFields } from './record.js';
+import { Interner, NameVocabulary } from './vocabulary.js';
+
+/** Missing value in every column. */
+export const none = -1;
+
+/** Date precision codes. */
+export const precision = { none: 0, year: 1, month: 2, day: 3 } as const;
+
+/** Codes above these are places and branches the gazetteer does not know, interned by their alias key. */
+export const unknownGovernorateBase = 100;
+export const unknownBranchBase = 1000;
+/** Detainee numbers that are not plain digits are coded from here up. */
+export const detaineeTextBase = 1_000_000_000;
+
+/**
+ * The columns every prepared record carries, all Int32 (-1 = missing): ids of interned values, gazetteer codes,
+ * dates as year/month/day or epoch days with a precision code.
+ */
+export const featureColumns = [
+  'source',
+  'first',
+  'father',
+  'grandfather',
+  'family',
+  'motherFirst',
+  'motherRest',
+  'sex',
+  'birthYear',
+  'birthMonth',
+  'birthDay',
+  'governorate',
+  'place',
+  'arrestDay',
+  'arrestPrecision',
+  'branch',
+  'detainee',
+  'deathDay',
+  'deathPrecision',
+] as const;
+export type FeatureColumn = (typeof featureColumns)[number];
+
+export interface FeatureIssues {
+  /** Rows with no first, father, grandfather or family name: kept, never linked. */
+  rowsWithoutName: number;
+  /** Unreadable dates per column, treated as missing. */
+  invalidDates: Record<DateColumn, number>;
+}
+
+/** Everything one RecordFeatures holds, to be folded into another (records prepared in a worker thread). */
+export interface FeatureExport {
+  size: number;
+  columns: Record<FeatureColumn, Int32Array>;
+  ids: string[];
+  nameForms: readonly string[];
+  sources: readonly string[];
+  places: readonly string[];
+  numbers: readonly string[];
+  unknownPlaces: readonly string[];
+  issues: FeatureIssues;
+}
+
+/** What a worker needs to rebuild the features: columns on shared memory and the vocabularies' strings. */
+export interface FeatureSnapshot {
+  size: number;
+  columns: Record<FeatureColumn, Int32Array>;
+  nameForms: readonly string[];
+}
+
+/**
+ * Records prepared once into compact numeric columns, so that blocking and comparison touch only integers and
+ * interned names. Grows as records are added (link reads a stream; the match index takes records as they arrive).
+ */
+export class RecordFeatures {
+  size = 0;
+  private capacity: number;
+  readonly names: NameVocabulary;
+  readonly sources = new Interner();
+  readonly places = new Interner();
+  readonly numbers = new Interner();
+  readonly unknownPlaces = new Interner();
+  /** The caller's id of each record (the CSV's record_id, or a database id). */
+  readonly ids: string[] = [];
+  readonly issues: FeatureIssues = {
+    rowsWithoutName: 0,
+    invalidDates: { birth_date: 0, birth_year: 0, arrest_date: 0, death_date: 0 },
+  };
+
+  source: Int32Array;
+  first: Int32Array;
+  father: Int32Array;
+  grandfather: Int32Array;
+  family: Int32Array;
+  motherFirst: Int32Array;
+  motherRest: Int32Array;
+  sex: Int32Array;
+  birthYear: Int32Array;
+  birthMonth: Int32Array;
+  birthDay: Int32Array;
+  governorate: Int32Array;
+  place: Int32Array;
+  arrestDay: Int32Array;
+  arrestPrecision: Int32Array;
+  branch: Int32Array;
+  detainee: Int32Array;
+  deathDay: Int32Array;
+  deathPrecision: Int32Array;
+
+  private readonly partCache = new Map<string, number>();
+  private readonly fullNameIds = new Int32Array(4);
+  private readonly governorateCache = new Map<string, number>();
+  private readonly placeCache = new Map<string, number>();
+  private readonly motherCache = new Map<string, Int32Array>();
+  private readonly sexCache = new Map<string, number>();
+  private readonly branchCache = new Map<string, number>();
+
+  constructor(capacity = 1024, names = new NameVocabulary()) {
+    this.capacity = Math.max(16, capacity);
+    this.names = names;
+    this.source = new Int32Array(this.capacity);
+    this.first = new Int32Array(this.capacity);
+    this.father = new Int32Array(this.capacity);
+    this.grandfather = new Int32Array(this.capacity);
+    this.family = new Int32Array(this.capacity);
+    this.motherFirst = new Int32Array(this.capacity);
+    this.motherRest = new Int32Array(this.capacity);
+    this.sex = new Int32Array(this.capacity);
+    this.birthYear = new Int32Array(this.capacity);
+    this.birthMonth = new Int32Array(this.capacity);
+    this.birthDay = new Int32Array(this.capacity);
+    this.governorate = new Int32Array(this.capacity);
+    this.place = new Int32Array(this.capacity);
+    this.arrestDay = new Int32Array(this.capacity);
+    this.arrestPrecision = new Int32Array(this.capacity);
+    this.branch = new Int32Array(this.capacity);
+    this.detainee = new Int32Array(this.capacity);
+    this.deathDay = new Int32Array(this.capacity);
+    this.deathPrecision = new Int32Array(this.capacity);
+  }
+
+  /** Rebuilds read-only features from a snapshot (worker side); ids and issue counts stay with the owner. */
+  static fromSnapshot(snapshot: FeatureSnapshot): RecordFeatures {
+    const features = new RecordFeatures(16, NameVocabulary.from(snapshot.nameForms));
+    for (const column of featureColumns) features[column] = snapshot.columns[column];
+    features.size = snapshot.size;
+    features.capacity = snapshot.size;
+    return features;
+  }
+
+  /** Columns copied to shared memory, for worker threads. */
+  snapshot(): FeatureSnapshot {
+    const columns = {} as Record<FeatureColumn, Int32Array>;
+    for (const column of featureColumns) {
+      const shared = new Int32Array(new SharedArrayBuffer(Math.max(4, this.size * 4)));
+      shared.set(this[column].subarray(0, this.size));
+      columns[column] = shared;
+    }
+    return { size: this.size, columns, nameForms: this.names.allForms() };
+  }
+
+  /** All of it, for `absorb` on another thread's side. */
+  exportAll(): FeatureExport {
+    const { columns } = this.snapshot();
+    return {
+      size: this.size,
+      columns,
+      ids: this.ids,
+      nameForms: this.names.allForms(),
+      sources: this.sources.values,
+      places: this.places.values,
+      numbers: this.numbers.values,
+      unknownPlaces: this.unknownPlaces.values,
+      issues: this.issues,
+    };
+  }
+
+  /**
+   * Appends records prepared elsewhere (another thread, its own vocabularies): their ids are re-interned here and
+   * every coded column is mapped onto this side's codes.
+   */
+  absorb(other: FeatureExport): void {
+    const remap = (values: readonly string[], into: { intern(v: string): number }) =>
+      Int32Array.from(values, (v) => into.intern(v));
+    const names = remap(other.nameForms, this.names);
+    const sources = remap(other.sources, this.sources);
+    const places = remap(other.places, this.places);
+    const numbers = remap(other.numbers, this.numbers);
+    const unknown = remap(other.unknownPlaces, this.unknownPlaces);
+    const name = (v: number) => (v < 0 ? v : (names[v] as number));
+    const code = (v: number, table: Int32Array) => (v < 0 ? v : (table[v] as number));
+    const c = other.columns;
+    for (let k = 0; k < other.size; k++) {
+      if (this.size === this.capacity) this.grow();
+      const i = this.size++;
+      this.ids.push(other.ids[k] as string);
+      for (const column of featureColumns) this[column][i] = c[column][k] as number;
+      this.source[i] = code(c.source[k] as number, sources);
+      this.first[i] = name(c.first[k] as number);
+      this.father[i] = name(c.father[k] as number);
+      this.grandfather[i] = name(c.grandfather[k] as number);
+      this.family[i] = name(c.family[k] as number);
+      this.motherFirst[i] = name(c.motherFirst[k] as number);
+      this.motherRest[i] = name(c.motherRest[k] as number);
+      this.place[i] = code(c.place[k] as number, places);
+      const detainee = c.detainee[k] as number;
+      if (detainee >= detaineeTextBase)
+        this.detainee[i] = detaineeTextBase + (numbers[detainee - detaineeTextBase] as number);
+      const governorate = c.governorate[k] as number;
+      if (governorate >= unknownGovernorateBase) {
+        this.governorate[i] =
+          unknownGovernorateBase + (unknown[governorate - unknownGovernorateBase] as number);
+      }
+      const branch = c.branch[k] as number;
+      if (branch >= unknownBranchBase)
+        this.branch[i] = unknownBranchBase + (unknown[branch - unknownBranchBase] as number);
+    }
+    this.issues.rowsWithoutName += other.issues.rowsWithoutName;
+    for (const column of Object.keys(this.issues.invalidDates) as DateColumn[]) {
+      this.issues.invalidDates[column] += other.issues.invalidDates[column];
+    }
+  }
+
+  /** True when the record has at least one of first, father, grandfather or family name. */
+  hasName(i: number): boolean {
+    return (
+      (this.first[i] as number) >= 0 ||
+      (this.family[i] as number) >= 0 ||
+      (this.father[i] as number) >= 0 ||
+      (this.grandfather[i] as number) >= 0
+    );
+  }
+
+  /** Prepares one row and returns its index. */
+  add(id: string, fields: PersonRecordFields): number {
+    if (this.size === this.capacity) this.grow();
+    const i = this.size++;
+    this.ids.push(id);
+    this.source[i] = fields.source?.trim() ? this.sources.intern(fields.source.trim()) : none;
+
+    let first = this.part(fields.first_name);
+    let father = this.part(fields.father_name);
+    let grandfather = this.part(fields.grandfather_name);
+    let family = this.part(fields.family_name);
+    const full = fields.full_name;
+    if (full?.trim() && (first < 0 || family < 0 || (father < 0 && grandfather < 0))) {
+      const parsed = this.fullName(full);
+      if (first < 0 && family < 0 && father < 0 && grandfather < 0) {
+        [first, father, grandfather, family] = parsed as unknown as [number, number, number, number];
+      } else {
+        if (first < 0) first = parsed[0] as number;
+        if (family < 0) family = parsed[3] as number;
+      }
+    }
+    this.first[i] = first;
+    this.father[i] = father;
+    this.grandfather[i] = grandfather;
+    this.family[i] = family;
+    if (first < 0 && father < 0 && grandfather < 0 && family < 0) this.issues.rowsWithoutName++;
+
+    const mother = this.mother(fields.mother_name);
+    this.motherFirst[i] = mother[0] as number;
+    this.motherRest[i] = mother[1] as number;
+
+    this.sex[i] = fields.sex ? this.sexOf(fields.sex) : none;
+
+    const birth = this.date('birth_date', parseDate(fields.birth_date));
+    const year = birth ? undefined : this.date('birth_year', parseYear(fields.birth_year));
+    const b = birth ?? year;
+    this.birthYear[i] = b ? b.year : none;
+    this.birthMonth[i] = b ? b.month : 0;
+    this.birthDay[i] = b ? b.day : 0;
+    if (birth && fields.birth_year) this.date('birth_year', parseYear(fields.birth_year));
+
+    this.governorate[i] = this.governorateCode(fields.governorate);
+    this.place[i] = this.placeCode(fields.place_of_origin);
+
+    const arrest = this.date('arrest_date', parseDate(fields.arrest_date));
+    this.arrestDay[i] = arrest ? epochDay(arrest) : none;
+    this.arrestPrecision[i] = arrest ? precisionOf(arrest) : precision.none;
+    const death = this.date('death_date', parseDate(fields.death_date));
+    this.deathDay[i] = death ? epochDay(death) : none;
+    this.deathPrecision[i] = death ? precisionOf(death) : precision.none;
+
+    this.branch[i] = this.branchCode(fields.arresting_branch);
+    this.detainee[i] = this.detaineeCode(fields.detainee_number);
+    return i;
+  }
+
+  /**
+   * A detainee number's code: the number itself when it is all digits (up to nine), otherwise an interned id above
+   * them. Numbers are nearly all distinct; they need no dictionary.
+   */
+  private detaineeCode(raw: string | undefined): number {
+    const form = detaineeNumberForm(raw);
+    if (form === '') return none;
+    if (form.length <= 9 && /^\d+$/.test(form)) return Number(form);
+    return detaineeTextBase + this.numbers.intern(form);
+  }
+
+  /** The detainee number as written in matching form (explanations). */
+  detaineeLabel(code: number): string {
+    if (code < 0) return '';
+    return code < detaineeTextBase ? String(code) : (this.numbers.values[code - detaineeTextBase] ?? '');
+  }
+
+  /** Drops the last record added (a match query scored against the registry and let go). */
+  removeLast(): void {
+    if (this.size === 0) return;
+    this.size--;
+    this.ids.pop();
+  }
+
+  private date(column: DateColumn, parsed: DateParse) {
+    if (parsed.kind === 'invalid') this.issues.invalidDates[column]++;
+    return parsed.kind === 'date' ? parsed.date : undefined;
+  }
+
+  private part(raw: string | undefined): number {
+    if (!raw) return none;
+    let id = this.partCache.get(raw);
+    if (id === undefined) {
+      const form = partForm(raw);
+      id = form ? this.names.intern(form) : none;
+      this.partCache.set(raw, id);
+    }
+    return id;
+  }
+
+  /**
+   * [first, father, grandfather, family] ids of a parsed full name (into a reused array: full names are nearly all
+   * distinct, so they are parsed rather than cached).
+   */
+  private fullName(raw: string): Int32Array {
+    const parts = parseFullName(raw);
+    const ids = this.fullNameIds;
+    ids[0] = parts.first ? this.names.intern(parts.first) : none;
+    ids[1] = parts.father ? this.names.intern(parts.father) : none;
+    ids[2] = parts.grandfather ? this.names.intern(parts.grandfather) : none;
+    ids[3] = parts.family ? this.names.intern(parts.family) : none;
+    return ids;
+  }
+
+  private placeCode(raw: string | undefined): number {
+    if (!raw?.trim()) return none;
+    let code = this.placeCache.get(raw);
+    if (code === undefined) {
+      const key = placeKey(raw);
+      code = key ? this.places.intern(key) : none;
+      this.placeCache.set(raw, code);
+    }
+    return code;
+  }
+
+  /** [first, rest] name ids of a mother's name: her first name, and the rest (usually her family name). */
+  private mother(raw: string | undefined): Int32Array {
+    if (!raw) return noMother;
+    let ids = this.motherCache.get(raw);
+    if (ids === undefined) {
+      const text = normalizeName(raw);
+      const space = text.indexOf(' ');
+      const head = space < 0 ? text : text.slice(0, space);
+      const rest = space < 0 ? '' : partForm(text.slice(space + 1));
+      const first = partForm(head) || head;
+      ids = Int32Array.of(first ? this.names.intern(first) : none, rest ? this.names.intern(rest) : none);
+      this.motherCache.set(raw, ids);
+    }
+    return ids;
+  }
+
+  private sexOf(raw: string): number {
+    let code = this.sexCache.get(raw);
+    if (code === undefined) {
+      code = sexCode(raw);
+      this.sexCache.set(raw, code);
+    }
+    return code;
+  }
+
+  private governorateCode(raw: string | undefined): number {
+    if (!raw?.trim()) return none;
+    let code = this.governorateCache.get(raw);
+    if (code === undefined) {
+      const g = resolveGovernorate(raw);
+      code = g
+        ? governorates.indexOf(g)
+        : unknownGovernorateBase + this.unknownPlaces.intern(`governorate:${aliasKey(raw)}`);
+      this.governorateCache.set(raw, code);
+    }
+    return code;
+  }
+
+  private branchCode(raw: string | undefined): number {
+    if (!raw?.trim()) return none;
+    let code = this.branchCache.get(raw);
+    if (code === undefined) {
+      const b = resolveBranch(raw);
+      code = b
+        ? branches.indexOf(b)
+        : unknownBranchBase + this.unknownPlaces.intern(`branch:${aliasKey(raw)}`);
+      this.branchCache.set(raw, code);
+    }
+    return code;
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    for (const column of featureColumns) {
+      const grown = new Int32Array(this.capacity);
+      grown.set(this[column]);
+      this[column] = grown;
+    }
+  }
+
+  /** A readable label for a governorate or branch code (explanations). */
+  placeLabel(kind: 'governorate' | 'branch', code: number): string {
+    if (code < 0) return '';
+    if (kind === 'governorate') {
+      return code < unknownGovernorateBase
+        ? (governorates[code]?.id ?? '')
+        : (this.unknownPlaces.values[code - unknownGovernorateBase] ?? '');
+    }
+    return code < unknownBranchBase
+      ? (branches[code]?.id ?? '')
+      : (this.unknownPlaces.values[code - unknownBranchBase] ?? '');
+  }
+}
+
+const noMother = Int32Array.of(none, none);
+
+function precisionOf(date: { month: number; day: number }): number {
+  if (date.day > 0) return precision.day;
+  if (date.month > 0) return precision.month;
+  return precision.year;
+}
+
+/** 1 male, 2 female, -1 unknown. */
+export function sexCode(raw: string | undefined): number {
+  if (!raw) return none;
+  const t = normalizeName(raw);
+  if (t === 'm' || t === 'male' || t === 'ذكر' || t === 'man') return 1;
+  if (t === 'f' || t === 'female' || t === 'انثي' || t === 'woman') return 2;
+  return none;
+}
+
+/** Detainee numbers compare on their digits (Arabic-Indic read as ASCII, leading zeros dropped). */
+export function detaineeNumberForm(raw: string | undefined): string {
+  if (!raw) return '';
+  if (/^\d{1,9}$/.test(raw)) return raw.replace(/^0+(?=\d)/, '');
+  const ascii = raw
+    .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x660))
+    .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0));
+  const digits = ascii.replace(/\D/g, '').replace(/^0+(?=\d)/, '');
+  return digits || aliasKey(ascii);
+}

@@ -1,0 +1,102 @@
+import {
+  type BlockingOptions,
+  blockingRules,
+  type CandidatePairs,
+  candidatePairs,
+  defaultBlockingOptions,
+  type RuleStats,
+} from './blocking.js';
+import { type ClusterStats, clusterPairs } from './clustering.js';
+import type { RecordFeatures } from './features.js';
+import type { CompiledModel } from './model.js';
+import { Scorer } from './scorer.js';
+import { TermFrequencies } from './term-frequencies.js';
+
+/** Scores pairs [from, to) into `out` (the unit of work a worker thread does). */
+export function scoreRange(
+  scorer: Scorer,
+  a: Int32Array,
+  b: Int32Array,
+  from: number,
+  to: number,
+  out: Float32Array,
+): void {
+  for (let p = from; p < to; p++) out[p] = scorer.score(a[p] as number, b[p] as number);
+}
+
+export interface LinkOptions {
+  blocking?: BlockingOptions;
+  /** Pairs never to be merged (reviewers' rejections), keys from clustering.pairKey. */
+  cannotLink?: ReadonlySet<number>;
+  /**
+   * Scores all candidate pairs; defaults to this thread. The link service passes a worker-thread version.
+   */
+  score?: (candidates: CandidatePairs, tf: TermFrequencies) => Promise<Float32Array> | Float32Array;
+  onStage?: (stage: 'blocking' | 'scoring' | 'clustering', done: number, total: number) => void;
+}
+
+export interface LinkResult {
+  clusterOf: Int32Array;
+  candidates: CandidatePairs;
+  weights: Float32Array;
+  tf: TermFrequencies;
+  scorer: Scorer;
+  priorWeight: number;
+  thresholdWeight: number;
+  blocking: RuleStats[];
+  clustering: ClusterStats;
+}
+
+/** Dedupe and link prepared records: blocking, scoring, guarded clustering. */
+export async function linkFeatures(
+  f: RecordFeatures,
+  model: CompiledModel,
+  options: LinkOptions = {},
+): Promise<LinkResult> {
+  const tf = TermFrequencies.of(f);
+  const candidates = candidatePairs(f, blockingRules, options.blocking ?? defaultBlockingOptions, (d, t) =>
+    options.onStage?.('blocking', d, t),
+  );
+  const scorer = new Scorer(f, model, tf);
+  const count = candidates.pairs.length;
+  options.onStage?.('scoring', 0, count);
+  let weights: Float32Array;
+  if (options.score) {
+    weights = await options.score(candidates, tf);
+  } else {
+    weights = new Float32Array(count);
+    const step = 1 << 16;
+    for (let from = 0; from < count; from += step) {
+      scoreRange(scorer, candidates.pairs.a, candidates.pairs.b, from, Math.min(count, from + step), weights);
+      options.onStage?.('scoring', Math.min(count, from + step), count);
+    }
+  }
+  const priorWeight = model.priorWeight(f.size);
+  const thresholdWeight = model.thresholdWeight(f.size);
+  options.onStage?.('clustering', 0, 1);
+  const { clusterOf, stats } = clusterPairs(
+    f,
+    candidates.pairs.a,
+    candidates.pairs.b,
+    weights,
+    count,
+    scorer,
+    {
+      thresholdWeight,
+      guardWeight: model.guardWeight(f.size),
+      cannotLink: options.cannotLink,
+    },
+  );
+  options.onStage?.('clustering', 1, 1);
+  return {
+    clusterOf,
+    candidates,
+    weights,
+    tf,
+    scorer,
+    priorWeight,
+    thresholdWeight,
+    blocking: candidates.stats,
+    clustering: stats,
+  };
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { pairwiseQuality } from './evaluate.js';
+import { RecordFeatures } from './features.js';
+import { linkFeatures } from './link.js';
+import { MatchIndex } from './match-index.js';
+import { CompiledModel, parseModel } from './model.js';
+import { generate } from './synth/generator.js';
+import { shippedModel } from './test-fixtures.js';
+import { trainModel } from './train.js';
+
+// A few thousand synthetic records: enough to see the model work, small enough for CI. Full sizes live in bench/.
+const data = generate({ people: 2500, seed: 11 });
+const truth = Int32Array.from(data.records, (r) => r.person);
+function features(): RecordFeatures {
+  const f = new RecordFeatures(data.records.length);
+  for (const r of data.records) f.add(r.fields.record_id, r.fields);
+  return f;
+}
+
+describe('linking synthetic records', () => {
+  it('finds most true pairs with few false ones, with the shipped model', async () => {
+    const result = await linkFeatures(features(), new CompiledModel(shippedModel()));
+    const q = pairwiseQuality(result.clusterOf, truth);
+    expect(q.precision).toBeGreaterThan(0.9);
+    expect(q.recall).toBeGreaterThan(0.8);
+    expect(result.clusterOf.length).toBe(data.records.length);
+  });
+
+  it('retrains by EM on the data into a valid model that still links well', async () => {
+    const f = features();
+    const { model, report } = trainModel(f, shippedModel(), {
+      randomPairs: 200_000,
+      now: '2026-01-01T00:00:00.000Z',
+    });
+    expect(() => parseModel(JSON.parse(JSON.stringify(model)))).not.toThrow();
+    expect(model.version).toMatch(/^trained-[0-9a-f]{12}$/);
+    expect(report.passes.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(report.passes.map((p) => p.rule)).size).toBe(report.passes.length);
+    const first = model.comparisons.find((c) => c.name === 'first_name')!;
+    const exact = first.levels.find((l) => l.label === 'exact')!;
+    expect(exact.m).toBeGreaterThan(exact.u);
+    const q = pairwiseQuality((await linkFeatures(f, new CompiledModel(model))).clusterOf, truth);
+    expect(q.f1).toBeGreaterThan(0.85);
+  });
+});
+
+describe('the match index', () => {
+  const held = new Set<number>();
+  const seen = new Set<number>();
+  data.records.forEach((r, i) => {
+    if (seen.has(r.person)) held.add(i);
+    seen.add(r.person);
+  });
+  const index = new MatchIndex(new CompiledModel(shippedModel()));
+  index.load(
+    data.records.filter((_, i) => !held.has(i)).map((r) => ({ id: r.fields.record_id, fields: r.fields })),
+  );
+  const personOf = new Map(data.records.map((r) => [r.fields.record_id, r.person]));
+
+  it('returns a held-out report’s person among the top 10 for nearly every report', () => {
+    const queries = [...held].slice(0, 300);
+    const hits = queries.filter((q) => {
+      const top = index.top(data.records[q]!.fields, 10);
+      return top.some((c) => personOf.get(c.recordId) === data.records[q]!.person);
+    });
+    expect(hits.length / queries.length).toBeGreaterThan(0.95);
+  });
+
+  it('ranks by score, explains any candidate, and finds a record added after loading', () => {
+    const q = [...held][0]!;
+    const fields = data.records[q]!.fields;
+    const top = index.top(fields, 5);
+    expect(top.map((c) => c.weight)).toEqual([...top.map((c) => c.weight)].sort((a, b) => b - a));
+    const explanation = index.explain(fields, top[0]!.recordId);
+    expect(explanation?.probability).toBeCloseTo(top[0]!.probability, 6);
+    const before = index.size;
+    index.add('late-1', { ...fields, notes: 'a copy arriving later' });
+    expect(index.size).toBe(before + 1);
+    expect(index.top(fields, 3)[0]?.recordId).toBe('late-1');
+  });
+
+  it('answers a report without any name with no candidates', () => {
+    expect(index.top({ mother_name: 'فاطمة', birth_year: '1980' }, 10)).toEqual([]);
+  });
+});

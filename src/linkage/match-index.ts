@@ -1,0 +1,323 @@
+import { type BlockingRule, broadMatchRules, matchRules, type Narrowing } from './blocking.js';
+import { type Explanation, explainPair } from './explain.js';
+import { RecordFeatures } from './features.js';
+import type { CompiledModel } from './model.js';
+import { probabilityOf } from './model.js';
+import type { PersonRecordFields } from './record.js';
+import { Scorer } from './scorer.js';
+import { orderByKey } from './sort.js';
+import { TermFrequencies } from './term-frequencies.js';
+
+const allNarrowings: readonly Narrowing[] = ['birth', 'father', 'mother'];
+
+export interface MatchCandidate {
+  /** The registry record's id. */
+  recordId: string;
+  /** Its index in the index's features. */
+  index: number;
+  /** log2 Bayes factor of the pair. */
+  weight: number;
+  /** Match probability (prior for a registry of this size included). */
+  probability: number;
+}
+
+export interface MatchIndexOptions {
+  /** Candidates taken from one key's postings at most; longer lists keep only records that share one more thing. */
+  maxPosting?: number;
+}
+
+/** One rule's postings: a sorted, packed part built in bulk, and a map for records added since. */
+class Postings {
+  keys = new Uint32Array(0);
+  starts = new Int32Array(1);
+  members = new Int32Array(0);
+  readonly recent = new Map<number, number[]>();
+  recentCount = 0;
+
+  /** Packs the keys of records [0, n) (recent additions are folded in). */
+  build(f: RecordFeatures, rule: BlockingRule): void {
+    const n = f.size;
+    const keys = new Uint32Array(n);
+    const owners = new Int32Array(n);
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      if (!f.hasName(i)) continue;
+      const key = rule.key(f, i);
+      if (key < 0) continue;
+      keys[count] = key;
+      owners[count++] = i;
+    }
+    const order = orderByKey(keys, count);
+    const distinct: number[] = [];
+    const starts: number[] = [];
+    this.members = new Int32Array(count);
+    for (let k = 0; k < count; k++) {
+      const at = order[k] as number;
+      const key = keys[at] as number;
+      if (distinct.length === 0 || distinct[distinct.length - 1] !== key) {
+        distinct.push(key);
+        starts.push(k);
+      }
+      this.members[k] = owners[at] as number;
+    }
+    starts.push(count);
+    this.keys = Uint32Array.from(distinct);
+    this.starts = Int32Array.from(starts);
+    this.recent.clear();
+    this.recentCount = 0;
+  }
+
+  add(key: number, i: number): void {
+    const list = this.recent.get(key);
+    if (list) list.push(i);
+    else this.recent.set(key, [i]);
+    this.recentCount++;
+  }
+
+  /** Calls `visit` for each record under `key`; returns how many there were. */
+  forEach(key: number, visit: (i: number) => void): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.keys[mid] as number) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    let seen = 0;
+    if (lo < this.keys.length && this.keys[lo] === key) {
+      const end = this.starts[lo + 1] as number;
+      for (let k = this.starts[lo] as number; k < end; k++) visit(this.members[k] as number);
+      seen += end - (this.starts[lo] as number);
+    }
+    const recent = this.recent.get(key);
+    if (recent) {
+      for (const i of recent) visit(i);
+      seen += recent.length;
+    }
+    return seen;
+  }
+
+  size(key: number): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.keys[mid] as number) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    const packed =
+      lo < this.keys.length && this.keys[lo] === key
+        ? (this.starts[lo + 1] as number) - (this.starts[lo] as number)
+        : 0;
+    return packed + (this.recent.get(key)?.length ?? 0);
+  }
+}
+
+/**
+ * The registry in memory for interactive matching: prepared records, term frequencies and, per blocking rule, the
+ * records under each key. A query is prepared like a record, its candidates gathered from its keys, scored, and
+ * the best K returned with probabilities; any of them can be explained. Records can be added at any time.
+ */
+export class MatchIndex {
+  readonly features: RecordFeatures;
+  readonly tf: TermFrequencies;
+  private readonly scorer: Scorer;
+  private readonly postings: Postings[];
+  private readonly rules: readonly BlockingRule[];
+  private stamp: Uint32Array;
+  private query = 0;
+  private readonly maxPosting: number;
+  /** Per rule, what a candidate must also share when the rule's list is narrowed (empty: never forced). */
+  private readonly narrowing: (readonly Narrowing[])[];
+  private readonly byId = new Map<string, number>();
+
+  constructor(
+    readonly model: CompiledModel,
+    options: MatchIndexOptions = {},
+    features?: RecordFeatures,
+  ) {
+    this.features = features ?? new RecordFeatures(1 << 16);
+    this.tf = new TermFrequencies();
+    this.scorer = new Scorer(this.features, model, this.tf);
+    this.rules = [...matchRules, ...broadMatchRules];
+    this.narrowing = [...matchRules.map(() => allNarrowings), ...broadMatchRules.map((r) => r.narrowBy)];
+    this.postings = this.rules.map(() => new Postings());
+    this.stamp = new Uint32Array(1 << 16);
+    this.maxPosting = options.maxPosting ?? 4000;
+  }
+
+  get size(): number {
+    return this.features.size;
+  }
+
+  /** An index over records already prepared (read in parallel by the caller); duplicate ids keep the first. */
+  static fromFeatures(
+    model: CompiledModel,
+    features: RecordFeatures,
+    options: MatchIndexOptions = {},
+  ): MatchIndex {
+    const index = new MatchIndex(model, options, features);
+    for (let i = 0; i < features.size; i++) {
+      const id = features.ids[i] as string;
+      if (!index.byId.has(id)) index.byId.set(id, i);
+      index.tf.add(features, i);
+    }
+    index.pack();
+    return index;
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** Adds many records, then packs the postings (the way to load a registry). Ids already present are skipped. */
+  load(records: Iterable<{ id: string; fields: PersonRecordFields }>): void {
+    for (const { id, fields } of records) this.append(id, fields);
+    this.pack();
+  }
+
+  /**
+   * Adds a record without registering it in the postings: for bulk loading (stream records in with `append`, then
+   * `pack` once). Returns false when the id is already present.
+   */
+  append(id: string, fields: PersonRecordFields): boolean {
+    if (this.byId.has(id)) return false;
+    const i = this.features.add(id, fields);
+    this.byId.set(id, i);
+    this.tf.add(this.features, i);
+    return true;
+  }
+
+  /** Packs the postings of every record appended so far. */
+  pack(): void {
+    this.rebuild();
+  }
+
+  /** Adds one record as it arrives (registered in the postings at once). */
+  add(id: string, fields: PersonRecordFields): number {
+    const existing = this.byId.get(id);
+    if (existing !== undefined) return existing;
+    const i = this.features.add(id, fields);
+    this.byId.set(id, i);
+    this.tf.add(this.features, i);
+    if (this.features.hasName(i)) {
+      this.rules.forEach((rule, r) => {
+        const key = rule.key(this.features, i);
+        if (key >= 0) (this.postings[r] as Postings).add(key, i);
+      });
+    }
+    const recent = this.postings.reduce((sum, p) => sum + p.recentCount, 0);
+    if (recent > 4096 && recent > this.features.size / 4) this.rebuild();
+    return i;
+  }
+
+  private rebuild(): void {
+    this.rules.forEach((rule, r) => {
+      (this.postings[r] as Postings).build(this.features, rule);
+    });
+  }
+
+  /** The best `k` registry records for a report, strongest first. */
+  top(fields: PersonRecordFields, k: number): MatchCandidate[] {
+    return this.withQuery(fields, (q) => {
+      const n = this.features.size - 1;
+      this.scorer.records = Math.max(2, n + 1);
+      const prior = this.model.priorWeight(n + 1);
+      const best: MatchCandidate[] = [];
+      let worst = Number.NEGATIVE_INFINITY;
+      this.candidates(q, (i) => {
+        const weight = this.scorer.score(q, i);
+        if (best.length >= k && weight <= worst) return;
+        const candidate = {
+          recordId: this.features.ids[i] as string,
+          index: i,
+          weight,
+          probability: probabilityOf(prior + weight),
+        };
+        best.push(candidate);
+        best.sort((x, y) => y.weight - x.weight || x.index - y.index);
+        if (best.length > k) best.pop();
+        worst = (best[best.length - 1] as MatchCandidate).weight;
+      });
+      for (const c of best) c.weight = prior + c.weight;
+      return best;
+    });
+  }
+
+  /** The waterfall of a report against one registry record. */
+  explain(fields: PersonRecordFields, recordId: string): Explanation | undefined {
+    const i = this.byId.get(recordId);
+    if (i === undefined) return undefined;
+    return this.withQuery(fields, (q) => {
+      this.scorer.records = Math.max(2, this.features.size);
+      const explanation = explainPair(this.scorer, q, i, this.features.size);
+      explanation.recordA = '(query)';
+      return explanation;
+    });
+  }
+
+  /** Runs `work` with the report prepared as a temporary last record, then lets it go. */
+  private withQuery<T>(fields: PersonRecordFields, work: (q: number) => T): T {
+    const q = this.features.add('(query)', fields);
+    this.tf.add(this.features, q);
+    try {
+      return work(q);
+    } finally {
+      this.tf.remove(this.features, q);
+      this.features.removeLast();
+    }
+  }
+
+  /** Each registry record sharing a blocking key with record q, once. */
+  private candidates(q: number, visit: (i: number) => void): void {
+    const f = this.features;
+    if (!f.hasName(q)) return;
+    if (this.stamp.length < f.size) {
+      const grown = new Uint32Array(Math.max(f.size, this.stamp.length * 2));
+      grown.set(this.stamp);
+      this.stamp = grown;
+    }
+    this.query = (this.query + 1) >>> 0;
+    if (this.query === 0) {
+      this.stamp.fill(0);
+      this.query = 1;
+    }
+    const stamp = this.stamp;
+    const id = this.query;
+    const birth = f.birthYear[q] as number;
+    const names = f.names;
+    const keyOf = (v: number) => (v >= 0 ? names.keyOf(v) : -1);
+    const fatherKey = keyOf(f.father[q] as number);
+    const motherKey = keyOf(f.motherFirst[q] as number);
+    const grandfatherKey = keyOf(f.grandfather[q] as number);
+    const shares = (i: number, what: Narrowing): boolean => {
+      switch (what) {
+        case 'birth': {
+          const year = f.birthYear[i] as number;
+          return birth >= 0 && year >= 0 && year - birth <= 1 && birth - year <= 1;
+        }
+        case 'father':
+          return fatherKey >= 0 && keyOf(f.father[i] as number) === fatherKey;
+        case 'mother':
+          return motherKey >= 0 && keyOf(f.motherFirst[i] as number) === motherKey;
+        default:
+          return grandfatherKey >= 0 && keyOf(f.grandfather[i] as number) === grandfatherKey;
+      }
+    };
+    this.rules.forEach((rule, r) => {
+      const key = rule.key(f, q);
+      if (key < 0) return;
+      const postings = this.postings[r] as Postings;
+      // A broad rule, or a very common key (محمد المصري), keeps the records that also share one more thing.
+      const by = this.narrowing[r] as readonly Narrowing[];
+      const forced = r >= matchRules.length && by.length > 0;
+      const narrow = forced || postings.size(key) > this.maxPosting;
+      postings.forEach(key, (i) => {
+        if (i === q || stamp[i] === id) return;
+        if (narrow && !by.some((what) => shares(i, what))) return;
+        stamp[i] = id;
+        visit(i);
+      });
+    });
+  }
+}

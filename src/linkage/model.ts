@@ -1,0 +1,202 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { type Context, comparisons } from './comparisons.js';
+
+export const modelFormat = 'athar-linkage-model';
+export const modelFormatVersion = 1;
+
+const probability = z.number().gt(0).lt(1);
+
+const levelSchema = z.object({
+  label: z.string(),
+  /** P(level | same person). */
+  m: probability,
+  /** P(level | two different people, strangers). */
+  u: probability,
+  /** P(level | two different people of one family name: relatives, namesakes). All but family_name. */
+  uSameFamilyName: probability.optional(),
+  /** P(level | two different people of one family line: siblings, namesakes). Not for family-line fields. */
+  uWithinFamily: probability.optional(),
+});
+
+export const modelSchema = z.object({
+  format: z.literal(modelFormat),
+  formatVersion: z.literal(modelFormatVersion),
+  version: z.string().min(1),
+  description: z.string().optional(),
+  trainedOn: z
+    .object({
+      records: z.number().int().nonnegative(),
+      at: z.string(),
+      synthetic: z.boolean(),
+      randomPairs: z.number().int().nonnegative(),
+      passes: z.array(
+        z.object({ rule: z.string(), pairs: z.number().int().nonnegative(), lambda: z.number() }),
+      ),
+    })
+    .optional(),
+  /** Expected number of other records of the same person per record: sets the prior for a data set's size. */
+  matchesPerRecord: z.number().positive(),
+  familyLine: z.object({
+    /** P(family line agrees | same person). */
+    m: probability,
+    /**
+     * Other records per record that share its family line but are another person: siblings, cousins named alike,
+     * namesakes. Sets P(family line agrees | different people) for a data set's size.
+     */
+    nonMatchesPerRecord: z.number().positive(),
+  }),
+  /** Pairs at or above this match probability are links. */
+  threshold: probability,
+  clustering: z.object({
+    /** A merge is refused when any pair across the two clusters has a match probability below this. */
+    minCrossProbability: z.number().min(0).lt(1),
+  }),
+  termFrequency: z.object({ maxAdjustment: z.number().nonnegative() }),
+  comparisons: z.array(z.object({ name: z.string(), levels: z.array(levelSchema) })),
+});
+
+/** The model file (JSON): m and u per comparison level and context, prior, threshold and clustering guard. */
+export type LinkageModel = z.infer<typeof modelSchema>;
+export type ModelLevel = LinkageModel['comparisons'][number]['levels'][number];
+
+export class ModelError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
+
+/** Validates a parsed model file against the comparisons this code knows; one line per problem. */
+export function parseModel(value: unknown, where = 'model'): LinkageModel {
+  const parsed = modelSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ModelError(`${where}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  const model = parsed.data;
+  const names = model.comparisons.map((c) => c.name);
+  const expected = comparisons.map((c) => c.name);
+  if (names.join(',') !== expected.join(',')) {
+    throw new ModelError(
+      `${where}: comparisons must be ${expected.join(', ')} in that order (found ${names.join(', ')})`,
+    );
+  }
+  comparisons.forEach((comparison, c) => {
+    const levels = model.comparisons[c]?.levels ?? [];
+    const labels = levels.map((l) => l.label);
+    const want = comparison.levels.slice(1);
+    if (labels.join(',') !== want.join(',')) {
+      throw new ModelError(
+        `${where}: ${comparison.name} levels must be ${want.join(', ')} (found ${labels.join(', ') || 'none'})`,
+      );
+    }
+    if (c > 0 && levels.some((l) => l.uSameFamilyName === undefined)) {
+      throw new ModelError(`${where}: ${comparison.name}: every level needs uSameFamilyName`);
+    }
+    if (!comparison.lineage && levels.some((l) => l.uWithinFamily === undefined)) {
+      throw new ModelError(`${where}: ${comparison.name}: every level needs uWithinFamily`);
+    }
+  });
+  return model;
+}
+
+/** A content-derived version for a freshly trained model: the parameters' hash, so equal models share it. */
+export function modelVersion(model: Omit<LinkageModel, 'version'>, prefix: string): string {
+  const digest = createHash('sha256')
+    .update(
+      JSON.stringify({
+        c: model.comparisons,
+        p: model.matchesPerRecord,
+        l: model.familyLine,
+        t: model.threshold,
+        g: model.clustering,
+        f: model.termFrequency,
+      }),
+    )
+    .digest('hex');
+  return `${prefix}-${digest.slice(0, 12)}`;
+}
+
+export function log2Odds(p: number): number {
+  return Math.log2(p / (1 - p));
+}
+
+export function probabilityOf(weight: number): number {
+  const odds = 2 ** weight;
+  return Number.isFinite(odds) ? odds / (1 + odds) : 1;
+}
+
+/** The u of a level in a context (family_name keeps strangers' u in context 1; see comparisons.contextOf). */
+export function uIn(level: ModelLevel, context: Context): number {
+  if (context === 2) return level.uWithinFamily ?? level.u;
+  if (context === 1) return level.uSameFamilyName ?? level.u;
+  return level.u;
+}
+
+/** The model as lookup tables for the scorer, one per context. */
+export class CompiledModel {
+  readonly offsets: Int32Array;
+  /**
+   * log2(m/u) per context, comparison and level, flattened; level 0 (missing) is 0. In the family-line context
+   * the family-line fields weigh 0: they count jointly in the family line's own step.
+   */
+  readonly weights: [Float64Array, Float64Array, Float64Array];
+  /** log2(u) per context, comparison and level (term-frequency adjustments). */
+  readonly log2u: [Float64Array, Float64Array, Float64Array];
+  readonly maxAdjustment: number;
+
+  constructor(readonly model: LinkageModel) {
+    this.offsets = new Int32Array(comparisons.length);
+    let total = 0;
+    comparisons.forEach((c, i) => {
+      this.offsets[i] = total;
+      total += c.levels.length;
+    });
+    const table = () => new Float64Array(total);
+    this.weights = [table(), table(), table()];
+    this.log2u = [table(), table(), table()];
+    comparisons.forEach((c, i) => {
+      const levels = model.comparisons[i]?.levels ?? [];
+      levels.forEach((level, l) => {
+        const at = (this.offsets[i] as number) + l + 1;
+        for (const context of [0, 1, 2] as const) {
+          const u = uIn(level, context);
+          this.log2u[context][at] = Math.log2(u);
+          this.weights[context][at] = context === 2 && c.lineage ? 0 : Math.log2(level.m / u);
+        }
+      });
+    });
+    this.maxAdjustment = model.termFrequency.maxAdjustment;
+  }
+
+  get version(): string {
+    return this.model.version;
+  }
+
+  weight(comparison: number, level: number, context: Context = 0): number {
+    return this.weights[context][(this.offsets[comparison] as number) + level] as number;
+  }
+
+  /** log2 prior odds that two records of a data set of `records` records are one person. */
+  priorWeight(records: number): number {
+    const lambda = Math.min(0.5, this.model.matchesPerRecord / Math.max(1, records - 1));
+    return log2Odds(lambda);
+  }
+
+  /** log2(m/u) of an agreeing family line in a data set of `records` records. */
+  familyLineWeight(records: number): number {
+    const u = Math.min(0.5, this.model.familyLine.nonMatchesPerRecord / Math.max(1, records - 1));
+    return Math.log2(this.model.familyLine.m / u);
+  }
+
+  /** The Bayes factor (log2) a pair needs to reach the threshold in a data set of this size. */
+  thresholdWeight(records: number): number {
+    return log2Odds(this.model.threshold) - this.priorWeight(records);
+  }
+
+  /** The Bayes factor (log2) below which a pair is clearly two people (the clustering guard). */
+  guardWeight(records: number): number {
+    return log2Odds(this.model.clustering.minCrossProbability) - this.priorWeight(records);
+  }
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { compareNames, nameKey, parseFullName, partForm, placeKey, prepareName } from './name-kit.js';
+
+describe('name parts (the seam over src/names)', () => {
+  it.each([
+    ['المصري', 'مصري'],
+    ['Al-Masri', 'masri'],
+    ['El Masri', 'masri'],
+    ['Almasri', 'masri'],
+    ['عبد الرحمن', 'عبدالرحمن'],
+    ['أحمد', 'احمد'],
+    ['', ''],
+  ])('takes %j to the matching form %j', (text, form) => {
+    expect(partForm(text)).toBe(form);
+  });
+
+  it('parses two, three and four-part names in both scripts into roles, compounds whole', () => {
+    expect(parseFullName('Mohammad Al-Masri')).toEqual({ first: 'mohammad', family: 'masri' });
+    expect(parseFullName('محمد عبد الرحمن المصري')).toEqual({
+      first: 'محمد',
+      father: 'عبدالرحمن',
+      family: 'مصري',
+    });
+    const four = parseFullName('Abd al-Rahman Ahmad Ali Al-Halabi');
+    expect(four).toMatchObject({ father: 'ahmad', grandfather: 'ali', family: 'halabi' });
+    expect(compareNames(prepareName(four.first as string), prepareName('عبدالرحمن'))).toBeGreaterThan(0.9);
+    expect(parseFullName('  ')).toEqual({});
+  });
+
+  it('gives Arabic names and their usual Latin spellings one key', () => {
+    for (const [a, b] of [
+      ['محمد', 'mohammad'],
+      ['خالد', 'khaled'],
+      ['شادي', 'chadi'],
+      ['فاطمه', 'fatima'],
+      ['عبدالله', 'abdullah'],
+    ] as const) {
+      expect(nameKey(partForm(a))).toBe(nameKey(partForm(b)));
+    }
+    expect(placeKey('جسر الشغور')).toBe(placeKey('Jisr al-Shughur'));
+  });
+
+  it('scores names in [0,1]: 1 for the same form, high for one name across scripts, low for two names', () => {
+    const p = (t: string) => prepareName(partForm(t));
+    expect(compareNames(p('محمد'), p('محمد'))).toBe(1);
+    expect(compareNames(p('محمد'), p('Mohammad'))).toBeGreaterThan(0.9);
+    expect(compareNames(p('محمود'), p('Mohammad'))).toBeLessThan(0.68);
+    expect(compareNames(p('سامر'), p('خالد'))).toBeLessThan(0.68);
+    expect(compareNames(p(''), p(''))).toBe(0);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * What linkage needs from names (src/names), behind one small seam: the matching form of a name part, parsing a full
+ * name into parts, a cross-script blocking key, and a fast prepared comparison.
+ */
+import {
+  compareTokens,
+  normalize,
+  type PreparedToken,
+  parse,
+  prepareToken,
+  tokenKey,
+} from '../names/index.js';
+
+export interface NameParts {
+  first?: string;
+  father?: string;
+  grandfather?: string;
+  family?: string;
+}
+
+/** A name part made ready for repeated comparison. */
+export interface PreparedName {
+  /** Matching form (see `partForm`). */
+  form: string;
+  /** Cross-script consonant skeleton. */
+  key: string;
+  latin: boolean;
+  token: PreparedToken;
+}
+
+/** The matching form of a text (names.normalize): hygiene and folding, script kept, single spaces. */
+export function normalizeName(text: string): string {
+  return normalize(text);
+}
+
+const articleWord = /^(al|el|ال)$/;
+const articlePrefix = /^(al|el)(?=[a-z]{3})|^ال(?=\p{L}{2})/u;
+
+/**
+ * One name part's matching form: normalised, the article dropped, words joined (so "Al-Masri", "Almasri" and
+ * "El Masri" meet, and "عبد الرحمن" equals "عبدالرحمن").
+ */
+export function partForm(text: string): string {
+  const words = normalize(text)
+    .split(' ')
+    .filter((w) => w !== '' && !articleWord.test(w));
+  if (words.length === 0) return '';
+  words[0] = (words[0] as string).replace(articlePrefix, '');
+  return words.join('');
+}
+
+/** Splits a full name into first / father / grandfather / family (names.parse), each in its matching form. */
+export function parseFullName(fullName: string): NameParts {
+  const parsed = parse(fullName);
+  const out: NameParts = {};
+  const put = (part: keyof NameParts, text: string | undefined) => {
+    const form = text ? partForm(text) : '';
+    if (form) out[part] = form;
+  };
+  put('first', parsed.first);
+  put('father', parsed.father);
+  put('grandfather', parsed.grandfather);
+  put('family', parsed.family);
+  return out;
+}
+
+/**
+ * The cross-script skeleton of a part (names.tokenKey): محمد, Mohammad and Muhammed meet. A final H is folded away:
+ * tokenKey drops a Latin final h (Saleh → SL) but keeps a final ح (صالح → SLH), so Saleh and صالح would never
+ * share a block.
+ */
+export function nameKey(form: string): string {
+  if (form === '') return '';
+  const key = tokenKey(form);
+  return key.length > 1 && key.endsWith('H') ? key.slice(0, -1) : key;
+}
+
+export function prepareName(form: string): PreparedName {
+  const token = prepareToken(form);
+  return { form, key: token.key, latin: token.script === 'latn', token };
+}
+
+/** Similarity in [0,1] of two prepared parts (names.compareTokens). */
+export function compareNames(a: PreparedName, b: PreparedName): number {
+  if (a.form === b.form) return a.form === '' ? 0 : 1;
+  return compareTokens(a.token, b.token);
+}
+
+/** A place name's cross-script key: each word without its article, as a skeleton. */
+export function placeKey(text: string): string {
+  return normalize(text)
+    .split(' ')
+    .filter((w) => w !== '' && !articleWord.test(w))
+    .map((w) => nameKey(w.replace(articlePrefix, '')))
+    .filter((k) => k !== '')
+    .join(' ');
+}

@@ -1,0 +1,202 @@
+import { type Context, compareAll, comparisons, contextOf, nameAgrees } from './comparisons.js';
+import type { RecordFeatures } from './features.js';
+import type { CompiledModel } from './model.js';
+import { NameSimilarity } from './similarity-cache.js';
+import { combinationKey, type TermColumn, type TermFrequencies } from './term-frequencies.js';
+
+interface TfSlot {
+  comparison: number;
+  column: TermColumn;
+  lineage: boolean;
+  levels: Uint8Array;
+}
+
+/**
+ * Scores record pairs: the log2 Bayes factor of "same person" against "different people", summed over the
+ * comparisons' levels, with term-frequency adjustments on agreeing names. The u side depends on the pair's context
+ * (comparisons.contextOf): strangers, people of one family name, or of one family line. No allocation per pair; one
+ * Scorer per thread (it owns a similarity cache).
+ */
+export class Scorer {
+  readonly sim: NameSimilarity;
+  private readonly levels = new Uint8Array(comparisons.length);
+  private readonly tfSlots: TfSlot[];
+  private lineWeight = 0;
+  private recordCount = 0;
+  private lastContext: Context = 0;
+  private lastJoint = false;
+  private lastLine = 0;
+  private readonly familyAt = comparisons.findIndex((c) => c.name === 'family_name');
+  private readonly firstAt = comparisons.findIndex((c) => c.name === 'first_name');
+
+  constructor(
+    readonly features: RecordFeatures,
+    readonly model: CompiledModel,
+    readonly tf: TermFrequencies,
+    cacheBits = 18,
+  ) {
+    this.sim = new NameSimilarity(features.names, cacheBits);
+    this.tfSlots = [];
+    comparisons.forEach((c, i) => {
+      if (!c.termFrequency) return;
+      const levels = new Uint8Array(c.levels.length);
+      for (const l of c.termFrequency.levels) levels[l] = 1;
+      this.tfSlots.push({
+        comparison: i,
+        column: c.termFrequency.column as TermColumn,
+        lineage: !!c.lineage,
+        levels,
+      });
+    });
+    this.records = features.size;
+    tf.expectedSame = model.model.matchesPerRecord * 0.9;
+  }
+
+  /** The size of the data set the pairs come from (it sets the family line's weight). */
+  get records(): number {
+    return this.recordCount;
+  }
+
+  set records(n: number) {
+    this.recordCount = n;
+    this.lineWeight = this.model.familyLineWeight(n);
+    this.log2LineU = Math.log2(this.model.model.familyLine.m) - this.lineWeight;
+  }
+
+  private log2LineU = 0;
+
+  /** The pair's log2 Bayes factor. */
+  score(a: number, b: number): number {
+    const levels = this.levels;
+    const offsets = this.model.offsets;
+    compareAll(this.features, a, b, this.sim, levels);
+    const context = contextOf(levels);
+    this.lastContext = context;
+    const table = this.model.weights[context];
+    let total = 0;
+    for (let c = 0; c < levels.length; c++)
+      total += table[(offsets[c] as number) + (levels[c] as number)] as number;
+    const joint = context === 0 ? Number.NaN : this.jointAdjustment(a, b, context);
+    this.lastJoint = !Number.isNaN(joint);
+    if (this.lastJoint) total += joint;
+    if (context === 2) total += this.lastLine;
+    for (let s = 0; s < this.tfSlots.length; s++) {
+      const slot = this.tfSlots[s] as TfSlot;
+      if (context === 2 && slot.lineage) continue;
+      if (this.lastJoint && (slot.comparison === this.firstAt || slot.comparison === this.familyAt)) continue;
+      const level = levels[slot.comparison] as number;
+      if (slot.levels[level] === 1) total += this.adjustment(slot, level, a, b, context);
+    }
+    return total;
+  }
+
+  /**
+   * Name combinations are not independent, and a combination only the pair itself carries is strong evidence, so
+   * where names agree on the same keys their frequency is taken jointly:
+   * - family-name context, first name agrees: one adjustment log2(u_first · u_family / tf(first + family)) replaces
+   *   the two fields' own;
+   * - family-line context: the line's weight is log2(m_line / tf(father + family)) — or, when the first name also
+   *   agrees, the line and first name together log2(m_line · m_first / tf(first + father + family)) — rather than
+   *   the average line's. Sets `lastLine` (the line step). NaN when no joint adjustment applies.
+   */
+  private jointAdjustment(a: number, b: number, context: Context): number {
+    const f = this.features;
+    const names = f.names;
+    const levels = this.levels;
+    const offsets = this.model.offsets;
+    const cap = this.model.maxAdjustment;
+    const familyKey = names.keyOf(f.family[a] as number);
+    const familyKeysAgree = familyKey === names.keyOf(f.family[b] as number);
+    const firstLevel = levels[this.firstAt] as number;
+    const firstA = f.first[a] as number;
+    const firstKey = firstA >= 0 ? names.keyOf(firstA) : -1;
+    const firstKeysAgree =
+      nameAgrees(firstLevel) && firstKey === names.keyOf(f.first[b] as number) && familyKeysAgree;
+    if (context === 1) {
+      if (!firstKeysAgree) return Number.NaN;
+      const u =
+        (this.model.log2u[1][(offsets[this.firstAt] as number) + firstLevel] as number) +
+        (this.model.log2u[0][
+          (offsets[this.familyAt] as number) + (levels[this.familyAt] as number)
+        ] as number);
+      const adj = u - this.tf.log2JointShare('first+family', combinationKey(firstKey, familyKey));
+      return Math.min(cap, Math.max(-cap, adj));
+    }
+    this.lastLine = this.lineWeight;
+    const fatherKey = names.keyOf(f.father[a] as number);
+    if (!familyKeysAgree || fatherKey !== names.keyOf(f.father[b] as number)) return Number.NaN;
+    if (firstKeysAgree) {
+      const u =
+        this.log2LineU + (this.model.log2u[2][(offsets[this.firstAt] as number) + firstLevel] as number);
+      const share = this.tf.log2JointShare(
+        'first+father+family',
+        combinationKey(firstKey, fatherKey, familyKey),
+      );
+      return Math.min(cap, Math.max(-cap, u - share));
+    }
+    const share = this.tf.log2JointShare('father+family', combinationKey(fatherKey, familyKey));
+    this.lastLine = this.lineWeight + Math.min(cap, Math.max(-cap, this.log2LineU - share));
+    return Number.NaN;
+  }
+
+  /** The family line's step of the last pair scored (its weight, with its frequency adjustment). */
+  lastLineWeight(): number {
+    return this.lastLine;
+  }
+
+  /** Whether the last pair scored took the joint first + family adjustment (shown on first_name). */
+  lastJointAdjustment(): boolean {
+    return this.lastJoint;
+  }
+
+  /** The levels of the last pair scored (valid until the next call). */
+  lastLevels(): Uint8Array {
+    return this.levels;
+  }
+
+  /** The context of the last pair scored. */
+  context(): Context {
+    return this.lastContext;
+  }
+
+  /** The average family line's weight in this data set (before its frequency adjustment). */
+  averageLineWeight(): number {
+    return this.lineWeight;
+  }
+
+  /** Levels of a pair into `out`, without scoring (training). */
+  levelsOf(a: number, b: number, out: Uint8Array): void {
+    compareAll(this.features, a, b, this.sim, out);
+  }
+
+  /**
+   * The term-frequency adjustment of an agreeing name level: log2(u_level / tf), with tf the share of records
+   * carrying that name (the commoner of the two keys when they differ), bounded by the model's maxAdjustment.
+   */
+  private adjustment(slot: TfSlot, level: number, a: number, b: number, context: Context): number {
+    const column = this.features[slot.column];
+    const names = this.features.names;
+    const ka = names.keyOf(column[a] as number);
+    const kb = names.keyOf(column[b] as number);
+    const shareA = this.tf.log2Share(slot.column, ka);
+    const share = ka === kb ? shareA : Math.max(shareA, this.tf.log2Share(slot.column, kb));
+    const u = this.model.log2u[context][(this.model.offsets[slot.comparison] as number) + level] as number;
+    const adj = u - share;
+    const cap = this.model.maxAdjustment;
+    return Math.min(cap, Math.max(-cap, adj));
+  }
+
+  /** Each term-frequency adjustment of the last scored pair, by comparison index (explanations). */
+  adjustmentsOfLast(a: number, b: number): Map<number, number> {
+    const out = new Map<number, number>();
+    if (this.lastJoint) out.set(this.firstAt, this.jointAdjustment(a, b, this.lastContext));
+    for (const slot of this.tfSlots) {
+      if (this.lastContext === 2 && slot.lineage) continue;
+      if (this.lastJoint && (slot.comparison === this.firstAt || slot.comparison === this.familyAt)) continue;
+      const level = this.levels[slot.comparison] as number;
+      if (slot.levels[level] === 1)
+        out.set(slot.comparison, this.adjustment(slot, level, a, b, this.lastContext));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,35 @@
+import { compareNames } from './name-kit.js';
+import type { NameVocabulary } from './vocabulary.js';
+
+/**
+ * Name-pair similarities, remembered in a direct-mapped table: name vocabularies are small and heavily repeated
+ * (محمد against أحمد comes up millions of times), so most comparisons are one multiply and one array read.
+ */
+export class NameSimilarity {
+  private readonly keys: Float64Array;
+  private readonly values: Float32Array;
+  private readonly mask: number;
+
+  constructor(
+    private readonly names: NameVocabulary,
+    bits = 18,
+  ) {
+    this.keys = new Float64Array(1 << bits).fill(-1);
+    this.values = new Float32Array(1 << bits);
+    this.mask = (1 << bits) - 1;
+  }
+
+  /** Similarity in [0,1] of two name ids (both ≥ 0). */
+  get(a: number, b: number): number {
+    if (a === b) return 1;
+    const lo = Math.min(a, b);
+    const hi = Math.max(a, b);
+    const key = lo * 16777216 + hi;
+    const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & this.mask;
+    if (this.keys[slot] === key) return this.values[slot] as number;
+    const value = compareNames(this.names.prepared(lo), this.names.prepared(hi));
+    this.keys[slot] = key;
+    this.values[slot] = value;
+    return value;
+  }
+}

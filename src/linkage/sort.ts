@@ -1,0 +1,46 @@
+/**
+ * The order of `count` unsigned 32-bit keys, ascending, stable: an LSD radix sort in two 16-bit passes. Blocking
+ * sorts a million keys per rule; this is several times faster than a comparison sort and allocates three arrays.
+ */
+export function orderByKey(keys: Uint32Array, count: number): Int32Array {
+  let order = new Int32Array(count);
+  let scratch = new Int32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  const buckets = new Int32Array(65536);
+  for (let shift = 0; shift < 32; shift += 16) {
+    buckets.fill(0);
+    for (let i = 0; i < count; i++) {
+      const digit = ((keys[order[i] as number] as number) >>> shift) & 0xffff;
+      buckets[digit] = (buckets[digit] as number) + 1;
+    }
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = buckets[d] as number;
+      buckets[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < count; i++) {
+      const index = order[i] as number;
+      const digit = ((keys[index] as number) >>> shift) & 0xffff;
+      const at = buckets[digit] as number;
+      scratch[at] = index;
+      buckets[digit] = at + 1;
+    }
+    const t = order;
+    order = scratch;
+    scratch = t;
+  }
+  return order;
+}
+
+/** A 32-bit mix of up to three non-negative integers (murmur3 finaliser), for composite blocking keys. */
+export function mixKey(salt: number, x: number, y: number, z = 0): number {
+  let h = Math.imul(salt ^ 0x9e3779b9, 0x85ebca6b);
+  h = Math.imul(h ^ x ^ (h >>> 15), 0xc2b2ae35);
+  h = Math.imul(h ^ y ^ (h >>> 13), 0x27d4eb2f);
+  h = Math.imul(h ^ z ^ (h >>> 16), 0x165667b1);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h >>> 0;
+}

@@ -1,0 +1,106 @@
+import { nameKey, type PreparedName, prepareName } from './name-kit.js';
+
+/** Strings to small integer ids, so records carry numbers and compare by `===`. */
+export class Interner {
+  private readonly ids = new Map<string, number>();
+  readonly values: string[] = [];
+
+  constructor(values: readonly string[] = []) {
+    for (const value of values) this.intern(value);
+  }
+
+  intern(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.values.length;
+      this.ids.set(value, id);
+      this.values.push(value);
+    }
+    return id;
+  }
+
+  get(value: string): number | undefined {
+    return this.ids.get(value);
+  }
+
+  get size(): number {
+    return this.values.length;
+  }
+}
+
+/**
+ * Name parts in their matching form, each with the id of its cross-script key. Shared by every name field, so the
+ * same name as a first name and as a father's name has one id (and one key).
+ */
+export class NameVocabulary {
+  private readonly forms = new Interner();
+  private readonly keyNames = new Interner();
+  private keyIds = new Int32Array(1024);
+  private latinFlags = new Uint8Array(1024);
+  private preparedForms: (PreparedName | undefined)[] = [];
+
+  /** Rebuilds a vocabulary from its forms (in a worker, from a snapshot). */
+  static from(forms: readonly string[]): NameVocabulary {
+    const vocabulary = new NameVocabulary();
+    for (const form of forms) vocabulary.intern(form);
+    return vocabulary;
+  }
+
+  intern(form: string): number {
+    const before = this.forms.size;
+    const id = this.forms.intern(form);
+    if (id === before) {
+      if (id >= this.keyIds.length) {
+        const grown = new Int32Array(this.keyIds.length * 2);
+        grown.set(this.keyIds);
+        this.keyIds = grown;
+        const flags = new Uint8Array(this.keyIds.length);
+        flags.set(this.latinFlags);
+        this.latinFlags = flags;
+      }
+      this.keyIds[id] = this.keyNames.intern(nameKey(form));
+      this.latinFlags[id] = /[a-z]/.test(form) ? 1 : 0;
+    }
+    return id;
+  }
+
+  get size(): number {
+    return this.forms.size;
+  }
+
+  get keyCount(): number {
+    return this.keyNames.size;
+  }
+
+  form(id: number): string {
+    return this.forms.values[id] as string;
+  }
+
+  /** The key id of a name id. */
+  keyOf(id: number): number {
+    return this.keyIds[id] as number;
+  }
+
+  /** 1 when the name is written in Latin script, 0 for Arabic. */
+  latin(id: number): number {
+    return this.latinFlags[id] as number;
+  }
+
+  keyText(keyId: number): string {
+    return this.keyNames.values[keyId] as string;
+  }
+
+  /** All forms in id order (what a snapshot carries). */
+  allForms(): readonly string[] {
+    return this.forms.values;
+  }
+
+  prepared(id: number): PreparedName {
+    let p = this.preparedForms[id];
+    if (p === undefined) {
+      p = prepareName(this.form(id));
+      this.preparedForms[id] = p;
+    }
+    return p;
+  }
+}

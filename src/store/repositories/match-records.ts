@@ -1,0 +1,61 @@
+import type { Selectable } from 'kysely';
+import type { RecordTable } from '../schema.js';
+import type { Db } from '../store.js';
+
+/** The columns of a record that matching reads. */
+export type MatchRecordRow = Pick<
+  Selectable<RecordTable>,
+  | 'id'
+  | 'source_id'
+  | 'full_name'
+  | 'first_name'
+  | 'father_name'
+  | 'grandfather_name'
+  | 'family_name'
+  | 'mother_name'
+  | 'sex'
+  | 'birth_date'
+  | 'birth_year'
+  | 'governorate_id'
+  | 'place_of_origin'
+  | 'arrest_date'
+  | 'arresting_branch_id'
+  | 'detainee_number'
+  | 'death_date'
+>;
+
+const columns = [
+  'id',
+  'source_id',
+  'full_name',
+  'first_name',
+  'father_name',
+  'grandfather_name',
+  'family_name',
+  'mother_name',
+  'sex',
+  'birth_date',
+  'birth_year',
+  'governorate_id',
+  'place_of_origin',
+  'arrest_date',
+  'arresting_branch_id',
+  'detainee_number',
+  'death_date',
+] as const;
+
+/** Reads records for the match index: all of them in id order, page by page, and those added after an id. */
+export class MatchRecordRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Up to `limit` records with id > `after` (ids are UUIDv7: time-ordered, so "after" also means "newer"). */
+  async page(after: string | null, limit: number): Promise<MatchRecordRow[]> {
+    let q = this.db.selectFrom('records').select(columns);
+    if (after !== null) q = q.where('id', '>', after);
+    return q.orderBy('id').limit(limit).execute();
+  }
+
+  async get(id: string): Promise<MatchRecordRow | undefined> {
+    return this.db.selectFrom('records').select(columns).where('id', '=', id).executeTakeFirst();
+  }
+}

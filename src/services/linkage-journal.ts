@@ -2,45 +2,37 @@ import { AuditRepository } from '../store/repositories/audit.js';
 import type { Decision } from '../store/repositories/decisions.js';
 import type { RecordLink } from '../store/repositories/record-links.js';
 import type { Db } from '../store/store.js';
+import { appendLogEntry, decisionEntry, type LogEntry, linkEntry } from './ledger.js';
 
 /**
  * Every registry change the linkage services make goes through one of these three functions, inside the transaction
- * that makes it: the one place where the tamper-evident log (issue 6) is hooked in. Today each change is written
- * to the audit log; `addLinkageChangeSink` lets the ledger append its entry in the same transaction.
+ * that makes it: each writes the audit log and stages the tamper-evident log's entry for the rows as they now
+ * stand, so the change, its audit row and its log entry commit together or not at all.
  */
-export type LinkageChange =
-  | { kind: 'decision_recorded'; decision: Decision }
-  | { kind: 'record_linked'; link: RecordLink }
-  | { kind: 'record_unlinked'; link: RecordLink };
-
-export type LinkageChangeSink = (db: Db, change: LinkageChange) => Promise<void>;
-
-const sinks: LinkageChangeSink[] = [];
-
-/** Registers a consumer of linkage changes (the ledger); it runs inside each change's transaction. */
-export function addLinkageChangeSink(sink: LinkageChangeSink): () => void {
-  sinks.push(sink);
-  return () => {
-    const at = sinks.indexOf(sink);
-    if (at >= 0) sinks.splice(at, 1);
-  };
+async function emit(db: Db, entry: LogEntry, audit: Parameters<AuditRepository['append']>[0], at: string) {
+  await new AuditRepository(db).append(audit, at);
+  await appendLogEntry(db, entry);
 }
 
-async function emit(
-  db: Db,
-  change: LinkageChange,
-  audit: Parameters<AuditRepository['append']>[0],
-  at: string,
-) {
-  await new AuditRepository(db).append(audit, at);
-  for (const sink of sinks) await sink(db, change);
+async function linkRow(db: Db, id: string) {
+  return db.selectFrom('record_links').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 /** A reviewer's decision on a pair (match, non-match, unsure, or the undoing of one). */
 export async function decisionRecorded(db: Db, decision: Decision): Promise<void> {
+  const row = await db
+    .selectFrom('decisions')
+    .selectAll()
+    .where('id', '=', decision.id)
+    .executeTakeFirstOrThrow();
+  const superseded = await db
+    .selectFrom('decisions')
+    .selectAll()
+    .where('superseded_by', '=', decision.id)
+    .execute();
   await emit(
     db,
-    { kind: 'decision_recorded', decision },
+    decisionEntry(row, superseded),
     {
       actorId: decision.reviewerId,
       actorRole: null,
@@ -62,7 +54,7 @@ export async function decisionRecorded(db: Db, decision: Decision): Promise<void
 export async function recordLinked(db: Db, link: RecordLink): Promise<void> {
   await emit(
     db,
-    { kind: 'record_linked', link },
+    linkEntry(await linkRow(db, link.id)),
     {
       actorId: link.linkedBy,
       actorRole: null,
@@ -79,7 +71,7 @@ export async function recordLinked(db: Db, link: RecordLink): Promise<void> {
 export async function recordUnlinked(db: Db, link: RecordLink): Promise<void> {
   await emit(
     db,
-    { kind: 'record_unlinked', link },
+    linkEntry(await linkRow(db, link.id)),
     {
       actorId: link.unlinkedBy,
       actorRole: null,

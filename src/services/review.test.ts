@@ -5,7 +5,6 @@ import { AuditRepository } from '../store/repositories/audit.js';
 import { RecordLinkRepository } from '../store/repositories/record-links.js';
 import { SourceRepository } from '../store/repositories/sources.js';
 import type { Store } from '../store/store.js';
-import { addLinkageChangeSink, type LinkageChange } from './linkage-journal.js';
 import { ReviewError, ReviewService } from './review.js';
 
 /** Stores synthetic records (labelled so) and returns their ids. */
@@ -56,7 +55,6 @@ async function storeRecords(
 describeEachDialect('the review queue', (store) => {
   let review: ReviewService;
   let ids: string[];
-  const changes: LinkageChange[] = [];
 
   beforeAll(async () => {
     review = new ReviewService(store());
@@ -68,9 +66,6 @@ describeEachDialect('the review queue', (store) => {
       { first: 'سامر', family: 'الحلبي' },
       { first: 'Samer', family: 'Al-Halabi' },
     ]);
-    addLinkageChangeSink(async (_db, change) => {
-      changes.push(change);
-    });
   });
 
   const pair = (a: number, b: number, probability = 0.9) => ({
@@ -109,7 +104,12 @@ describeEachDialect('the review queue', (store) => {
     expect(la?.personId).toBe(lb?.personId);
     expect(la).toMatchObject({ basis: 'review_decision', decisionId: decision.id, linkedBy: 'reviewer-1' });
     expect((await review.pair(queued.id))?.status).toBe('decided');
-    expect(changes.map((c) => c.kind)).toEqual(['decision_recorded', 'record_linked', 'record_linked']);
+    const staged = await store().db.selectFrom('ledger_queue').select('entry').orderBy('id').execute();
+    expect(staged.map((e) => JSON.parse(e.entry).kind)).toEqual([
+      'decision.recorded',
+      'link.created',
+      'link.created',
+    ]);
     const audit = await new AuditRepository(store().db).query({ subjectId: decision.id });
     expect(audit[0]).toMatchObject({ action: 'review.decided', actorId: 'reviewer-1' });
   });

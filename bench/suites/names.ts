@@ -20,6 +20,7 @@ import {
   loadAr2en,
   loadSyrianSet,
   prng,
+  splitAr2enTrain,
   type TokenEvaluation,
 } from '../names-quality.js';
 
@@ -198,8 +199,7 @@ for (const e of full) {
 {
   const known = [...trainPairs, ...evalPairs];
   // The eval file, and a fixed sample of the train file whose pairs were never looked at while developing.
-  const pick = prng(3);
-  const trainSample = trainPairs.filter(() => pick() < 2000 / trainPairs.length);
+  const trainSample = splitAr2enTrain(trainPairs).sample;
   for (const [label, pairs] of [
     ['eval', evalPairs],
     ['train sample', trainSample],

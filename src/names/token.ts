@@ -8,11 +8,13 @@ import { lexiconEntries, lexiconEntry, lookupLexicon } from './lexicon.js';
 import { clean, detectScript, normalize, normalizeForSounds, type Script } from './normalize.js';
 import { MAX_UNITS, soundUnits } from './sounds.js';
 import {
+  ARABIC_DROPPED,
+  ARABIC_UNWRITTEN,
   BIGRAM,
   BIGRAM_COST,
-  delCross,
-  delSame,
-  LA,
+  LATIN_DROPPED,
+  LATIN_UNWRITTEN,
+  latinPosition,
   Side,
   SUB,
   UNIT_COUNT,
@@ -39,20 +41,6 @@ const INFER_MIN = 0.9;
 const INFER_MARGIN = 0.05;
 /** Score of two tokens whose spellings differ only in separators, articles or compound linkers. */
 export const CANONICAL_SAME_SCORE = 0.99;
-const INITIAL_VOWEL_DELETE = 0.6;
-const FINAL_VOWEL_DELETE_CROSS = 0.5;
-const FINAL_VOWEL_DELETE_SAME = 0.6;
-const LATIN_VOWEL = new Uint8Array(UNIT_COUNT);
-for (const u of [LA.a, LA.e, LA.i, LA.o, LA.u, LA.y, LA.aa, LA.ee, LA.oo, LA.ou, LA.ai, LA.au])
-  LATIN_VOWEL[u] = 1;
-
-/** The index of a Latin token's final vowel (before a final h: "Nabilah"), or -1. */
-function finalVowelIndex(units: Uint8Array): number {
-  let i = units.length - 1;
-  if (i > 0 && units[i] === LA.hFinal) i--;
-  return i > 0 && LATIN_VOWEL[units[i] as number] === 1 ? i : -1;
-}
-
 interface TokenInit {
   text: string;
   form: string;
@@ -70,7 +58,25 @@ interface TokenInit {
   lexicon: Int32Array;
   articleUnits: number;
   inferred: boolean;
+  profile: Profile;
 }
+
+/**
+ * How well an unlisted spelling fits the lexicon's names: the best-fitting entries (at most PROFILE_SIZE, best
+ * first) with the best similarity of the spelling to any of the entry's listed spellings, in either script.
+ */
+export interface Profile {
+  entries: Int32Array;
+  scores: Float64Array;
+  /** The same, from the entry's spellings in the spelling's own script only (0 when it has none). */
+  sameScript: Float64Array;
+}
+const PROFILE_SIZE = 4;
+const NO_PROFILE: Profile = {
+  entries: new Int32Array(0),
+  scores: new Float64Array(0),
+  sameScript: new Float64Array(0),
+};
 
 // Matching forms and canonical spellings as small integers, so the hot path compares numbers, not strings. The
 // table is cleared with the token cache; a new generation never reuses an id, and tokens of different generations
@@ -116,6 +122,10 @@ export class PreparedToken {
   readonly articleUnits: number;
   /** Whether `lexicon` was inferred from the nearest listed spelling rather than listed. */
   readonly inferred: boolean;
+  /** For an unlisted spelling: the lexicon entries it fits best (see `Profile`). */
+  readonly profile: Profile;
+  /** Whether the spelling is listed in the lexicon (not inferred). */
+  readonly listed: boolean;
   /** Hot-path copies: units, then same-side and cross-side deletion costs, in one array (one cache line or two). */
   readonly packed: Float64Array;
   readonly length: number;
@@ -142,6 +152,8 @@ export class PreparedToken {
     this.lexicon = init.lexicon;
     this.articleUnits = init.articleUnits;
     this.inferred = init.inferred;
+    this.profile = init.profile;
+    this.listed = init.lexicon.length > 0 && !init.inferred;
     const n = init.units.length;
     this.length = n;
     this.packed = new Float64Array(3 * n);
@@ -191,21 +203,15 @@ function build(raw: string, useLexicon: boolean): PreparedToken {
   const articleUnits = article > 0 ? Math.min(2, units.length) : 0;
   const dSame = new Float64Array(units.length);
   const dCross = new Float64Array(units.length);
-  const finalVowel = finalVowelIndex(units);
   let sumSame = 0;
   let sumCross = 0;
   let arabic = 0;
   for (let i = 0; i < units.length; i++) {
     const u = units[i] as number;
-    let s = delSame[u] as number;
-    let c = delCross[u] as number;
-    // Arabic writes a letter for a word's first sound, so a Latin initial vowel left unmatched is a real
-    // difference; a Latin final vowel stands for a written ة, ا, ى or ي (Nabil / Nabila, Hamd / Hamdi).
-    if ((i === 0 || i === articleUnits) && LATIN_VOWEL[u] === 1) c = INITIAL_VOWEL_DELETE;
-    if (i === finalVowel) {
-      s = FINAL_VOWEL_DELETE_SAME;
-      c = FINAL_VOWEL_DELETE_CROSS;
-    }
+    const latin = unitSide[u] === Side.Latin;
+    const at = latin ? latinPosition(units, i, articleUnits) * UNIT_COUNT + u : u;
+    const s = (latin ? LATIN_DROPPED[at] : ARABIC_DROPPED[at]) as number;
+    const c = (latin ? LATIN_UNWRITTEN[at] : ARABIC_UNWRITTEN[at]) as number;
     dSame[i] = s;
     dCross[i] = c;
     sumSame += s;
@@ -221,7 +227,7 @@ function build(raw: string, useLexicon: boolean): PreparedToken {
   const side = arabic * 2 >= units.length && arabic > 0 ? Side.Arabic : Side.Latin;
   const listed = useLexicon ? Int32Array.from(lookupLexicon(canonical)) : NO_ENTRIES;
   const script = detectScript(text);
-  const make = (lexicon: Int32Array, inferred: boolean) =>
+  const make = (lexicon: Int32Array, inferred: boolean, profile: Profile) =>
     new PreparedToken({
       text,
       form,
@@ -239,11 +245,14 @@ function build(raw: string, useLexicon: boolean): PreparedToken {
       lexicon,
       articleUnits,
       inferred,
+      profile,
     });
-  const token = make(listed, false);
+  const token = make(listed, false, NO_PROFILE);
   if (!useLexicon || listed.length > 0 || units.length === 0) return token;
-  const entry = nearestEntry(token, skeleton(units, articleUnits));
-  return entry === undefined ? token : make(Int32Array.of(entry), true);
+  const ownKey = skeleton(units, articleUnits);
+  const profile = entryProfile(token, ownKey);
+  const entry = nearestEntry(token, ownKey);
+  return make(entry === undefined ? NO_ENTRIES : Int32Array.of(entry), entry !== undefined, profile);
 }
 
 const NO_ENTRIES = new Int32Array(0);
@@ -290,6 +299,62 @@ function nearestEntry(token: PreparedToken, ownKey: string): number | undefined 
     } else if (s > runnerUp) runnerUp = s;
   }
   return best >= 0 && bestScore >= INFER_MIN && bestScore - runnerUp >= INFER_MARGIN ? best : undefined;
+}
+
+/** The key and, for keys of three classes or more, each key with one class left out. */
+function neighbourKeys(key: string): string[] {
+  const out = [key];
+  if (key.length >= 3) for (let i = 0; i < key.length; i++) out.push(key.slice(0, i) + key.slice(i + 1));
+  return out;
+}
+
+let listedByNeighbour: Map<string, PreparedToken[]> | undefined;
+
+/** Every listed spelling under its keys' neighbour keys (a skeleton one class away from another meets it). */
+function listedNeighbours(): Map<string, PreparedToken[]> {
+  if (listedByNeighbour) return listedByNeighbour;
+  const index = new Map<string, PreparedToken[]>();
+  for (const list of listedSpellings().values()) {
+    for (const t of list) {
+      for (const key of new Set([t.key, skeleton(t.units, t.articleUnits)].flatMap(neighbourKeys))) {
+        const at = index.get(key);
+        if (!at) index.set(key, [t]);
+        else if (!at.includes(t)) at.push(t);
+      }
+    }
+  }
+  listedByNeighbour = index;
+  return index;
+}
+
+/** The entries an unlisted spelling fits best, with how well (any script). */
+function entryProfile(token: PreparedToken, ownKey: string): Profile {
+  const index = listedNeighbours();
+  const scores = new Map<number, [number, number]>();
+  const seen = new Set<PreparedToken>();
+  for (const key of neighbourKeys(ownKey)) {
+    for (const c of index.get(key) ?? []) {
+      if (seen.has(c)) continue;
+      seen.add(c);
+      const s = spellingSimilarity(token, c);
+      const same = c.side === token.side ? s : 0;
+      for (const id of c.lexicon) {
+        const at = scores.get(id);
+        if (!at) scores.set(id, [s, same]);
+        else {
+          if (s > at[0]) at[0] = s;
+          if (same > at[1]) at[1] = same;
+        }
+      }
+    }
+  }
+  if (scores.size === 0) return NO_PROFILE;
+  const top = [...scores].sort((x, y) => y[1][0] - x[1][0] || x[0] - y[0]).slice(0, PROFILE_SIZE);
+  return {
+    entries: Int32Array.from(top, (t) => t[0]),
+    scores: Float64Array.from(top, (t) => t[1][0]),
+    sameScript: Float64Array.from(top, (t) => t[1][1]),
+  };
 }
 
 function skeleton(units: Uint8Array, skip: number): string {
@@ -452,15 +517,47 @@ export function compareTokens(a: PreparedToken, b: PreparedToken): number {
   if (a.length === 0 || b.length === 0) return 0;
   if (sameGeneration ? a.canonicalId === b.canonicalId : a.canonical === b.canonical)
     return CANONICAL_SAME_SCORE;
+  if (a.listed && b.listed) {
+    if (a.entry === b.entry || sharesEntry(a.lexicon, b.lexicon)) return LEXICON_SAME_SCORE;
+    return Math.min(spellingSimilarity(a, b), LEXICON_DIFFERENT_CEILING);
+  }
+  if (a.listed) return againstListed(a, b);
+  if (b.listed) return againstListed(b, a);
   if (a.entry >= 0 && b.entry >= 0) {
-    const inferred = a.inferred || b.inferred;
-    if (a.entry === b.entry || sharesEntry(a.lexicon, b.lexicon)) {
-      return inferred ? INFERRED_SAME_SCORE : LEXICON_SAME_SCORE;
-    }
-    const s = spellingSimilarity(a, b);
-    return Math.min(s, inferred ? INFERRED_DIFFERENT_CEILING : LEXICON_DIFFERENT_CEILING);
+    if (a.entry === b.entry) return INFERRED_SAME_SCORE;
+    return Math.min(spellingSimilarity(a, b), INFERRED_DIFFERENT_CEILING);
   }
   return spellingSimilarity(a, b);
+}
+
+/** How much better one name must fit an unlisted spelling than another to tell them apart. */
+const PROFILE_MARGIN = 0.05;
+/** Ceiling for a listed spelling against an unlisted one that fits another listed name about as well. */
+const AMBIGUOUS_CEILING = 0.89;
+
+/**
+ * A listed spelling against an unlisted one: the spelling similarity, weighed by how the unlisted spelling fits the
+ * lexicon. When it fits another listed name clearly better, it is that name; when about as well, the two are not
+ * told apart; when it fits this name best, its best fit to this name's spellings counts (Jusuf / Yousef via يوسف).
+ */
+function againstListed(x: PreparedToken, y: PreparedToken): number {
+  const s = spellingSimilarity(x, y);
+  const profile = y.profile;
+  let mine = s;
+  let mineSameScript = 0;
+  let other = 0;
+  for (let k = 0; k < profile.entries.length; k++) {
+    const score = profile.scores[k] as number;
+    if (x.lexicon.includes(profile.entries[k] as number)) {
+      if (score > mine) mine = score;
+      mineSameScript = Math.max(mineSameScript, profile.sameScript[k] as number);
+    } else if (score > other) other = score;
+  }
+  if (other >= mine + PROFILE_MARGIN) return Math.min(s, INFERRED_DIFFERENT_CEILING);
+  if (other > mine - PROFILE_MARGIN) return Math.min(s, AMBIGUOUS_CEILING);
+  // Only a fit to spellings in the unlisted spelling's own script raises the score: across scripts, unrelated
+  // names coincide too often (ولاء ~ Oula ~ علا).
+  return Math.max(s, Math.min(mineSameScript, INFERRED_SAME_SCORE));
 }
 
 function sharesEntry(la: Int32Array, lb: Int32Array): boolean {

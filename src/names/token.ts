@@ -11,12 +11,12 @@ import {
   ARABIC_DROPPED,
   ARABIC_UNWRITTEN,
   BIGRAM,
-  BIGRAM_COST,
+  BIGRAM_COST_HUNDREDTHS,
   LATIN_DROPPED,
   LATIN_UNWRITTEN,
   latinPosition,
   Side,
-  SUB,
+  SUB_HUNDREDTHS,
   UNIT_COUNT,
   unitClass,
   unitName,
@@ -85,6 +85,7 @@ const interned = new Map<string, number>();
 let nextId = 1;
 let generation = 0;
 function intern(text: string): number {
+  if (text === '') return 0;
   let id = interned.get(text);
   if (id === undefined) {
     id = nextId++;
@@ -93,8 +94,72 @@ function intern(text: string): number {
   return id;
 }
 
+/**
+ * The hot-path data of prepared tokens lives in shared chunks of one Int32Array each, a fixed header then the units
+ * and their deletion costs in hundredths (every cost is a multiple of 0.01, so the alignment runs on exact integers
+ * and is exactly symmetric). A comparison then reads two short runs of one or two arrays instead of a dozen
+ * scattered objects: on random pairs of thousands of tokens, memory access is what costs.
+ */
+/**
+ * The hot-path data of prepared tokens lives in shared chunks (one ArrayBuffer, seen as 32-bit words, 16-bit
+ * halves, bytes and 64-bit floats), one 64-byte cache line per token for names of up to ten sound units: on random
+ * pairs of thousands of tokens, memory access is what costs, so a comparison reads the two tokens' lines and
+ * nothing else. Costs are kept in hundredths (every cost is a multiple of 0.01, so the alignment runs on exact
+ * integers and is exactly symmetric).
+ *
+ * Layout from the token's start (byte offsets): words 0–3 generation, matching-form id, canonical id, first lexicon
+ * entry; halves 8–11 the masses (same-side and cross-side sums of deletion costs, then both without a glued
+ * article's units); bytes 24–28 unit count, side, glued article's unit count, flags, profile size; from byte 32 the
+ * units, their same-side deletion costs and their cross-side deletion costs, one byte each; then, 8-aligned, the
+ * profile (see `Profile`): entries as words, scores and same-script scores as floats.
+ */
+const GEN = 0;
+const FORM = 1;
+const CANONICAL = 2;
+const ENTRY = 3;
+const MASS = 8;
+const LENGTH = 24;
+const SIDE = 25;
+const ARTICLE = 26;
+const FLAGS = 27;
+const PROFILE = 28;
+const BODY = 32;
+const LISTED = 1;
+const INFERRED = 2;
+/** Listed under more than one entry ("hassan": حسن and حسان). */
+const MANY_ENTRIES = 4;
+const CHUNK_BYTES = 1 << 18;
+
+class Chunk {
+  readonly words: Int32Array;
+  readonly halves: Int16Array;
+  readonly bytes: Uint8Array;
+  readonly floats: Float64Array;
+  used = 0;
+  constructor() {
+    const buffer = new ArrayBuffer(CHUNK_BYTES);
+    this.words = new Int32Array(buffer);
+    this.halves = new Int16Array(buffer);
+    this.bytes = new Uint8Array(buffer);
+    this.floats = new Float64Array(buffer);
+  }
+}
+let chunk = new Chunk();
+
+/** Where a token's profile starts (bytes), after its units and costs. */
+function profileStart(at: number, n: number): number {
+  return (at + BODY + 3 * n + 7) & ~7;
+}
+
+function hundredths(cost: number): number {
+  return Math.round(cost * 100);
+}
+
 /** Everything a comparison needs about one token, computed once. Treat as immutable. */
 export class PreparedToken {
+  /** The chunk holding this token's hot-path data, and the byte where it starts. */
+  readonly chunk: Chunk;
+  readonly at: number;
   /** The token after Unicode hygiene (display form). */
   readonly text: string;
   /** The matching form (`normalize`). */
@@ -126,16 +191,21 @@ export class PreparedToken {
   readonly profile: Profile;
   /** Whether the spelling is listed in the lexicon (not inferred). */
   readonly listed: boolean;
-  /** Hot-path copies: units, then same-side and cross-side deletion costs, in one array (one cache line or two). */
-  readonly packed: Float64Array;
   readonly length: number;
-  readonly formId: number;
-  readonly canonicalId: number;
-  readonly generation: number;
   /** The first lexicon entry, or -1. */
   readonly entry: number;
 
   constructor(init: TokenInit) {
+    const n = init.units.length;
+    const profileSize = init.profile.entries.length;
+    // Each token starts on a cache line. The profile: entries as words, then scores and same-script scores as
+    // floats, each run 8 bytes per entry apart.
+    const size = profileStart(0, n) + 24 * profileSize;
+    if (chunk.used + size + 64 > CHUNK_BYTES) chunk = new Chunk();
+    const at = (chunk.used + 63) & ~63;
+    chunk.used = at + size;
+    this.chunk = chunk;
+    this.at = at;
     this.text = init.text;
     this.form = init.form;
     this.canonical = init.canonical;
@@ -154,16 +224,47 @@ export class PreparedToken {
     this.inferred = init.inferred;
     this.profile = init.profile;
     this.listed = init.lexicon.length > 0 && !init.inferred;
-    const n = init.units.length;
     this.length = n;
-    this.packed = new Float64Array(3 * n);
-    this.packed.set(init.units, 0);
-    this.packed.set(init.delSame, n);
-    this.packed.set(init.delCross, 2 * n);
-    this.formId = intern(init.form);
-    this.canonicalId = intern(init.canonical);
-    this.generation = generation;
     this.entry = init.lexicon.length > 0 ? (init.lexicon[0] as number) : -1;
+    const { words, halves, bytes, floats } = this.chunk;
+    const word = at >> 2;
+    words[word + GEN] = generation;
+    words[word + FORM] = intern(init.form);
+    words[word + CANONICAL] = intern(init.canonical);
+    words[word + ENTRY] = this.entry;
+    bytes[at + LENGTH] = n;
+    bytes[at + SIDE] = init.side;
+    bytes[at + ARTICLE] = init.articleUnits;
+    bytes[at + FLAGS] =
+      (this.listed ? LISTED : 0) |
+      (init.inferred ? INFERRED : 0) |
+      (init.lexicon.length > 1 ? MANY_ENTRIES : 0);
+    bytes[at + PROFILE] = profileSize;
+    const body = at + BODY;
+    let sumSame = 0;
+    let sumCross = 0;
+    let coreSame = 0;
+    let coreCross = 0;
+    for (let i = 0; i < n; i++) {
+      const same = hundredths(init.delSame[i] as number);
+      const cross = hundredths(init.delCross[i] as number);
+      bytes[body + i] = init.units[i] as number;
+      bytes[body + n + i] = same;
+      bytes[body + 2 * n + i] = cross;
+      sumSame += same;
+      sumCross += cross;
+      if (i >= init.articleUnits) {
+        coreSame += same;
+        coreCross += cross;
+      }
+    }
+    halves.set([sumSame, sumCross, coreSame, coreCross], (at >> 1) + MASS);
+    const p = profileStart(at, n);
+    for (let k = 0; k < profileSize; k++) {
+      words[(p >> 2) + k] = init.profile.entries[k] as number;
+      floats[(p >> 3) + profileSize + k] = init.profile.scores[k] as number;
+      floats[(p >> 3) + 2 * profileSize + k] = init.profile.sameScript[k] as number;
+    }
   }
 }
 
@@ -185,6 +286,7 @@ export function prepareToken(token: string, options?: PrepareOptions): PreparedT
     cache.clear();
     interned.clear();
     generation++;
+    chunk = new Chunk();
   }
   const prepared = build(typeof token === 'string' ? token : '', useLexicon);
   cache.set(cacheKey, prepared);
@@ -402,69 +504,78 @@ export function tokenKey(token: string): string {
 
 // Scratch matrix for the alignment, reused by every call (single-threaded).
 const WIDTH = MAX_UNITS + 1;
-const D = new Float64Array(WIDTH * WIDTH);
+const D = new Int32Array(WIDTH * WIDTH);
 // Module-local copies: imported bindings can cost a getter call per access, and the alignment reads them per cell.
-const sub: Float64Array = SUB;
+const sub: Int16Array = SUB_HUNDREDTHS;
 const bigrams: Int16Array = BIGRAM;
-const bigramCosts: Float64Array = BIGRAM_COST;
+const bigramCosts: Int16Array = BIGRAM_COST_HUNDREDTHS;
 const unitCount: number = UNIT_COUNT;
 const arabicSide: number = Side.Arabic;
 
 /**
- * Weighted alignment cost of a's units from `offA` against b's from `offB` (offsets skip a glued article); when
- * cross-script, `a` must be the Arabic side.
+ * Weighted alignment cost, in hundredths, of token a's units from `offA` against token b's from `offB` (offsets skip
+ * a glued article); a and b are positions in the chunks pa and pb. When cross-script, `a` must be the Arabic side.
  */
-function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean, offA: number, offB: number): number {
-  const pa = a.packed;
-  const pb = b.packed;
-  const na = a.length;
-  const nb = b.length;
+function alignCost(
+  pa: Uint8Array,
+  a: number,
+  pb: Uint8Array,
+  b: number,
+  cross: boolean,
+  offA: number,
+  offB: number,
+): number {
+  const na = pa[a + LENGTH] as number;
+  const nb = pb[b + LENGTH] as number;
+  const ua = a + BODY + offA;
+  const ub = b + BODY + offB;
   const n = na - offA;
   const m = nb - offB;
   // Deletion costs sit after the units: same side at +length, cross side at +2·length.
-  const da = (cross ? 2 * na : na) + offA;
-  const db = (cross ? 2 * nb : nb) + offB;
+  const da = ua + (cross ? 2 * na : na);
+  const db = ub + (cross ? 2 * nb : nb);
   const d = D;
   const w = m + 1;
   d[0] = 0;
-  for (let j = 1; j <= m; j++) d[j] = (d[j - 1] as number) + (pb[db + j - 1] as number);
+  for (let j = 1; j <= m; j++) d[j] = ((d[j - 1] as number) + (pb[db + j - 1] as number)) | 0;
   for (let i = 1; i <= n; i++) {
     const row = i * w;
     const prev = row - w;
-    const u = pa[offA + i - 1] as number;
+    const u = pa[ua + i - 1] as number;
     const subRow = u * unitCount;
     const del = pa[da + i - 1] as number;
-    let left = (d[prev] as number) + del;
+    let left = ((d[prev] as number) + del) | 0;
     d[row] = left;
-    const bigramRow =
-      cross && i >= 2 ? (bigrams[(pa[offA + i - 2] as number) * unitCount + u] as number) : -1;
-    const bigramBase = bigramRow * unitCount;
-    const bigramPrev = prev - w;
+    const bigramRow = cross && i >= 2 ? (bigrams[(pa[ua + i - 2] as number) * unitCount + u] as number) : -1;
     let diag = d[prev] as number;
     if (bigramRow < 0) {
       for (let j = 1; j <= m; j++) {
         const above = d[prev + j] as number;
-        let best = diag + (sub[subRow + (pb[offB + j - 1] as number)] as number);
-        const up = above + del;
-        if (up < best) best = up;
-        const ins = left + (pb[db + j - 1] as number);
-        if (ins < best) best = ins;
+        let best = (diag + (sub[subRow + (pb[ub + j - 1] as number)] as number)) | 0;
+        // Branch-free minimum (t & t >> 31 is t when negative, else 0): which step wins is unpredictable, and
+        // mispredicted branches cost more than the arithmetic.
+        let t = (above + del - best) | 0;
+        best = (best + (t & (t >> 31))) | 0;
+        t = (left + (pb[db + j - 1] as number) - best) | 0;
+        best = (best + (t & (t >> 31))) | 0;
         d[row + j] = best;
         left = best;
         diag = above;
       }
       continue;
     }
+    const bigramBase = bigramRow * unitCount;
+    const bigramPrev = prev - w;
     for (let j = 1; j <= m; j++) {
-      const v = pb[offB + j - 1] as number;
+      const v = pb[ub + j - 1] as number;
       const above = d[prev + j] as number;
-      let best = diag + (sub[subRow + v] as number);
-      const up = above + del;
-      if (up < best) best = up;
-      const ins = left + (pb[db + j - 1] as number);
-      if (ins < best) best = ins;
-      const s = (d[bigramPrev + j - 1] as number) + (bigramCosts[bigramBase + v] as number);
-      if (s < best) best = s;
+      let best = (diag + (sub[subRow + v] as number)) | 0;
+      let t = (above + del - best) | 0;
+      best = (best + (t & (t >> 31))) | 0;
+      t = (left + (pb[db + j - 1] as number) - best) | 0;
+      best = (best + (t & (t >> 31))) | 0;
+      t = ((d[bigramPrev + j - 1] as number) + (bigramCosts[bigramBase + v] as number) - best) | 0;
+      best = (best + (t & (t >> 31))) | 0;
       d[row + j] = best;
       left = best;
       diag = above;
@@ -473,11 +584,36 @@ function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean, offA: num
   return d[n * w + m] as number;
 }
 
-function similarityOf(cost: number, normA: number, normB: number): number {
-  const norm = Math.max(normA, normB);
-  if (norm <= 0) return cost <= 0 ? 1 : 0;
-  const s = 1 - cost / norm;
-  return s < 0 ? 0 : Math.min(s, 1);
+function similarityOf(cost: number, massA: number, massB: number): number {
+  const mass = Math.max(massA, massB);
+  if (mass <= 0) return cost <= 0 ? 1 : 0;
+  return cost >= mass ? 0 : 1 - cost / mass;
+}
+
+/** spellingSimilarity on chunk positions. */
+function spelling(ca: Chunk, a: number, cb: Chunk, b: number): number {
+  const ba = ca.bytes;
+  const bb = cb.bytes;
+  if (ba[a + LENGTH] === 0 || bb[b + LENGTH] === 0) return 0;
+  const cross = ba[a + SIDE] !== bb[b + SIDE];
+  // Cross-script: the Arabic side first (the two-letter transitions read it).
+  if (cross && ba[a + SIDE] !== arabicSide) return spelling(cb, b, ca, a);
+  const k = cross ? MASS + 1 : MASS;
+  const ha = ca.halves;
+  const hb = cb.halves;
+  const ka = (a >> 1) + k;
+  const kb = (b >> 1) + k;
+  const whole = similarityOf(alignCost(ba, a, bb, b, cross, 0, 0), ha[ka] as number, hb[kb] as number);
+  const artA = ba[a + ARTICLE] as number;
+  const artB = bb[b + ARTICLE] as number;
+  if (artA === 0 && artB === 0) return whole;
+  if (ba[a + LENGTH] === artA || bb[b + LENGTH] === artB) return whole;
+  const core = similarityOf(
+    alignCost(ba, a, bb, b, cross, artA, artB),
+    ha[ka + 2] as number,
+    hb[kb + 2] as number,
+  );
+  return Math.max(core, whole);
 }
 
 /**
@@ -485,49 +621,54 @@ function similarityOf(cost: number, normA: number, normB: number): number {
  * left out on both sides ("Almasri" / المصري, "Masri" / المصري), never half-used.
  */
 export function spellingSimilarity(a: PreparedToken, b: PreparedToken): number {
-  if (a.length === 0 || b.length === 0) return 0;
-  let x = a;
-  let y = b;
-  const cross = a.side !== b.side;
-  // Cross-script: the Arabic side first (the split transitions read it); same script: a fixed order keeps the
-  // score exactly symmetric (float sums depend on the order of the alignment).
-  if (cross ? a.side !== arabicSide : a.generation === b.generation ? a.formId > b.formId : a.form > b.form) {
-    x = b;
-    y = a;
-  }
-  const whole = cross
-    ? similarityOf(alignCost(x, y, true, 0, 0), x.sumCross, y.sumCross)
-    : similarityOf(alignCost(x, y, false, 0, 0), x.sumSame, y.sumSame);
-  if (x.articleUnits === 0 && y.articleUnits === 0) return whole;
-  if (x.length === x.articleUnits || y.length === y.articleUnits) return whole;
-  const core = cross
-    ? similarityOf(alignCost(x, y, true, x.articleUnits, y.articleUnits), x.coreCross, y.coreCross)
-    : similarityOf(alignCost(x, y, false, x.articleUnits, y.articleUnits), x.coreSame, y.coreSame);
-  return Math.max(core, whole);
+  return spelling(a.chunk, a.at, b.chunk, b.at);
 }
 
 /**
- * The hot path: similarity of two prepared tokens in [0, 1]. 1 for identical matching forms; CANONICAL_SAME_SCORE when only
- * separators, articles or compound linkers differ; LEXICON_SAME_SCORE for two spellings of one lexicon entry; the spelling similarity capped at LEXICON_DIFFERENT_CEILING for two
- * different lexicon entries; otherwise the spelling similarity. Symmetric; allocates nothing.
+ * The hot path: similarity of two prepared tokens in [0, 1]. 1 for identical matching forms; CANONICAL_SAME_SCORE
+ * when only separators, articles or compound linkers differ; LEXICON_SAME_SCORE for two spellings of one lexicon
+ * entry; the spelling similarity capped at LEXICON_DIFFERENT_CEILING for two different lexicon entries; for a
+ * listed spelling against an unlisted one, the spelling similarity weighed by how the unlisted one fits the
+ * lexicon (`againstListed`); otherwise the spelling similarity. Symmetric; allocates nothing.
  */
 export function compareTokens(a: PreparedToken, b: PreparedToken): number {
-  const sameGeneration = a.generation === b.generation;
-  if (sameGeneration ? a.formId === b.formId : a.form === b.form) return a.form === '' ? 0 : 1;
-  if (a.length === 0 || b.length === 0) return 0;
-  if (sameGeneration ? a.canonicalId === b.canonicalId : a.canonical === b.canonical)
-    return CANONICAL_SAME_SCORE;
-  if (a.listed && b.listed) {
-    if (a.entry === b.entry || sharesEntry(a.lexicon, b.lexicon)) return LEXICON_SAME_SCORE;
-    return Math.min(spellingSimilarity(a, b), LEXICON_DIFFERENT_CEILING);
+  const ca = a.chunk;
+  const cb = b.chunk;
+  const x = a.at;
+  const y = b.at;
+  const wa = ca.words;
+  const wb = cb.words;
+  const ba = ca.bytes;
+  const bb = cb.bytes;
+  const xw = x >> 2;
+  const yw = y >> 2;
+  if (wa[xw + GEN] === wb[yw + GEN]) {
+    const form = wa[xw + FORM] as number;
+    if (form === wb[yw + FORM]) return form === 0 ? 0 : 1;
+    if (ba[x + LENGTH] === 0 || bb[y + LENGTH] === 0) return 0;
+    if (wa[xw + CANONICAL] === wb[yw + CANONICAL]) return CANONICAL_SAME_SCORE;
+  } else {
+    // Tokens prepared on either side of a cache reset: their ids are not comparable.
+    if (a.form === b.form) return a.form === '' ? 0 : 1;
+    if (a.length === 0 || b.length === 0) return 0;
+    if (a.canonical === b.canonical) return CANONICAL_SAME_SCORE;
   }
-  if (a.listed) return againstListed(a, b);
-  if (b.listed) return againstListed(b, a);
-  if (a.entry >= 0 && b.entry >= 0) {
-    if (a.entry === b.entry) return INFERRED_SAME_SCORE;
-    return Math.min(spellingSimilarity(a, b), INFERRED_DIFFERENT_CEILING);
+  const fa = ba[x + FLAGS] as number;
+  const fb = bb[y + FLAGS] as number;
+  if ((fa & fb & LISTED) !== 0) {
+    if (wa[xw + ENTRY] === wb[yw + ENTRY] || ((fa | fb) & MANY_ENTRIES && sharesEntry(a.lexicon, b.lexicon)))
+      return LEXICON_SAME_SCORE;
+    const s = spelling(ca, x, cb, y);
+    return Math.min(s, LEXICON_DIFFERENT_CEILING);
   }
-  return spellingSimilarity(a, b);
+  if ((fa & LISTED) !== 0) return againstListed(a, ca, x, cb, y);
+  if ((fb & LISTED) !== 0) return againstListed(b, cb, y, ca, x);
+  if ((fa & fb & INFERRED) !== 0) {
+    if (wa[xw + ENTRY] === wb[yw + ENTRY]) return INFERRED_SAME_SCORE;
+    const s = spelling(ca, x, cb, y);
+    return Math.min(s, INFERRED_DIFFERENT_CEILING);
+  }
+  return spelling(ca, x, cb, y);
 }
 
 /** How much better one name must fit an unlisted spelling than another to tell them apart. */
@@ -536,21 +677,30 @@ const PROFILE_MARGIN = 0.05;
 const AMBIGUOUS_CEILING = 0.89;
 
 /**
- * A listed spelling against an unlisted one: the spelling similarity, weighed by how the unlisted spelling fits the
- * lexicon. When it fits another listed name clearly better, it is that name; when about as well, the two are not
- * told apart; when it fits this name best, its best fit to this name's spellings counts (Jusuf / Yousef via يوسف).
+ * A listed spelling (x, the token `listed`) against an unlisted one (y): the spelling similarity, weighed by how
+ * the unlisted spelling fits the lexicon. When it fits another listed name clearly better, it is that name; when
+ * about as well, the two are not told apart; when it fits this name best, its best fit to this name's same-script
+ * spellings counts (Jusuf / Yousef via يوسف).
  */
-function againstListed(x: PreparedToken, y: PreparedToken): number {
-  const s = spellingSimilarity(x, y);
-  const profile = y.profile;
+function againstListed(listed: PreparedToken, cx: Chunk, x: number, cy: Chunk, y: number): number {
+  const s = spelling(cx, x, cy, y);
+  const size = cy.bytes[y + PROFILE] as number;
+  if (size === 0) return s;
+  const entry = cx.words[(x >> 2) + ENTRY] as number;
+  const many = ((cx.bytes[x + FLAGS] as number) & MANY_ENTRIES) !== 0;
+  const p = profileStart(y, cy.bytes[y + LENGTH] as number);
+  const words = cy.words;
+  const floats = cy.floats;
   let mine = s;
   let mineSameScript = 0;
   let other = 0;
-  for (let k = 0; k < profile.entries.length; k++) {
-    const score = profile.scores[k] as number;
-    if (x.lexicon.includes(profile.entries[k] as number)) {
+  for (let k = 0; k < size; k++) {
+    const id = words[(p >> 2) + k] as number;
+    const score = floats[(p >> 3) + size + k] as number;
+    if (id === entry || (many && listed.lexicon.includes(id))) {
       if (score > mine) mine = score;
-      mineSameScript = Math.max(mineSameScript, profile.sameScript[k] as number);
+      const same = floats[(p >> 3) + 2 * size + k] as number;
+      if (same > mineSameScript) mineSameScript = same;
     } else if (score > other) other = score;
   }
   if (other >= mine + PROFILE_MARGIN) return Math.min(s, INFERRED_DIFFERENT_CEILING);

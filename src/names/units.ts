@@ -831,3 +831,7 @@ export const BIGRAM_COST = new Float64Array(bigramRows.length * UNIT_COUNT);
 bigramRows.forEach((row, i) => {
   BIGRAM_COST.set(row, i * UNIT_COUNT);
 });
+
+/** SUB and BIGRAM_COST in hundredths (every cost is a multiple of 0.01): the alignment runs on exact integers. */
+export const SUB_HUNDREDTHS = Int16Array.from(SUB, (c) => Math.round(c * 100));
+export const BIGRAM_COST_HUNDREDTHS = Int16Array.from(BIGRAM_COST, (c) => Math.round(c * 100));

@@ -276,18 +276,24 @@ export interface PrepareOptions {
 const cache = new Map<string, PreparedToken>();
 const CACHE_LIMIT = 200_000;
 
+/**
+ * Forgets every prepared token (done by `prepareToken` when the cache is full; exported for tests). Tokens prepared
+ * before stay valid: their data stays in their chunks, and they compare with newer ones by their strings.
+ */
+export function clearPreparedTokens(): void {
+  cache.clear();
+  interned.clear();
+  generation++;
+  chunk = new Chunk();
+}
+
 /** Prepares one token for `compareTokens`. Never throws; an empty or letterless token gets no units. */
 export function prepareToken(token: string, options?: PrepareOptions): PreparedToken {
   const useLexicon = options?.lexicon !== false;
   const cacheKey = useLexicon ? token : `\u0000${token}`;
   const hit = cache.get(cacheKey);
   if (hit) return hit;
-  if (cache.size >= CACHE_LIMIT) {
-    cache.clear();
-    interned.clear();
-    generation++;
-    chunk = new Chunk();
-  }
+  if (cache.size >= CACHE_LIMIT) clearPreparedTokens();
   const prepared = build(typeof token === 'string' ? token : '', useLexicon);
   cache.set(cacheKey, prepared);
   return prepared;
@@ -684,31 +690,55 @@ const AMBIGUOUS_CEILING = 0.89;
  */
 function againstListed(listed: PreparedToken, cx: Chunk, x: number, cy: Chunk, y: number): number {
   const s = spelling(cx, x, cy, y);
+  const fit = lastFit;
+  fit.spelling = s;
+  fit.other = 0;
+  fit.otherEntry = -1;
+  fit.mineSameScript = 0;
   const size = cy.bytes[y + PROFILE] as number;
-  if (size === 0) return s;
+  if (size === 0) {
+    fit.kind = FIT_NONE;
+    return s;
+  }
   const entry = cx.words[(x >> 2) + ENTRY] as number;
   const many = ((cx.bytes[x + FLAGS] as number) & MANY_ENTRIES) !== 0;
   const p = profileStart(y, cy.bytes[y + LENGTH] as number);
   const words = cy.words;
   const floats = cy.floats;
   let mine = s;
-  let mineSameScript = 0;
-  let other = 0;
   for (let k = 0; k < size; k++) {
     const id = words[(p >> 2) + k] as number;
     const score = floats[(p >> 3) + size + k] as number;
     if (id === entry || (many && listed.lexicon.includes(id))) {
       if (score > mine) mine = score;
       const same = floats[(p >> 3) + 2 * size + k] as number;
-      if (same > mineSameScript) mineSameScript = same;
-    } else if (score > other) other = score;
+      if (same > fit.mineSameScript) fit.mineSameScript = same;
+    } else if (score > fit.other) {
+      fit.other = score;
+      fit.otherEntry = id;
+    }
   }
-  if (other >= mine + PROFILE_MARGIN) return Math.min(s, INFERRED_DIFFERENT_CEILING);
-  if (other > mine - PROFILE_MARGIN) return Math.min(s, AMBIGUOUS_CEILING);
+  fit.mine = mine;
+  if (fit.other >= mine + PROFILE_MARGIN) {
+    fit.kind = FIT_OTHER;
+    return Math.min(s, INFERRED_DIFFERENT_CEILING);
+  }
+  if (fit.other > mine - PROFILE_MARGIN) {
+    fit.kind = FIT_AMBIGUOUS;
+    return Math.min(s, AMBIGUOUS_CEILING);
+  }
+  fit.kind = FIT_MINE;
   // Only a fit to spellings in the unlisted spelling's own script raises the score: across scripts, unrelated
   // names coincide too often (ولاء ~ Oula ~ علا).
-  return Math.max(s, Math.min(mineSameScript, INFERRED_SAME_SCORE));
+  return Math.max(s, Math.min(fit.mineSameScript, INFERRED_SAME_SCORE));
 }
+
+const FIT_NONE = 0;
+const FIT_OTHER = 1;
+const FIT_AMBIGUOUS = 2;
+const FIT_MINE = 3;
+/** What the last `againstListed` decided, for `explainTokens` (one object, reused: the hot path allocates nothing). */
+const lastFit = { kind: FIT_NONE, spelling: 0, mine: 0, mineSameScript: 0, other: 0, otherEntry: -1 };
 
 function sharesEntry(la: Int32Array, lb: Int32Array): boolean {
   if (la.length === 1 && lb.length === 1) return false;
@@ -747,25 +777,58 @@ export function explainTokens(a: PreparedToken, b: PreparedToken): TokenExplanat
     return { ...base, reason: 'empty', detail: 'one side has no letters' };
   if (a.canonical === b.canonical)
     return { ...base, reason: 'identical', detail: `same canonical spelling ${a.canonical}` };
-  const shared = [...a.lexicon].find((id) => b.lexicon.includes(id));
-  if (shared !== undefined) {
-    return {
-      ...base,
-      reason: 'same-lexicon-entry',
-      detail: `both are spellings of ${lexiconEntry(shared)?.arabic ?? '?'} (lexicon)`,
-    };
-  }
   const spelling = spellingSimilarity(a, b);
-  if (a.lexicon.length > 0 && b.lexicon.length > 0) {
-    const na = lexiconEntry(a.lexicon[0] as number)?.arabic ?? '?';
-    const nb = lexiconEntry(b.lexicon[0] as number)?.arabic ?? '?';
-    return {
-      ...base,
-      reason: 'different-lexicon-entries',
-      detail: `different names ${na} / ${nb} (lexicon); spelling similarity ${spelling.toFixed(3)}`,
-    };
+  const name = (id: number) => lexiconEntry(id)?.arabic ?? '?';
+  const similar = `spelling similarity ${spelling.toFixed(3)}`;
+  if (a.listed && b.listed) {
+    const shared = [...a.lexicon].find((id) => b.lexicon.includes(id));
+    return shared !== undefined
+      ? { ...base, reason: 'same-lexicon-entry', detail: `both are spellings of ${name(shared)} (lexicon)` }
+      : {
+          ...base,
+          reason: 'different-lexicon-entries',
+          detail: `different names ${name(a.entry)} / ${name(b.entry)} (lexicon); ${similar}`,
+        };
   }
-  return { ...base, reason: 'spelling', detail: `spelling similarity ${spelling.toFixed(3)}` };
+  if (a.listed || b.listed) {
+    const [listed, unlisted] = a.listed ? [a, b] : [b, a];
+    // compareTokens above ran againstListed for this pair: lastFit holds its reading.
+    const fit = lastFit;
+    const mine = name(listed.entry);
+    if (fit.kind === FIT_OTHER)
+      return {
+        ...base,
+        reason: 'different-lexicon-entries',
+        detail: `${unlisted.text} reads as ${name(fit.otherEntry)} (fit ${fit.other.toFixed(3)}) rather than ${mine} (${fit.mine.toFixed(3)}); ${similar}`,
+      };
+    if (fit.kind === FIT_AMBIGUOUS)
+      return {
+        ...base,
+        reason: 'spelling',
+        detail: `${unlisted.text} fits ${mine} and ${name(fit.otherEntry)} about as well (${fit.mine.toFixed(3)} / ${fit.other.toFixed(3)}): held below a match; ${similar}`,
+      };
+    if (fit.kind === FIT_MINE && score > spelling)
+      return {
+        ...base,
+        reason: 'same-lexicon-entry',
+        detail: `${unlisted.text} is closest to the listed spellings of ${mine} (${fit.mineSameScript.toFixed(3)}); ${similar}`,
+      };
+    return { ...base, reason: 'spelling', detail: similar };
+  }
+  if (a.entry >= 0 && b.entry >= 0) {
+    return a.entry === b.entry
+      ? {
+          ...base,
+          reason: 'same-lexicon-entry',
+          detail: `both read as spellings of ${name(a.entry)} (nearest listed spellings)`,
+        }
+      : {
+          ...base,
+          reason: 'different-lexicon-entries',
+          detail: `read as different names ${name(a.entry)} / ${name(b.entry)} (nearest listed spellings); ${similar}`,
+        };
+  }
+  return { ...base, reason: 'spelling', detail: similar };
 }
 
 function unitsText(t: PreparedToken): string {

@@ -357,56 +357,70 @@ function build(raw: string, useLexicon: boolean): PreparedToken {
     });
   const token = make(listed, false, NO_PROFILE);
   if (!useLexicon || listed.length > 0 || units.length === 0) return token;
-  const ownKey = skeleton(units, articleUnits);
-  const profile = entryProfile(token, ownKey);
-  const entry = nearestEntry(token, ownKey);
-  return make(entry === undefined ? NO_ENTRIES : Int32Array.of(entry), entry !== undefined, profile);
+  const { profile, inferred } = lexiconFit(token, skeleton(units, articleUnits));
+  if (profile === NO_PROFILE && inferred < 0) return token;
+  return make(inferred < 0 ? NO_ENTRIES : Int32Array.of(inferred), inferred >= 0, profile);
 }
 
 const NO_ENTRIES = new Int32Array(0);
-let listedByKey: Map<string, PreparedToken[]> | undefined;
+/**
+ * Every listed spelling, prepared once, indexed under its keys (its own skeleton and its entry's) and their
+ * neighbour keys (each with one class left out), so that an unlisted spelling finds the listed ones within one
+ * consonant class of its skeleton.
+ */
+interface ListedIndex {
+  spellings: PreparedToken[];
+  /** Each spelling's own keys (inference only reads spellings that share the unlisted one's skeleton exactly). */
+  keys: string[][];
+  byNeighbour: Map<string, Int32Array>;
+  /** Scratch for `lexiconFit`, stamped per call. */
+  seen: Uint32Array;
+  entrySeen: Uint32Array;
+  any: Float64Array;
+  same: Float64Array;
+  exact: Float64Array;
+  touched: Int32Array;
+}
+let listedIndex: ListedIndex | undefined;
+let building = false;
+let stamp = 0;
 
-/** Every listed spelling, prepared, under its own skeleton and its entry's. */
-function listedSpellings(): Map<string, PreparedToken[]> {
-  if (listedByKey) return listedByKey;
-  // Installed before it is filled: a listed spelling that does not find itself must not recurse into the index.
-  const index = new Map<string, PreparedToken[]>();
-  listedByKey = index;
+function listed(): ListedIndex | undefined {
+  if (listedIndex) return listedIndex;
+  // A listed spelling is prepared while the index is built: it must not look itself up in the index.
+  if (building) return undefined;
+  building = true;
+  const spellings: PreparedToken[] = [];
+  const keys: string[][] = [];
+  const lists = new Map<string, number[]>();
   for (const entry of lexiconEntries()) {
     for (const spelling of [...entry.arabicForms, ...entry.latin]) {
       const t = prepareToken(spelling);
-      for (const key of new Set([t.key, skeleton(t.units, t.articleUnits)])) {
-        const list = index.get(key);
-        if (list) list.push(t);
-        else index.set(key, [t]);
+      const own = [...new Set([t.key, skeleton(t.units, t.articleUnits)])];
+      const i = spellings.length;
+      spellings.push(t);
+      keys.push(own);
+      for (const key of new Set(own.flatMap(neighbourKeys))) {
+        const list = lists.get(key);
+        if (list) list.push(i);
+        else lists.set(key, [i]);
       }
     }
   }
-  return index;
-}
-
-/** The one lexicon entry an unlisted spelling is clearly a spelling of, if any. */
-function nearestEntry(token: PreparedToken, ownKey: string): number | undefined {
-  const candidates = listedSpellings().get(ownKey);
-  if (!candidates) return undefined;
-  let best = -1;
-  let bestScore = 0;
-  let runnerUp = 0;
-  const scores = new Map<number, number>();
-  for (const c of candidates) {
-    // Same script only: across scripts, unrelated names coincide too often (ولاء ~ Oula, سلمان ~ Soliman).
-    if (c.side !== token.side) continue;
-    const s = spellingSimilarity(token, c);
-    for (const id of c.lexicon) if (s > (scores.get(id) ?? 0)) scores.set(id, s);
-  }
-  for (const [id, s] of scores) {
-    if (s > bestScore) {
-      runnerUp = bestScore;
-      bestScore = s;
-      best = id;
-    } else if (s > runnerUp) runnerUp = s;
-  }
-  return best >= 0 && bestScore >= INFER_MIN && bestScore - runnerUp >= INFER_MARGIN ? best : undefined;
+  const entries = lexiconEntries().length;
+  listedIndex = {
+    spellings,
+    keys,
+    byNeighbour: new Map([...lists].map(([k, v]) => [k, Int32Array.from(v)])),
+    seen: new Uint32Array(spellings.length),
+    entrySeen: new Uint32Array(entries),
+    any: new Float64Array(entries),
+    same: new Float64Array(entries),
+    exact: new Float64Array(entries),
+    touched: new Int32Array(entries),
+  };
+  building = false;
+  return listedIndex;
 }
 
 /** The key and, for keys of three classes or more, each key with one class left out. */
@@ -416,52 +430,75 @@ function neighbourKeys(key: string): string[] {
   return out;
 }
 
-let listedByNeighbour: Map<string, PreparedToken[]> | undefined;
-
-/** Every listed spelling under its keys' neighbour keys (a skeleton one class away from another meets it). */
-function listedNeighbours(): Map<string, PreparedToken[]> {
-  if (listedByNeighbour) return listedByNeighbour;
-  const index = new Map<string, PreparedToken[]>();
-  for (const list of listedSpellings().values()) {
-    for (const t of list) {
-      for (const key of new Set([t.key, skeleton(t.units, t.articleUnits)].flatMap(neighbourKeys))) {
-        const at = index.get(key);
-        if (!at) index.set(key, [t]);
-        else if (!at.includes(t)) at.push(t);
-      }
-    }
-  }
-  listedByNeighbour = index;
-  return index;
-}
-
-/** The entries an unlisted spelling fits best, with how well (any script). */
-function entryProfile(token: PreparedToken, ownKey: string): Profile {
-  const index = listedNeighbours();
-  const scores = new Map<number, [number, number]>();
-  const seen = new Set<PreparedToken>();
+/**
+ * How an unlisted spelling fits the lexicon: its profile (the entries it fits best, in any script) and the one
+ * entry it is clearly a spelling of, if any (inferred from listed spellings of its own script and skeleton only:
+ * across scripts, unrelated names coincide too often — ولاء ~ Oula, سلمان ~ Soliman).
+ */
+function lexiconFit(token: PreparedToken, ownKey: string): { profile: Profile; inferred: number } {
+  const ix = listed();
+  if (!ix) return { profile: NO_PROFILE, inferred: -1 };
+  stamp++;
+  let touched = 0;
   for (const key of neighbourKeys(ownKey)) {
-    for (const c of index.get(key) ?? []) {
-      if (seen.has(c)) continue;
-      seen.add(c);
+    const list = ix.byNeighbour.get(key);
+    if (!list) continue;
+    for (const i of list) {
+      if (ix.seen[i] === stamp) continue;
+      ix.seen[i] = stamp;
+      const c = ix.spellings[i] as PreparedToken;
       const s = spellingSimilarity(token, c);
-      const same = c.side === token.side ? s : 0;
+      const sameSide = c.side === token.side;
+      const exact = sameSide && (ix.keys[i] as string[]).includes(ownKey);
       for (const id of c.lexicon) {
-        const at = scores.get(id);
-        if (!at) scores.set(id, [s, same]);
-        else {
-          if (s > at[0]) at[0] = s;
-          if (same > at[1]) at[1] = same;
+        if (ix.entrySeen[id] !== stamp) {
+          ix.entrySeen[id] = stamp;
+          ix.any[id] = 0;
+          ix.same[id] = 0;
+          ix.exact[id] = 0;
+          ix.touched[touched++] = id;
         }
+        if (s > (ix.any[id] as number)) ix.any[id] = s;
+        if (sameSide && s > (ix.same[id] as number)) ix.same[id] = s;
+        if (exact && s > (ix.exact[id] as number)) ix.exact[id] = s;
       }
     }
   }
-  if (scores.size === 0) return NO_PROFILE;
-  const top = [...scores].sort((x, y) => y[1][0] - x[1][0] || x[0] - y[0]).slice(0, PROFILE_SIZE);
+  if (touched === 0) return { profile: NO_PROFILE, inferred: -1 };
+  // The best PROFILE_SIZE entries by fit (ties by entry id, so the profile does not depend on visiting order).
+  const top: number[] = [];
+  let best = -1;
+  let bestScore = 0;
+  let runnerUp = 0;
+  for (let k = 0; k < touched; k++) {
+    const id = ix.touched[k] as number;
+    const score = ix.any[id] as number;
+    let at = top.length;
+    while (at > 0) {
+      const prev = top[at - 1] as number;
+      const p = ix.any[prev] as number;
+      if (p > score || (p === score && prev < id)) break;
+      at--;
+    }
+    if (at < PROFILE_SIZE) {
+      top.splice(at, 0, id);
+      if (top.length > PROFILE_SIZE) top.pop();
+    }
+    const e = ix.exact[id] as number;
+    if (e > bestScore || (e === bestScore && e > 0 && id < best)) {
+      runnerUp = Math.max(runnerUp, bestScore);
+      bestScore = e;
+      best = id;
+    } else if (e > runnerUp) runnerUp = e;
+  }
+  const inferred = best >= 0 && bestScore >= INFER_MIN && bestScore - runnerUp >= INFER_MARGIN ? best : -1;
   return {
-    entries: Int32Array.from(top, (t) => t[0]),
-    scores: Float64Array.from(top, (t) => t[1][0]),
-    sameScript: Float64Array.from(top, (t) => t[1][1]),
+    profile: {
+      entries: Int32Array.from(top),
+      scores: Float64Array.from(top, (id) => ix.any[id] as number),
+      sameScript: Float64Array.from(top, (id) => ix.same[id] as number),
+    },
+    inferred,
   };
 }
 

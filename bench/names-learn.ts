@@ -52,7 +52,7 @@ const CENTRE = 0.9;
 const LEARNING_RATE = 0.01;
 const BATCH = 256;
 /** One Syrian dev pair weighs as much as this many ar2en pairs (the Syrian set is the domain). */
-const SYRIAN_WEIGHT = 3;
+const SYRIAN_WEIGHT = Number(option('--syrian', '3'));
 /** Blocked negatives drawn per ar2en Arabic word. */
 const AR2EN_NEGATIVES = 4;
 

@@ -42,6 +42,10 @@ describe('token similarity', () => {
     ['Bayraktar', 'Bairakdar'],
     ['مردم بك', 'Mardam'],
     ['Mardam Bey', 'Mardambek'],
+    ['الشماع', 'Ech-Chammaa'],
+    ['سمية', 'Somayeh'],
+    ['شحادة', 'Chehade'],
+    ['حسّون', 'Hasoun'],
   ])('takes %s and %s for the same name', (a, b) => {
     expect(tokenSimilarity(a, b)).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
   });

@@ -1,9 +1,8 @@
 /**
  * Quality evaluation for src/names, shared by bench/suites/names.ts: recall at precision 0.98 per script pairing
  * on the labelled Syrian set (test/data/names/syrian-name-variants.tsv, dev and held-out splits, the held-out
- * split also in a tune and a test half), on the Google
- * ar2en transliteration pairs (../shared/data/names) and on synthetic full names with sibling, cousin and
- * father/son negatives. File reading lives here, not in src/names.
+ * split also in a tune and a test half), on the Google ar2en transliteration pairs (../shared/data/names) and on
+ * synthetic full names with sibling, cousin and father/son negatives. File reading lives here, not in src/names.
  */
 import fs from 'node:fs';
 import path from 'node:path';

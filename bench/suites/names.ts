@@ -1,7 +1,8 @@
 /**
  * Names: token-pair throughput (the linkage hot path) against a plain Levenshtein ratio on the matching forms,
  * preparation and full-name throughput, and quality — recall at precision 0.98 per script pairing on the labelled
- * Syrian set (dev, held-out, and held-out's tune and test halves), on ar2en (eval file, train sample) and on synthetic full names. `--quick`: smaller sizes.
+ * Syrian set (dev, held-out, and held-out's tune and test halves), on ar2en (eval file, train sample) and on
+ * synthetic full names. `--quick`: smaller sizes.
  */
 import { performance } from 'node:perf_hooks';
 import {

@@ -21,6 +21,7 @@ export const ARTICLE_WORDS = new Set([
   'an',
   'es',
   'esh',
+  'ech',
   'ed',
   'er',
   'et',

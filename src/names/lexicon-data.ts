@@ -211,6 +211,80 @@ export const GIVEN_NAMES = `
 وضاح : waddah wadah
 ياسين : yassin yasin yaseen yacine
 زين : zain zein zayn
+سامح : sameh samih
+شفيق : shafiq chafic shafik chafik
+عدي : oday uday odai udai
+عروة : urwa orwa
+عمرو : amr amro amru
+غالب : ghaleb ghalib
+فهد : fahd fahad
+فريد : farid fareed
+قيس : qais kais qays qaiss
+كفاح : kifah kefah
+لقمان : luqman loqman
+مخلص : mukhles mokhles mukhlis
+مرهف : murhaf morhaf
+معتز : moataz mutaz motaz moutaz mutazz
+مهيار : mahyar mihyar
+ميلاد : milad
+نبهان : nabhan
+نصوح : nasouh nasuh
+هاشم : hashem hashim hachem
+وحيد : wahid waheed
+وفيق : wafiq wafik
+يزن : yazan
+يعرب : yarob yaarob yaarub
+يونس : younes yunus younis yunes
+أديب : adib adeeb
+أمجد : amjad
+أنيس : anis anees
+أويس : owais uwais ouais
+إياس : iyas eyas
+بسام : bassam basam
+تمام : tammam tamam
+ثامر : thamer thamir
+جعفر : jaafar jafar jaafer
+جودت : jawdat joudat
+حارث : hareth harith
+حسيب : hasib haseeb
+خلدون : khaldoun khaldun
+خيري : khairi khairy kheiri
+دريد : duraid doraid
+راتب : rateb ratib
+راشد : rashed
+سنان : sinan senan
+صابر : saber sabir
+صائب : saeb
+ضياء : diaa dhiaa
+طالب : taleb talib
+عاطف : atef atif
+عون : aoun awn
+عزيز : aziz azeez
+فضل : fadl fadhl
+فهمي : fahmi fahmy
+كنعان : kanaan kenaan
+ليث : laith layth leith
+محفوظ : mahfouz mahfoud
+مختار : mukhtar mokhtar
+مرعي : marei mari
+مسعود : masoud massoud masud
+مفيد : mufid moufid mofid
+موفق : mouwafak muwaffaq mowafaq
+ناصيف : nassif nasif
+نديم : nadim nadeem
+نزيه : nazih nazeeh
+نشأت : nashat nachat
+وسام : wissam wesam wisam
+إسكندر : iskandar eskandar
+جرجس : jirjis girgis
+بطرس : boutros butros
+يوحنا : youhanna yuhanna
+شربل : charbel sharbel
+جوزيف : joseph josef
+بولس : boulos bulus
+نقولا : nicola nicolas
+سركيس : sarkis
+كرم : karam
 `;
 
 export const FEMALE_NAMES = `
@@ -269,6 +343,55 @@ export const FEMALE_NAMES = `
 تهاني : tahani
 يسرى : yusra yousra
 زهرة : zahra zahraa
+أسيل : aseel asil
+بسمة : basma basmah
+تغريد : taghrid taghreed
+جمانة : joumana jumana
+حياة : hayat
+خلود : kholoud khulud
+دانة : dana
+دلال : dalal
+ربا : ruba roba
+رهام : reham riham
+روعة : rawaa
+ريتا : rita
+زينة : zeina zaina zena
+سلمى : salma selma
+سماح : samah
+سهى : suha souha soha
+سوسن : sawsan sausan
+شذى : shaza shatha
+عفاف : afaf
+عليا : alia aliya olia
+غدير : ghadir ghadeer
+فرح : farah
+كندة : kinda kenda
+لميس : lamis lamees
+مرام : maram
+ملك : malak
+منى : mona muna
+ميساء : maysaa maissa
+نهى : noha nuha
+نوال : nawal
+هناء : hanaa hana
+يارا : yara
+رولا : rola roula
+سناء : sanaa sana
+فاتن : faten
+إخلاص : ikhlas
+انتصار : intisar entissar
+أماني : amani
+بثينة : buthaina bouthaina
+حنين : hanin haneen
+سحر : sahar
+شهد : shahd
+صبا : saba
+عبلة : abla
+غنوة : ghinwa
+لارا : lara
+نسمة : nesma nisma
+هديل : hadeel hadil
+وئام : weam wiam
 `;
 
 export const FAMILY_NAMES = `
@@ -318,6 +441,46 @@ export const FAMILY_NAMES = `
 ساعاتي : saati
 قدسي : qudsi kudsi
 تركماني : turkmani
+نوري : nouri nuri
+جندي : jundi joundi gendi
+قصاب : kassab qassab
+خباز : khabbaz
+صابوني : sabouni saboni
+جابي : jabi
+زعيم : zaim zaeem
+نابلسي : nabulsi naboulsi
+مالكي : maliki
+شيشكلي : shishakli
+دالاتي : dalati
+معلم : moallem mualem
+سقا : saqqa sakka
+حراكي : hiraki harraki
+نصر : nasr
+سعادة : saadeh saada
+حبش : habash
+موصلي : mousalli mosuli
+جبر : jabr
+غنام : ghannam ghanam
+شاهين : shahin shaheen chahine
+عرابي : arabi orabi
+سلامة : salameh salama
+عيد : eid
+عواد : awwad
+يازجي : yazigi yaziji
+بكداش : bakdash bekdache
+ترك : turk
+شعراني : shaarani
+حتاحت : hatahet
+دهمان : dahman
+مقداد : miqdad mekdad
+مسالمة : masalmeh masalma
+شرع : sharaa
+ديري : deiri dairi
+رقاوي : raqqawi rakkawi
+نعيمي : nuaimi noaimi
+شمري : shammari shamari
+عنزي : anazi enezi
+عكيدي : okaidi
 `;
 
 /** عبد + one of God's names: Arabic head (with its article) and Latin spellings of the head. */

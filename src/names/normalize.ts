@@ -82,10 +82,23 @@ const SOUND_FOLD: Record<string, string> = { ...ARABIC_FOLD, ى: 'ى', ئ: 'ئ' 
 
 /**
  * The matching form with alif maqsura (ى) and yā' hamza (ئ) kept: sound units read a final ى as an "a" (هدى Huda,
- * موسى Musa) where ي is an "i", and ئ as the glottal "e/i" of رائد Raed. Not a matching form on its own.
+ * موسى Musa) where ي is an "i", and ئ as the glottal "e/i" of رائد Raed; ç and ş read by their sound. Not a
+ * matching form on its own.
  */
 export function normalizeForSounds(text: string): string {
-  return fold(clean(text), SOUND_FOLD, /[أإآٱةؤ]/g);
+  const cleaned = clean(text);
+  return fold(/[çÇşŞ]/.test(cleaned) ? cedillas(cleaned) : cleaned, SOUND_FOLD, /[أإآٱةؤ]/g);
+}
+
+/**
+ * Letters whose cedilla carries the sound: French ç before a, o, u is an s (Fayçal); elsewhere ç is the ch of
+ * Turkish and Kurdish spellings (Çiya), as ş is their sh.
+ */
+function cedillas(text: string): string {
+  return text
+    .replace(/[çÇ](?=[aouAOU])/g, 's')
+    .replace(/[çÇ]/g, 'ch')
+    .replace(/[şŞ]/g, 'sh');
 }
 
 function fold(cleaned: string, arabic: Record<string, string>, letters: RegExp): string {

@@ -62,6 +62,7 @@ describe('parse', () => {
     ['a loose Arabic article', 'محمد ال مصري', { first: 'محمد', family: 'ال مصري' }],
     ['a loose Latin article', 'Mohammad Al Masri', { first: 'Mohammad', family: 'Al Masri' }],
     ['an assimilated article', 'Ahmad ash-Shami', { first: 'Ahmad', family: 'ash-Shami' }],
+    ['a French-style assimilated article', 'Ahmad Ech-Chammaa', { first: 'Ahmad', family: 'Ech-Chammaa' }],
     // Titles stay with the family name.
     [
       'a title after an Arabic family name',

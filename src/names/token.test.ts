@@ -4,10 +4,12 @@ import {
   explainTokens,
   LEXICON_DIFFERENT_CEILING,
   prepareToken,
+  spellingSimilarity,
   TOKEN_MATCH_THRESHOLD,
   tokenKey,
   tokenSimilarity,
 } from './index.js';
+import { clearPreparedTokens } from './token.js';
 
 describe('token similarity', () => {
   it.each([
@@ -40,6 +42,10 @@ describe('token similarity', () => {
     ['Bayraktar', 'Bairakdar'],
     ['مردم بك', 'Mardam'],
     ['Mardam Bey', 'Mardambek'],
+    ['الشماع', 'Ech-Chammaa'],
+    ['سمية', 'Somayeh'],
+    ['شحادة', 'Chehade'],
+    ['حسّون', 'Hasoun'],
   ])('takes %s and %s for the same name', (a, b) => {
     expect(tokenSimilarity(a, b)).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
   });
@@ -99,6 +105,64 @@ describe('token similarity', () => {
     const a = prepareToken('Houssam');
     const b = prepareToken('حسام');
     expect(compareTokens(a, b)).toBe(tokenSimilarity('Houssam', 'حسام'));
+  });
+
+  it('reads an unlisted spelling through the listed spellings of the name it fits best', () => {
+    // Closer to خالد's listed Khaled, Khalid … than to Chaled itself.
+    for (const [unlisted, listed] of [
+      ['Khaleed', 'Chaled'],
+      ['Ibraheim', 'Brahim'],
+    ]) {
+      const a = prepareToken(unlisted as string);
+      const b = prepareToken(listed as string);
+      expect(a.listed).toBe(false);
+      expect(spellingSimilarity(a, b)).toBeLessThan(TOKEN_MATCH_THRESHOLD);
+      expect(compareTokens(a, b)).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
+      expect(explainTokens(a, b).reason).toBe('same-lexicon-entry');
+    }
+  });
+
+  it('keeps an unlisted spelling that clearly fits another listed name apart', () => {
+    // Husseyn is unlisted and fits حسين, not حسن.
+    expect(tokenSimilarity('Husseyn', 'حسين')).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
+    expect(tokenSimilarity('Husseyn', 'حسن')).toBeLessThanOrEqual(0.75);
+    expect(explainTokens(prepareToken('Husseyn'), prepareToken('Hasan')).reason).toBe(
+      'different-lexicon-entries',
+    );
+  });
+
+  it('holds an unlisted spelling that fits two listed names about as well below a match with both', () => {
+    // German j: Jusuf may be يوسف (Yusuf) or جوزيف (Josef).
+    for (const listed of ['يوسف', 'Yousef', 'جوزيف', 'Joseph']) {
+      expect(tokenSimilarity('Jusuf', listed), listed).toBeLessThan(TOKEN_MATCH_THRESHOLD);
+    }
+    expect(explainTokens(prepareToken('Jusuf'), prepareToken('Yousef')).detail).toContain('about as well');
+  });
+
+  it('reads ç and ş by their sound', () => {
+    expect(tokenSimilarity('Fayçal', 'فيصل')).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
+    expect(tokenSimilarity('Çiya', 'Chiya')).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
+    expect(prepareToken('Şahin').canonical).toBe('shahin');
+  });
+
+  it('compares tokens prepared before and after the cache is cleared', () => {
+    const before = [prepareToken('Mouhamed'), prepareToken('حسين'), prepareToken('Souleiman')];
+    const scores = [compareTokens(before[0]!, before[1]!), compareTokens(before[2]!, before[1]!)];
+    clearPreparedTokens();
+    const after = [prepareToken('Mouhamed'), prepareToken('حسين'), prepareToken('Souleiman')];
+    expect(compareTokens(before[0]!, after[0]!)).toBe(1);
+    expect(compareTokens(before[0]!, after[1]!)).toBe(scores[0]);
+    expect(compareTokens(after[2]!, before[1]!)).toBe(scores[1]);
+  });
+
+  it('compares tokens held in different chunks of the prepared-token store', () => {
+    // Each chunk holds about 4,000 tokens: prepare enough to fill one.
+    const first = prepareToken('Bashar');
+    for (let i = 0; i < 5000; i++) prepareToken(`Zx${i.toString(36)}`);
+    const last = prepareToken('بشار');
+    expect(compareTokens(first, last)).toBe(tokenSimilarity('Bashar', 'بشار'));
+    expect(compareTokens(first, prepareToken('Bashar'))).toBe(1);
+    expect(compareTokens(first, last)).toBe(compareTokens(last, first));
   });
 
   it('explains why two tokens score what they score', () => {

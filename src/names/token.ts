@@ -8,13 +8,15 @@ import { lexiconEntries, lexiconEntry, lookupLexicon } from './lexicon.js';
 import { clean, detectScript, normalize, normalizeForSounds, type Script } from './normalize.js';
 import { MAX_UNITS, soundUnits } from './sounds.js';
 import {
+  ARABIC_DROPPED,
+  ARABIC_UNWRITTEN,
   BIGRAM,
-  BIGRAM_COST,
-  delCross,
-  delSame,
-  LA,
+  BIGRAM_COST_HUNDREDTHS,
+  LATIN_DROPPED,
+  LATIN_UNWRITTEN,
+  latinPosition,
   Side,
-  SUB,
+  SUB_HUNDREDTHS,
   UNIT_COUNT,
   unitClass,
   unitName,
@@ -39,20 +41,6 @@ const INFER_MIN = 0.9;
 const INFER_MARGIN = 0.05;
 /** Score of two tokens whose spellings differ only in separators, articles or compound linkers. */
 export const CANONICAL_SAME_SCORE = 0.99;
-const INITIAL_VOWEL_DELETE = 0.6;
-const FINAL_VOWEL_DELETE_CROSS = 0.5;
-const FINAL_VOWEL_DELETE_SAME = 0.6;
-const LATIN_VOWEL = new Uint8Array(UNIT_COUNT);
-for (const u of [LA.a, LA.e, LA.i, LA.o, LA.u, LA.y, LA.aa, LA.ee, LA.oo, LA.ou, LA.ai, LA.au])
-  LATIN_VOWEL[u] = 1;
-
-/** The index of a Latin token's final vowel (before a final h: "Nabilah"), or -1. */
-function finalVowelIndex(units: Uint8Array): number {
-  let i = units.length - 1;
-  if (i > 0 && units[i] === LA.hFinal) i--;
-  return i > 0 && LATIN_VOWEL[units[i] as number] === 1 ? i : -1;
-}
-
 interface TokenInit {
   text: string;
   form: string;
@@ -70,7 +58,25 @@ interface TokenInit {
   lexicon: Int32Array;
   articleUnits: number;
   inferred: boolean;
+  profile: Profile;
 }
+
+/**
+ * How well an unlisted spelling fits the lexicon's names: the best-fitting entries (at most PROFILE_SIZE, best
+ * first) with the best similarity of the spelling to any of the entry's listed spellings, in either script.
+ */
+export interface Profile {
+  entries: Int32Array;
+  scores: Float64Array;
+  /** The same, from the entry's spellings in the spelling's own script only (0 when it has none). */
+  sameScript: Float64Array;
+}
+const PROFILE_SIZE = 4;
+const NO_PROFILE: Profile = {
+  entries: new Int32Array(0),
+  scores: new Float64Array(0),
+  sameScript: new Float64Array(0),
+};
 
 // Matching forms and canonical spellings as small integers, so the hot path compares numbers, not strings. The
 // table is cleared with the token cache; a new generation never reuses an id, and tokens of different generations
@@ -79,6 +85,7 @@ const interned = new Map<string, number>();
 let nextId = 1;
 let generation = 0;
 function intern(text: string): number {
+  if (text === '') return 0;
   let id = interned.get(text);
   if (id === undefined) {
     id = nextId++;
@@ -87,8 +94,72 @@ function intern(text: string): number {
   return id;
 }
 
+/**
+ * The hot-path data of prepared tokens lives in shared chunks of one Int32Array each, a fixed header then the units
+ * and their deletion costs in hundredths (every cost is a multiple of 0.01, so the alignment runs on exact integers
+ * and is exactly symmetric). A comparison then reads two short runs of one or two arrays instead of a dozen
+ * scattered objects: on random pairs of thousands of tokens, memory access is what costs.
+ */
+/**
+ * The hot-path data of prepared tokens lives in shared chunks (one ArrayBuffer, seen as 32-bit words, 16-bit
+ * halves, bytes and 64-bit floats), one 64-byte cache line per token for names of up to ten sound units: on random
+ * pairs of thousands of tokens, memory access is what costs, so a comparison reads the two tokens' lines and
+ * nothing else. Costs are kept in hundredths (every cost is a multiple of 0.01, so the alignment runs on exact
+ * integers and is exactly symmetric).
+ *
+ * Layout from the token's start (byte offsets): words 0–3 generation, matching-form id, canonical id, first lexicon
+ * entry; halves 8–11 the masses (same-side and cross-side sums of deletion costs, then both without a glued
+ * article's units); bytes 24–28 unit count, side, glued article's unit count, flags, profile size; from byte 32 the
+ * units, their same-side deletion costs and their cross-side deletion costs, one byte each; then, 8-aligned, the
+ * profile (see `Profile`): entries as words, scores and same-script scores as floats.
+ */
+const GEN = 0;
+const FORM = 1;
+const CANONICAL = 2;
+const ENTRY = 3;
+const MASS = 8;
+const LENGTH = 24;
+const SIDE = 25;
+const ARTICLE = 26;
+const FLAGS = 27;
+const PROFILE = 28;
+const BODY = 32;
+const LISTED = 1;
+const INFERRED = 2;
+/** Listed under more than one entry ("hassan": حسن and حسان). */
+const MANY_ENTRIES = 4;
+const CHUNK_BYTES = 1 << 18;
+
+class Chunk {
+  readonly words: Int32Array;
+  readonly halves: Int16Array;
+  readonly bytes: Uint8Array;
+  readonly floats: Float64Array;
+  used = 0;
+  constructor() {
+    const buffer = new ArrayBuffer(CHUNK_BYTES);
+    this.words = new Int32Array(buffer);
+    this.halves = new Int16Array(buffer);
+    this.bytes = new Uint8Array(buffer);
+    this.floats = new Float64Array(buffer);
+  }
+}
+let chunk = new Chunk();
+
+/** Where a token's profile starts (bytes), after its units and costs. */
+function profileStart(at: number, n: number): number {
+  return (at + BODY + 3 * n + 7) & ~7;
+}
+
+function hundredths(cost: number): number {
+  return Math.round(cost * 100);
+}
+
 /** Everything a comparison needs about one token, computed once. Treat as immutable. */
 export class PreparedToken {
+  /** The chunk holding this token's hot-path data, and the byte where it starts. */
+  readonly chunk: Chunk;
+  readonly at: number;
   /** The token after Unicode hygiene (display form). */
   readonly text: string;
   /** The matching form (`normalize`). */
@@ -116,16 +187,25 @@ export class PreparedToken {
   readonly articleUnits: number;
   /** Whether `lexicon` was inferred from the nearest listed spelling rather than listed. */
   readonly inferred: boolean;
-  /** Hot-path copies: units, then same-side and cross-side deletion costs, in one array (one cache line or two). */
-  readonly packed: Float64Array;
+  /** For an unlisted spelling: the lexicon entries it fits best (see `Profile`). */
+  readonly profile: Profile;
+  /** Whether the spelling is listed in the lexicon (not inferred). */
+  readonly listed: boolean;
   readonly length: number;
-  readonly formId: number;
-  readonly canonicalId: number;
-  readonly generation: number;
   /** The first lexicon entry, or -1. */
   readonly entry: number;
 
   constructor(init: TokenInit) {
+    const n = init.units.length;
+    const profileSize = init.profile.entries.length;
+    // Each token starts on a cache line. The profile: entries as words, then scores and same-script scores as
+    // floats, each run 8 bytes per entry apart.
+    const size = profileStart(0, n) + 24 * profileSize;
+    if (chunk.used + size + 64 > CHUNK_BYTES) chunk = new Chunk();
+    const at = (chunk.used + 63) & ~63;
+    chunk.used = at + size;
+    this.chunk = chunk;
+    this.at = at;
     this.text = init.text;
     this.form = init.form;
     this.canonical = init.canonical;
@@ -142,16 +222,49 @@ export class PreparedToken {
     this.lexicon = init.lexicon;
     this.articleUnits = init.articleUnits;
     this.inferred = init.inferred;
-    const n = init.units.length;
+    this.profile = init.profile;
+    this.listed = init.lexicon.length > 0 && !init.inferred;
     this.length = n;
-    this.packed = new Float64Array(3 * n);
-    this.packed.set(init.units, 0);
-    this.packed.set(init.delSame, n);
-    this.packed.set(init.delCross, 2 * n);
-    this.formId = intern(init.form);
-    this.canonicalId = intern(init.canonical);
-    this.generation = generation;
     this.entry = init.lexicon.length > 0 ? (init.lexicon[0] as number) : -1;
+    const { words, halves, bytes, floats } = this.chunk;
+    const word = at >> 2;
+    words[word + GEN] = generation;
+    words[word + FORM] = intern(init.form);
+    words[word + CANONICAL] = intern(init.canonical);
+    words[word + ENTRY] = this.entry;
+    bytes[at + LENGTH] = n;
+    bytes[at + SIDE] = init.side;
+    bytes[at + ARTICLE] = init.articleUnits;
+    bytes[at + FLAGS] =
+      (this.listed ? LISTED : 0) |
+      (init.inferred ? INFERRED : 0) |
+      (init.lexicon.length > 1 ? MANY_ENTRIES : 0);
+    bytes[at + PROFILE] = profileSize;
+    const body = at + BODY;
+    let sumSame = 0;
+    let sumCross = 0;
+    let coreSame = 0;
+    let coreCross = 0;
+    for (let i = 0; i < n; i++) {
+      const same = hundredths(init.delSame[i] as number);
+      const cross = hundredths(init.delCross[i] as number);
+      bytes[body + i] = init.units[i] as number;
+      bytes[body + n + i] = same;
+      bytes[body + 2 * n + i] = cross;
+      sumSame += same;
+      sumCross += cross;
+      if (i >= init.articleUnits) {
+        coreSame += same;
+        coreCross += cross;
+      }
+    }
+    halves.set([sumSame, sumCross, coreSame, coreCross], (at >> 1) + MASS);
+    const p = profileStart(at, n);
+    for (let k = 0; k < profileSize; k++) {
+      words[(p >> 2) + k] = init.profile.entries[k] as number;
+      floats[(p >> 3) + profileSize + k] = init.profile.scores[k] as number;
+      floats[(p >> 3) + 2 * profileSize + k] = init.profile.sameScript[k] as number;
+    }
   }
 }
 
@@ -163,17 +276,24 @@ export interface PrepareOptions {
 const cache = new Map<string, PreparedToken>();
 const CACHE_LIMIT = 200_000;
 
+/**
+ * Forgets every prepared token (done by `prepareToken` when the cache is full; exported for tests). Tokens prepared
+ * before stay valid: their data stays in their chunks, and they compare with newer ones by their strings.
+ */
+export function clearPreparedTokens(): void {
+  cache.clear();
+  interned.clear();
+  generation++;
+  chunk = new Chunk();
+}
+
 /** Prepares one token for `compareTokens`. Never throws; an empty or letterless token gets no units. */
 export function prepareToken(token: string, options?: PrepareOptions): PreparedToken {
   const useLexicon = options?.lexicon !== false;
   const cacheKey = useLexicon ? token : `\u0000${token}`;
   const hit = cache.get(cacheKey);
   if (hit) return hit;
-  if (cache.size >= CACHE_LIMIT) {
-    cache.clear();
-    interned.clear();
-    generation++;
-  }
+  if (cache.size >= CACHE_LIMIT) clearPreparedTokens();
   const prepared = build(typeof token === 'string' ? token : '', useLexicon);
   cache.set(cacheKey, prepared);
   return prepared;
@@ -191,21 +311,15 @@ function build(raw: string, useLexicon: boolean): PreparedToken {
   const articleUnits = article > 0 ? Math.min(2, units.length) : 0;
   const dSame = new Float64Array(units.length);
   const dCross = new Float64Array(units.length);
-  const finalVowel = finalVowelIndex(units);
   let sumSame = 0;
   let sumCross = 0;
   let arabic = 0;
   for (let i = 0; i < units.length; i++) {
     const u = units[i] as number;
-    let s = delSame[u] as number;
-    let c = delCross[u] as number;
-    // Arabic writes a letter for a word's first sound, so a Latin initial vowel left unmatched is a real
-    // difference; a Latin final vowel stands for a written ة, ا, ى or ي (Nabil / Nabila, Hamd / Hamdi).
-    if ((i === 0 || i === articleUnits) && LATIN_VOWEL[u] === 1) c = INITIAL_VOWEL_DELETE;
-    if (i === finalVowel) {
-      s = FINAL_VOWEL_DELETE_SAME;
-      c = FINAL_VOWEL_DELETE_CROSS;
-    }
+    const latin = unitSide[u] === Side.Latin;
+    const at = latin ? latinPosition(units, i, articleUnits) * UNIT_COUNT + u : u;
+    const s = (latin ? LATIN_DROPPED[at] : ARABIC_DROPPED[at]) as number;
+    const c = (latin ? LATIN_UNWRITTEN[at] : ARABIC_UNWRITTEN[at]) as number;
     dSame[i] = s;
     dCross[i] = c;
     sumSame += s;
@@ -221,7 +335,7 @@ function build(raw: string, useLexicon: boolean): PreparedToken {
   const side = arabic * 2 >= units.length && arabic > 0 ? Side.Arabic : Side.Latin;
   const listed = useLexicon ? Int32Array.from(lookupLexicon(canonical)) : NO_ENTRIES;
   const script = detectScript(text);
-  const make = (lexicon: Int32Array, inferred: boolean) =>
+  const make = (lexicon: Int32Array, inferred: boolean, profile: Profile) =>
     new PreparedToken({
       text,
       form,
@@ -239,57 +353,153 @@ function build(raw: string, useLexicon: boolean): PreparedToken {
       lexicon,
       articleUnits,
       inferred,
+      profile,
     });
-  const token = make(listed, false);
+  const token = make(listed, false, NO_PROFILE);
   if (!useLexicon || listed.length > 0 || units.length === 0) return token;
-  const entry = nearestEntry(token, skeleton(units, articleUnits));
-  return entry === undefined ? token : make(Int32Array.of(entry), true);
+  const { profile, inferred } = lexiconFit(token, skeleton(units, articleUnits));
+  if (profile === NO_PROFILE && inferred < 0) return token;
+  return make(inferred < 0 ? NO_ENTRIES : Int32Array.of(inferred), inferred >= 0, profile);
 }
 
 const NO_ENTRIES = new Int32Array(0);
-let listedByKey: Map<string, PreparedToken[]> | undefined;
+/**
+ * Every listed spelling, prepared once, indexed under its keys (its own skeleton and its entry's) and their
+ * neighbour keys (each with one class left out), so that an unlisted spelling finds the listed ones within one
+ * consonant class of its skeleton.
+ */
+interface ListedIndex {
+  spellings: PreparedToken[];
+  /** Each spelling's own keys (inference only reads spellings that share the unlisted one's skeleton exactly). */
+  keys: string[][];
+  byNeighbour: Map<string, Int32Array>;
+  /** Scratch for `lexiconFit`, stamped per call. */
+  seen: Uint32Array;
+  entrySeen: Uint32Array;
+  any: Float64Array;
+  same: Float64Array;
+  exact: Float64Array;
+  touched: Int32Array;
+}
+let listedIndex: ListedIndex | undefined;
+let building = false;
+let stamp = 0;
 
-/** Every listed spelling, prepared, under its own skeleton and its entry's. */
-function listedSpellings(): Map<string, PreparedToken[]> {
-  if (listedByKey) return listedByKey;
-  // Installed before it is filled: a listed spelling that does not find itself must not recurse into the index.
-  const index = new Map<string, PreparedToken[]>();
-  listedByKey = index;
+function listed(): ListedIndex | undefined {
+  if (listedIndex) return listedIndex;
+  // A listed spelling is prepared while the index is built: it must not look itself up in the index.
+  if (building) return undefined;
+  building = true;
+  const spellings: PreparedToken[] = [];
+  const keys: string[][] = [];
+  const lists = new Map<string, number[]>();
   for (const entry of lexiconEntries()) {
     for (const spelling of [...entry.arabicForms, ...entry.latin]) {
       const t = prepareToken(spelling);
-      for (const key of new Set([t.key, skeleton(t.units, t.articleUnits)])) {
-        const list = index.get(key);
-        if (list) list.push(t);
-        else index.set(key, [t]);
+      const own = [...new Set([t.key, skeleton(t.units, t.articleUnits)])];
+      const i = spellings.length;
+      spellings.push(t);
+      keys.push(own);
+      for (const key of new Set(own.flatMap(neighbourKeys))) {
+        const list = lists.get(key);
+        if (list) list.push(i);
+        else lists.set(key, [i]);
       }
     }
   }
-  return index;
+  const entries = lexiconEntries().length;
+  listedIndex = {
+    spellings,
+    keys,
+    byNeighbour: new Map([...lists].map(([k, v]) => [k, Int32Array.from(v)])),
+    seen: new Uint32Array(spellings.length),
+    entrySeen: new Uint32Array(entries),
+    any: new Float64Array(entries),
+    same: new Float64Array(entries),
+    exact: new Float64Array(entries),
+    touched: new Int32Array(entries),
+  };
+  building = false;
+  return listedIndex;
 }
 
-/** The one lexicon entry an unlisted spelling is clearly a spelling of, if any. */
-function nearestEntry(token: PreparedToken, ownKey: string): number | undefined {
-  const candidates = listedSpellings().get(ownKey);
-  if (!candidates) return undefined;
+/** The key and, for keys of three classes or more, each key with one class left out. */
+function neighbourKeys(key: string): string[] {
+  const out = [key];
+  if (key.length >= 3) for (let i = 0; i < key.length; i++) out.push(key.slice(0, i) + key.slice(i + 1));
+  return out;
+}
+
+/**
+ * How an unlisted spelling fits the lexicon: its profile (the entries it fits best, in any script) and the one
+ * entry it is clearly a spelling of, if any (inferred from listed spellings of its own script and skeleton only:
+ * across scripts, unrelated names coincide too often — ولاء ~ Oula, سلمان ~ Soliman).
+ */
+function lexiconFit(token: PreparedToken, ownKey: string): { profile: Profile; inferred: number } {
+  const ix = listed();
+  if (!ix) return { profile: NO_PROFILE, inferred: -1 };
+  stamp++;
+  let touched = 0;
+  for (const key of neighbourKeys(ownKey)) {
+    const list = ix.byNeighbour.get(key);
+    if (!list) continue;
+    for (const i of list) {
+      if (ix.seen[i] === stamp) continue;
+      ix.seen[i] = stamp;
+      const c = ix.spellings[i] as PreparedToken;
+      const s = spellingSimilarity(token, c);
+      const sameSide = c.side === token.side;
+      const exact = sameSide && (ix.keys[i] as string[]).includes(ownKey);
+      for (const id of c.lexicon) {
+        if (ix.entrySeen[id] !== stamp) {
+          ix.entrySeen[id] = stamp;
+          ix.any[id] = 0;
+          ix.same[id] = 0;
+          ix.exact[id] = 0;
+          ix.touched[touched++] = id;
+        }
+        if (s > (ix.any[id] as number)) ix.any[id] = s;
+        if (sameSide && s > (ix.same[id] as number)) ix.same[id] = s;
+        if (exact && s > (ix.exact[id] as number)) ix.exact[id] = s;
+      }
+    }
+  }
+  if (touched === 0) return { profile: NO_PROFILE, inferred: -1 };
+  // The best PROFILE_SIZE entries by fit (ties by entry id, so the profile does not depend on visiting order).
+  const top: number[] = [];
   let best = -1;
   let bestScore = 0;
   let runnerUp = 0;
-  const scores = new Map<number, number>();
-  for (const c of candidates) {
-    // Same script only: across scripts, unrelated names coincide too often (ولاء ~ Oula, سلمان ~ Soliman).
-    if (c.side !== token.side) continue;
-    const s = spellingSimilarity(token, c);
-    for (const id of c.lexicon) if (s > (scores.get(id) ?? 0)) scores.set(id, s);
-  }
-  for (const [id, s] of scores) {
-    if (s > bestScore) {
-      runnerUp = bestScore;
-      bestScore = s;
+  for (let k = 0; k < touched; k++) {
+    const id = ix.touched[k] as number;
+    const score = ix.any[id] as number;
+    let at = top.length;
+    while (at > 0) {
+      const prev = top[at - 1] as number;
+      const p = ix.any[prev] as number;
+      if (p > score || (p === score && prev < id)) break;
+      at--;
+    }
+    if (at < PROFILE_SIZE) {
+      top.splice(at, 0, id);
+      if (top.length > PROFILE_SIZE) top.pop();
+    }
+    const e = ix.exact[id] as number;
+    if (e > bestScore || (e === bestScore && e > 0 && id < best)) {
+      runnerUp = Math.max(runnerUp, bestScore);
+      bestScore = e;
       best = id;
-    } else if (s > runnerUp) runnerUp = s;
+    } else if (e > runnerUp) runnerUp = e;
   }
-  return best >= 0 && bestScore >= INFER_MIN && bestScore - runnerUp >= INFER_MARGIN ? best : undefined;
+  const inferred = best >= 0 && bestScore >= INFER_MIN && bestScore - runnerUp >= INFER_MARGIN ? best : -1;
+  return {
+    profile: {
+      entries: Int32Array.from(top),
+      scores: Float64Array.from(top, (id) => ix.any[id] as number),
+      sameScript: Float64Array.from(top, (id) => ix.same[id] as number),
+    },
+    inferred,
+  };
 }
 
 function skeleton(units: Uint8Array, skip: number): string {
@@ -337,69 +547,78 @@ export function tokenKey(token: string): string {
 
 // Scratch matrix for the alignment, reused by every call (single-threaded).
 const WIDTH = MAX_UNITS + 1;
-const D = new Float64Array(WIDTH * WIDTH);
+const D = new Int32Array(WIDTH * WIDTH);
 // Module-local copies: imported bindings can cost a getter call per access, and the alignment reads them per cell.
-const sub: Float64Array = SUB;
+const sub: Int16Array = SUB_HUNDREDTHS;
 const bigrams: Int16Array = BIGRAM;
-const bigramCosts: Float64Array = BIGRAM_COST;
+const bigramCosts: Int16Array = BIGRAM_COST_HUNDREDTHS;
 const unitCount: number = UNIT_COUNT;
 const arabicSide: number = Side.Arabic;
 
 /**
- * Weighted alignment cost of a's units from `offA` against b's from `offB` (offsets skip a glued article); when
- * cross-script, `a` must be the Arabic side.
+ * Weighted alignment cost, in hundredths, of token a's units from `offA` against token b's from `offB` (offsets skip
+ * a glued article); a and b are positions in the chunks pa and pb. When cross-script, `a` must be the Arabic side.
  */
-function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean, offA: number, offB: number): number {
-  const pa = a.packed;
-  const pb = b.packed;
-  const na = a.length;
-  const nb = b.length;
+function alignCost(
+  pa: Uint8Array,
+  a: number,
+  pb: Uint8Array,
+  b: number,
+  cross: boolean,
+  offA: number,
+  offB: number,
+): number {
+  const na = pa[a + LENGTH] as number;
+  const nb = pb[b + LENGTH] as number;
+  const ua = a + BODY + offA;
+  const ub = b + BODY + offB;
   const n = na - offA;
   const m = nb - offB;
   // Deletion costs sit after the units: same side at +length, cross side at +2·length.
-  const da = (cross ? 2 * na : na) + offA;
-  const db = (cross ? 2 * nb : nb) + offB;
+  const da = ua + (cross ? 2 * na : na);
+  const db = ub + (cross ? 2 * nb : nb);
   const d = D;
   const w = m + 1;
   d[0] = 0;
-  for (let j = 1; j <= m; j++) d[j] = (d[j - 1] as number) + (pb[db + j - 1] as number);
+  for (let j = 1; j <= m; j++) d[j] = ((d[j - 1] as number) + (pb[db + j - 1] as number)) | 0;
   for (let i = 1; i <= n; i++) {
     const row = i * w;
     const prev = row - w;
-    const u = pa[offA + i - 1] as number;
+    const u = pa[ua + i - 1] as number;
     const subRow = u * unitCount;
     const del = pa[da + i - 1] as number;
-    let left = (d[prev] as number) + del;
+    let left = ((d[prev] as number) + del) | 0;
     d[row] = left;
-    const bigramRow =
-      cross && i >= 2 ? (bigrams[(pa[offA + i - 2] as number) * unitCount + u] as number) : -1;
-    const bigramBase = bigramRow * unitCount;
-    const bigramPrev = prev - w;
+    const bigramRow = cross && i >= 2 ? (bigrams[(pa[ua + i - 2] as number) * unitCount + u] as number) : -1;
     let diag = d[prev] as number;
     if (bigramRow < 0) {
       for (let j = 1; j <= m; j++) {
         const above = d[prev + j] as number;
-        let best = diag + (sub[subRow + (pb[offB + j - 1] as number)] as number);
-        const up = above + del;
-        if (up < best) best = up;
-        const ins = left + (pb[db + j - 1] as number);
-        if (ins < best) best = ins;
+        let best = (diag + (sub[subRow + (pb[ub + j - 1] as number)] as number)) | 0;
+        // Branch-free minimum (t & t >> 31 is t when negative, else 0): which step wins is unpredictable, and
+        // mispredicted branches cost more than the arithmetic.
+        let t = (above + del - best) | 0;
+        best = (best + (t & (t >> 31))) | 0;
+        t = (left + (pb[db + j - 1] as number) - best) | 0;
+        best = (best + (t & (t >> 31))) | 0;
         d[row + j] = best;
         left = best;
         diag = above;
       }
       continue;
     }
+    const bigramBase = bigramRow * unitCount;
+    const bigramPrev = prev - w;
     for (let j = 1; j <= m; j++) {
-      const v = pb[offB + j - 1] as number;
+      const v = pb[ub + j - 1] as number;
       const above = d[prev + j] as number;
-      let best = diag + (sub[subRow + v] as number);
-      const up = above + del;
-      if (up < best) best = up;
-      const ins = left + (pb[db + j - 1] as number);
-      if (ins < best) best = ins;
-      const s = (d[bigramPrev + j - 1] as number) + (bigramCosts[bigramBase + v] as number);
-      if (s < best) best = s;
+      let best = (diag + (sub[subRow + v] as number)) | 0;
+      let t = (above + del - best) | 0;
+      best = (best + (t & (t >> 31))) | 0;
+      t = (left + (pb[db + j - 1] as number) - best) | 0;
+      best = (best + (t & (t >> 31))) | 0;
+      t = ((d[bigramPrev + j - 1] as number) + (bigramCosts[bigramBase + v] as number) - best) | 0;
+      best = (best + (t & (t >> 31))) | 0;
       d[row + j] = best;
       left = best;
       diag = above;
@@ -408,11 +627,36 @@ function alignCost(a: PreparedToken, b: PreparedToken, cross: boolean, offA: num
   return d[n * w + m] as number;
 }
 
-function similarityOf(cost: number, normA: number, normB: number): number {
-  const norm = Math.max(normA, normB);
-  if (norm <= 0) return cost <= 0 ? 1 : 0;
-  const s = 1 - cost / norm;
-  return s < 0 ? 0 : Math.min(s, 1);
+function similarityOf(cost: number, massA: number, massB: number): number {
+  const mass = Math.max(massA, massB);
+  if (mass <= 0) return cost <= 0 ? 1 : 0;
+  return cost >= mass ? 0 : 1 - cost / mass;
+}
+
+/** spellingSimilarity on chunk positions. */
+function spelling(ca: Chunk, a: number, cb: Chunk, b: number): number {
+  const ba = ca.bytes;
+  const bb = cb.bytes;
+  if (ba[a + LENGTH] === 0 || bb[b + LENGTH] === 0) return 0;
+  const cross = ba[a + SIDE] !== bb[b + SIDE];
+  // Cross-script: the Arabic side first (the two-letter transitions read it).
+  if (cross && ba[a + SIDE] !== arabicSide) return spelling(cb, b, ca, a);
+  const k = cross ? MASS + 1 : MASS;
+  const ha = ca.halves;
+  const hb = cb.halves;
+  const ka = (a >> 1) + k;
+  const kb = (b >> 1) + k;
+  const whole = similarityOf(alignCost(ba, a, bb, b, cross, 0, 0), ha[ka] as number, hb[kb] as number);
+  const artA = ba[a + ARTICLE] as number;
+  const artB = bb[b + ARTICLE] as number;
+  if (artA === 0 && artB === 0) return whole;
+  if (ba[a + LENGTH] === artA || bb[b + LENGTH] === artB) return whole;
+  const core = similarityOf(
+    alignCost(ba, a, bb, b, cross, artA, artB),
+    ha[ka + 2] as number,
+    hb[kb + 2] as number,
+  );
+  return Math.max(core, whole);
 }
 
 /**
@@ -420,48 +664,118 @@ function similarityOf(cost: number, normA: number, normB: number): number {
  * left out on both sides ("Almasri" / المصري, "Masri" / المصري), never half-used.
  */
 export function spellingSimilarity(a: PreparedToken, b: PreparedToken): number {
-  if (a.length === 0 || b.length === 0) return 0;
-  let x = a;
-  let y = b;
-  const cross = a.side !== b.side;
-  // Cross-script: the Arabic side first (the split transitions read it); same script: a fixed order keeps the
-  // score exactly symmetric (float sums depend on the order of the alignment).
-  if (cross ? a.side !== arabicSide : a.generation === b.generation ? a.formId > b.formId : a.form > b.form) {
-    x = b;
-    y = a;
-  }
-  const whole = cross
-    ? similarityOf(alignCost(x, y, true, 0, 0), x.sumCross, y.sumCross)
-    : similarityOf(alignCost(x, y, false, 0, 0), x.sumSame, y.sumSame);
-  if (x.articleUnits === 0 && y.articleUnits === 0) return whole;
-  if (x.length === x.articleUnits || y.length === y.articleUnits) return whole;
-  const core = cross
-    ? similarityOf(alignCost(x, y, true, x.articleUnits, y.articleUnits), x.coreCross, y.coreCross)
-    : similarityOf(alignCost(x, y, false, x.articleUnits, y.articleUnits), x.coreSame, y.coreSame);
-  return Math.max(core, whole);
+  return spelling(a.chunk, a.at, b.chunk, b.at);
 }
 
 /**
- * The hot path: similarity of two prepared tokens in [0, 1]. 1 for identical matching forms; CANONICAL_SAME_SCORE when only
- * separators, articles or compound linkers differ; LEXICON_SAME_SCORE for two spellings of one lexicon entry; the spelling similarity capped at LEXICON_DIFFERENT_CEILING for two
- * different lexicon entries; otherwise the spelling similarity. Symmetric; allocates nothing.
+ * The hot path: similarity of two prepared tokens in [0, 1]. 1 for identical matching forms; CANONICAL_SAME_SCORE
+ * when only separators, articles or compound linkers differ; LEXICON_SAME_SCORE for two spellings of one lexicon
+ * entry; the spelling similarity capped at LEXICON_DIFFERENT_CEILING for two different lexicon entries; for a
+ * listed spelling against an unlisted one, the spelling similarity weighed by how the unlisted one fits the
+ * lexicon (`againstListed`); otherwise the spelling similarity. Symmetric; allocates nothing.
  */
 export function compareTokens(a: PreparedToken, b: PreparedToken): number {
-  const sameGeneration = a.generation === b.generation;
-  if (sameGeneration ? a.formId === b.formId : a.form === b.form) return a.form === '' ? 0 : 1;
-  if (a.length === 0 || b.length === 0) return 0;
-  if (sameGeneration ? a.canonicalId === b.canonicalId : a.canonical === b.canonical)
-    return CANONICAL_SAME_SCORE;
-  if (a.entry >= 0 && b.entry >= 0) {
-    const inferred = a.inferred || b.inferred;
-    if (a.entry === b.entry || sharesEntry(a.lexicon, b.lexicon)) {
-      return inferred ? INFERRED_SAME_SCORE : LEXICON_SAME_SCORE;
-    }
-    const s = spellingSimilarity(a, b);
-    return Math.min(s, inferred ? INFERRED_DIFFERENT_CEILING : LEXICON_DIFFERENT_CEILING);
+  const ca = a.chunk;
+  const cb = b.chunk;
+  const x = a.at;
+  const y = b.at;
+  const wa = ca.words;
+  const wb = cb.words;
+  const ba = ca.bytes;
+  const bb = cb.bytes;
+  const xw = x >> 2;
+  const yw = y >> 2;
+  if (wa[xw + GEN] === wb[yw + GEN]) {
+    const form = wa[xw + FORM] as number;
+    if (form === wb[yw + FORM]) return form === 0 ? 0 : 1;
+    if (ba[x + LENGTH] === 0 || bb[y + LENGTH] === 0) return 0;
+    if (wa[xw + CANONICAL] === wb[yw + CANONICAL]) return CANONICAL_SAME_SCORE;
+  } else {
+    // Tokens prepared on either side of a cache reset: their ids are not comparable.
+    if (a.form === b.form) return a.form === '' ? 0 : 1;
+    if (a.length === 0 || b.length === 0) return 0;
+    if (a.canonical === b.canonical) return CANONICAL_SAME_SCORE;
   }
-  return spellingSimilarity(a, b);
+  const fa = ba[x + FLAGS] as number;
+  const fb = bb[y + FLAGS] as number;
+  if ((fa & fb & LISTED) !== 0) {
+    if (wa[xw + ENTRY] === wb[yw + ENTRY] || ((fa | fb) & MANY_ENTRIES && sharesEntry(a.lexicon, b.lexicon)))
+      return LEXICON_SAME_SCORE;
+    const s = spelling(ca, x, cb, y);
+    return Math.min(s, LEXICON_DIFFERENT_CEILING);
+  }
+  if ((fa & LISTED) !== 0) return againstListed(a, ca, x, cb, y);
+  if ((fb & LISTED) !== 0) return againstListed(b, cb, y, ca, x);
+  if ((fa & fb & INFERRED) !== 0) {
+    if (wa[xw + ENTRY] === wb[yw + ENTRY]) return INFERRED_SAME_SCORE;
+    const s = spelling(ca, x, cb, y);
+    return Math.min(s, INFERRED_DIFFERENT_CEILING);
+  }
+  return spelling(ca, x, cb, y);
 }
+
+/** How much better one name must fit an unlisted spelling than another to tell them apart. */
+const PROFILE_MARGIN = 0.05;
+/** Ceiling for a listed spelling against an unlisted one that fits another listed name about as well. */
+const AMBIGUOUS_CEILING = 0.89;
+
+/**
+ * A listed spelling (x, the token `listed`) against an unlisted one (y): the spelling similarity, weighed by how
+ * the unlisted spelling fits the lexicon. When it fits another listed name clearly better, it is that name; when
+ * about as well, the two are not told apart; when it fits this name best, its best fit to this name's same-script
+ * spellings counts (Jusuf / Yousef via يوسف).
+ */
+function againstListed(listed: PreparedToken, cx: Chunk, x: number, cy: Chunk, y: number): number {
+  const s = spelling(cx, x, cy, y);
+  const fit = lastFit;
+  fit.spelling = s;
+  fit.other = 0;
+  fit.otherEntry = -1;
+  fit.mineSameScript = 0;
+  const size = cy.bytes[y + PROFILE] as number;
+  if (size === 0) {
+    fit.kind = FIT_NONE;
+    return s;
+  }
+  const entry = cx.words[(x >> 2) + ENTRY] as number;
+  const many = ((cx.bytes[x + FLAGS] as number) & MANY_ENTRIES) !== 0;
+  const p = profileStart(y, cy.bytes[y + LENGTH] as number);
+  const words = cy.words;
+  const floats = cy.floats;
+  let mine = s;
+  for (let k = 0; k < size; k++) {
+    const id = words[(p >> 2) + k] as number;
+    const score = floats[(p >> 3) + size + k] as number;
+    if (id === entry || (many && listed.lexicon.includes(id))) {
+      if (score > mine) mine = score;
+      const same = floats[(p >> 3) + 2 * size + k] as number;
+      if (same > fit.mineSameScript) fit.mineSameScript = same;
+    } else if (score > fit.other) {
+      fit.other = score;
+      fit.otherEntry = id;
+    }
+  }
+  fit.mine = mine;
+  if (fit.other >= mine + PROFILE_MARGIN) {
+    fit.kind = FIT_OTHER;
+    return Math.min(s, INFERRED_DIFFERENT_CEILING);
+  }
+  if (fit.other > mine - PROFILE_MARGIN) {
+    fit.kind = FIT_AMBIGUOUS;
+    return Math.min(s, AMBIGUOUS_CEILING);
+  }
+  fit.kind = FIT_MINE;
+  // Only a fit to spellings in the unlisted spelling's own script raises the score: across scripts, unrelated
+  // names coincide too often (ولاء ~ Oula ~ علا).
+  return Math.max(s, Math.min(fit.mineSameScript, INFERRED_SAME_SCORE));
+}
+
+const FIT_NONE = 0;
+const FIT_OTHER = 1;
+const FIT_AMBIGUOUS = 2;
+const FIT_MINE = 3;
+/** What the last `againstListed` decided, for `explainTokens` (one object, reused: the hot path allocates nothing). */
+const lastFit = { kind: FIT_NONE, spelling: 0, mine: 0, mineSameScript: 0, other: 0, otherEntry: -1 };
 
 function sharesEntry(la: Int32Array, lb: Int32Array): boolean {
   if (la.length === 1 && lb.length === 1) return false;
@@ -500,25 +814,58 @@ export function explainTokens(a: PreparedToken, b: PreparedToken): TokenExplanat
     return { ...base, reason: 'empty', detail: 'one side has no letters' };
   if (a.canonical === b.canonical)
     return { ...base, reason: 'identical', detail: `same canonical spelling ${a.canonical}` };
-  const shared = [...a.lexicon].find((id) => b.lexicon.includes(id));
-  if (shared !== undefined) {
-    return {
-      ...base,
-      reason: 'same-lexicon-entry',
-      detail: `both are spellings of ${lexiconEntry(shared)?.arabic ?? '?'} (lexicon)`,
-    };
-  }
   const spelling = spellingSimilarity(a, b);
-  if (a.lexicon.length > 0 && b.lexicon.length > 0) {
-    const na = lexiconEntry(a.lexicon[0] as number)?.arabic ?? '?';
-    const nb = lexiconEntry(b.lexicon[0] as number)?.arabic ?? '?';
-    return {
-      ...base,
-      reason: 'different-lexicon-entries',
-      detail: `different names ${na} / ${nb} (lexicon); spelling similarity ${spelling.toFixed(3)}`,
-    };
+  const name = (id: number) => lexiconEntry(id)?.arabic ?? '?';
+  const similar = `spelling similarity ${spelling.toFixed(3)}`;
+  if (a.listed && b.listed) {
+    const shared = [...a.lexicon].find((id) => b.lexicon.includes(id));
+    return shared !== undefined
+      ? { ...base, reason: 'same-lexicon-entry', detail: `both are spellings of ${name(shared)} (lexicon)` }
+      : {
+          ...base,
+          reason: 'different-lexicon-entries',
+          detail: `different names ${name(a.entry)} / ${name(b.entry)} (lexicon); ${similar}`,
+        };
   }
-  return { ...base, reason: 'spelling', detail: `spelling similarity ${spelling.toFixed(3)}` };
+  if (a.listed || b.listed) {
+    const [listed, unlisted] = a.listed ? [a, b] : [b, a];
+    // compareTokens above ran againstListed for this pair: lastFit holds its reading.
+    const fit = lastFit;
+    const mine = name(listed.entry);
+    if (fit.kind === FIT_OTHER)
+      return {
+        ...base,
+        reason: 'different-lexicon-entries',
+        detail: `${unlisted.text} reads as ${name(fit.otherEntry)} (fit ${fit.other.toFixed(3)}) rather than ${mine} (${fit.mine.toFixed(3)}); ${similar}`,
+      };
+    if (fit.kind === FIT_AMBIGUOUS)
+      return {
+        ...base,
+        reason: 'spelling',
+        detail: `${unlisted.text} fits ${mine} and ${name(fit.otherEntry)} about as well (${fit.mine.toFixed(3)} / ${fit.other.toFixed(3)}): held below a match; ${similar}`,
+      };
+    if (fit.kind === FIT_MINE && score > spelling)
+      return {
+        ...base,
+        reason: 'same-lexicon-entry',
+        detail: `${unlisted.text} is closest to the listed spellings of ${mine} (${fit.mineSameScript.toFixed(3)}); ${similar}`,
+      };
+    return { ...base, reason: 'spelling', detail: similar };
+  }
+  if (a.entry >= 0 && b.entry >= 0) {
+    return a.entry === b.entry
+      ? {
+          ...base,
+          reason: 'same-lexicon-entry',
+          detail: `both read as spellings of ${name(a.entry)} (nearest listed spellings)`,
+        }
+      : {
+          ...base,
+          reason: 'different-lexicon-entries',
+          detail: `read as different names ${name(a.entry)} / ${name(b.entry)} (nearest listed spellings); ${similar}`,
+        };
+  }
+  return { ...base, reason: 'spelling', detail: similar };
 }
 
 function unitsText(t: PreparedToken): string {

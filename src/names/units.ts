@@ -7,6 +7,14 @@
  */
 
 /** Which side of the matrix a unit lives on. */
+import {
+  LEARNED_ARABIC_UNWRITTEN,
+  LEARNED_CROSS,
+  LEARNED_LATIN,
+  LEARNED_LATIN_DROPPED,
+  LEARNED_LATIN_UNWRITTEN,
+} from './learned-costs.js';
+
 export const Side = { Arabic: 0, Latin: 1 } as const;
 export type Side = (typeof Side)[keyof typeof Side];
 
@@ -120,11 +128,10 @@ export const LA = {
 } as const;
 
 export const UNIT_COUNT = specs.length;
+const unitByName = new Map(specs.map((spec, i) => [spec.name, i]));
 export const unitName: readonly string[] = specs.map((s) => s.name);
 export const unitSide = Uint8Array.from(specs, (s) => s.side);
 export const unitClass: readonly string[] = specs.map((s) => s.cls);
-export const delSame = Float64Array.from(specs, (s) => s.delSame);
-export const delCross = Float64Array.from(specs, (s) => s.delCross);
 
 /**
  * Two Arabic letters that one Latin unit may stand for: "th" of Fathi is ت + ح, "dh" of Adham د + ه, "ch" of
@@ -656,7 +663,7 @@ const VOWELISH = new Set<number>([
   LA.ain,
 ]);
 
-function buildMatrix(): Float64Array {
+function buildMatrix(renderings: Array<[number, Array<[number, number]>]>): Float64Array {
   const n = UNIT_COUNT;
   const m = new Float64Array(n * n).fill(1);
   const set = (x: number, y: number, c: number) => {
@@ -702,8 +709,99 @@ const latinConsonants: Array<[number, number, number]> = [
   [LA.j, LA.y, 0.3],
 ];
 
-/** The substitution matrix, row-major over UNIT_COUNT × UNIT_COUNT. */
-export const SUB = buildMatrix();
+/**
+ * The hand-set costs: the prior that bench/names-learn.ts starts from and pulls towards. At run time they supply
+ * only the Arabic × Arabic block; the Arabic × Latin and Latin × Latin costs are the learned ones below.
+ */
+export const HAND_SUB = buildMatrix(renderings);
+
+/** Latin unit positions that matter for a unit with no counterpart: the first unit, elsewhere, the final vowel. */
+export const LATIN_POSITIONS = 3;
+const LATIN_VOWEL_UNITS = new Set<number>([
+  LA.a,
+  LA.e,
+  LA.i,
+  LA.o,
+  LA.u,
+  LA.y,
+  LA.aa,
+  LA.ee,
+  LA.oo,
+  LA.ou,
+  LA.ai,
+  LA.au,
+]);
+
+/** Position class of Latin unit j: 0 first (after a glued article), 2 final vowel (before a final h), 1 otherwise. */
+export function latinPosition(units: ArrayLike<number>, j: number, articleUnits: number): number {
+  if (j === 0 || j === articleUnits) return 0;
+  let last = units.length - 1;
+  if (last > 0 && units[last] === LA.hFinal) last--;
+  return j === last && LATIN_VOWEL_UNITS.has(units[j] as number) ? 2 : 1;
+}
+
+/** Hand-set prior: an Arabic unit left unmatched against Latin. */
+export const HAND_ARABIC_DELETE = Float64Array.from(specs, (s) => (s.side === Side.Arabic ? s.delCross : 1));
+/**
+ * Hand-set prior, by position then unit: a Latin unit left unmatched against Arabic. Arabic writes a letter for a
+ * word's first sound, so an initial vowel with no letter is a real difference; a final vowel stands for a written
+ * ة ا ى or ي (Nabil / Nabila, Hamd / Hamdi).
+ */
+export const HAND_LATIN_INSERT = new Float64Array(LATIN_POSITIONS * UNIT_COUNT);
+/** Hand-set prior, by position then unit: a Latin unit left unmatched against Latin. */
+export const HAND_LATIN_DELETE = new Float64Array(LATIN_POSITIONS * UNIT_COUNT);
+for (const spec of specs) {
+  const u = unitByName.get(spec.name) as number;
+  const vowel = LATIN_VOWEL_UNITS.has(u);
+  for (let p = 0; p < LATIN_POSITIONS; p++) {
+    HAND_LATIN_INSERT[p * UNIT_COUNT + u] = spec.delCross;
+    HAND_LATIN_DELETE[p * UNIT_COUNT + u] = spec.delSame;
+  }
+  if (vowel) {
+    HAND_LATIN_INSERT[u] = 0.6;
+    HAND_LATIN_INSERT[2 * UNIT_COUNT + u] = 0.5;
+    HAND_LATIN_DELETE[2 * UNIT_COUNT + u] = 0.6;
+  }
+}
+
+function unitId(name: string): number {
+  const u = unitByName.get(name);
+  if (u === undefined)
+    throw new Error(`learned-costs.ts names an unknown unit ${name}: re-run bench/names-learn.ts`);
+  return u;
+}
+
+/** The substitution matrix, row-major over UNIT_COUNT × UNIT_COUNT: learned across scripts and within Latin. */
+export const SUB = Float64Array.from(HAND_SUB);
+for (let x = 0; x < UNIT_COUNT; x++) {
+  for (let y = 0; y < UNIT_COUNT; y++) {
+    if (x !== y && (unitSide[x] === Side.Latin || unitSide[y] === Side.Latin)) SUB[x * UNIT_COUNT + y] = 1;
+  }
+}
+for (const [a, b, c] of [...LEARNED_CROSS, ...LEARNED_LATIN]) {
+  const x = unitId(a);
+  const y = unitId(b);
+  SUB[x * UNIT_COUNT + y] = c;
+  SUB[y * UNIT_COUNT + x] = c;
+}
+/** An Arabic unit left unmatched: against Arabic (hand-set) and against Latin (learned). */
+export const ARABIC_DROPPED = Float64Array.from(specs, (s) => s.delSame);
+export const ARABIC_UNWRITTEN = Float64Array.from(specs, () => 1);
+for (const [a, c] of LEARNED_ARABIC_UNWRITTEN) ARABIC_UNWRITTEN[unitId(a)] = c;
+/** A Latin unit left unmatched, by position (`latinPosition`) then unit: against Latin and against Arabic (learned). */
+export const LATIN_DROPPED = new Float64Array(LATIN_POSITIONS * UNIT_COUNT).fill(1);
+export const LATIN_UNWRITTEN = new Float64Array(LATIN_POSITIONS * UNIT_COUNT).fill(1);
+for (const [table, learned] of [
+  [LATIN_DROPPED, LEARNED_LATIN_DROPPED],
+  [LATIN_UNWRITTEN, LEARNED_LATIN_UNWRITTEN],
+] as const) {
+  for (const [l, ...costs] of learned) {
+    const u = unitId(l);
+    costs.forEach((c, p) => {
+      table[p * UNIT_COUNT + u] = c;
+    });
+  }
+}
 
 for (const h of [AR.hh, AR.h, AR.hFinal]) {
   bigram(AR.t, h, [[LA.th, 0.1]]);
@@ -733,3 +831,7 @@ export const BIGRAM_COST = new Float64Array(bigramRows.length * UNIT_COUNT);
 bigramRows.forEach((row, i) => {
   BIGRAM_COST.set(row, i * UNIT_COUNT);
 });
+
+/** SUB and BIGRAM_COST in hundredths (every cost is a multiple of 0.01): the alignment runs on exact integers. */
+export const SUB_HUNDREDTHS = Int16Array.from(SUB, (c) => Math.round(c * 100));
+export const BIGRAM_COST_HUNDREDTHS = Int16Array.from(BIGRAM_COST, (c) => Math.round(c * 100));

@@ -54,34 +54,97 @@ export function resizeArea(image: RawImage, width: number, height: number): RawI
   const xs = spans(image.width, width);
   const ys = spans(image.height, height);
   // Along rows: image.height × width.
-  const rows = new Float32Array(image.height * width * channels);
-  for (let y = 0; y < image.height; y++) {
-    const inBase = y * image.width * channels;
-    const outBase = y * width * channels;
-    for (let ox = 0; ox < width; ox++) {
-      for (let k = xs.start[ox]!; k < xs.start[ox + 1]!; k++) {
-        const src = inBase + xs.index[k]! * channels;
-        const w = xs.weight[k]!;
-        const dst = outBase + ox * channels;
-        for (let c = 0; c < channels; c++) rows[dst + c]! += image.data[src + c]! * w;
-      }
-    }
-  }
-  // Along columns: height × width.
   const rowLength = width * channels;
-  const sums = new Float32Array(rowLength);
+  const rows = scratchRows(image.height * rowLength);
+  if (channels === 3) acrossRgb(image, xs, rows, width);
+  else acrossAny(image, xs, rows, width);
+  // Along columns: height × width, each output row a weighted sum of whole rows.
   const out = new Uint8Array(height * rowLength);
+  const sums = new Float32Array(rowLength);
   for (let oy = 0; oy < height; oy++) {
-    sums.fill(0);
-    for (let k = ys.start[oy]!; k < ys.start[oy + 1]!; k++) {
+    const dst = oy * rowLength;
+    const from = ys.start[oy]!;
+    const to = ys.start[oy + 1]!;
+    if (to - from === 2) {
+      const a = ys.index[from]! * rowLength;
+      const b = ys.index[from + 1]! * rowLength;
+      const wa = ys.weight[from]!;
+      const wb = ys.weight[from + 1]!;
+      for (let i = 0; i < rowLength; i++) out[dst + i] = rows[a + i]! * wa + rows[b + i]! * wb + 0.5;
+      continue;
+    }
+    sums.fill(0.5);
+    for (let k = from; k < to; k++) {
       const src = ys.index[k]! * rowLength;
       const w = ys.weight[k]!;
       for (let i = 0; i < rowLength; i++) sums[i]! += rows[src + i]! * w;
     }
-    const dst = oy * rowLength;
-    for (let i = 0; i < rowLength; i++) out[dst + i] = Math.round(sums[i]!);
+    for (let i = 0; i < rowLength; i++) out[dst + i] = sums[i]!;
   }
   return { data: out, width, height, channels };
+}
+
+/** The along-rows pass's buffer, reused: views are made for every photo of an ingest. */
+let rowsBuffer = new Float32Array(0);
+function scratchRows(length: number): Float32Array {
+  if (rowsBuffer.length < length) rowsBuffer = new Float32Array(length);
+  return rowsBuffer;
+}
+
+type Spans = ReturnType<typeof spans>;
+
+/** The along-rows pass of resizeArea for three channels (what the decoder gives), unrolled. */
+function acrossRgb(
+  image: RawImage,
+  { start, index, weight }: Spans,
+  rows: Float32Array,
+  width: number,
+): void {
+  const { data } = image;
+  const inRow = image.width * 3;
+  let o = 0;
+  for (let y = 0; y < image.height; y++) {
+    const inBase = y * inRow;
+    for (let ox = 0; ox < width; ox++) {
+      const end = start[ox + 1]!;
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let k = start[ox]!; k < end; k++) {
+        const src = inBase + index[k]! * 3;
+        const w = weight[k]!;
+        r += data[src]! * w;
+        g += data[src + 1]! * w;
+        b += data[src + 2]! * w;
+      }
+      rows[o] = r;
+      rows[o + 1] = g;
+      rows[o + 2] = b;
+      o += 3;
+    }
+  }
+}
+
+function acrossAny(
+  image: RawImage,
+  { start, index, weight }: Spans,
+  rows: Float32Array,
+  width: number,
+): void {
+  const { data, channels } = image;
+  const inRow = image.width * channels;
+  let o = 0;
+  for (let y = 0; y < image.height; y++) {
+    const inBase = y * inRow;
+    for (let ox = 0; ox < width; ox++) {
+      for (let c = 0; c < channels; c++) {
+        let sum = 0;
+        for (let k = start[ox]!; k < start[ox + 1]!; k++)
+          sum += data[inBase + index[k]! * channels + c]! * weight[k]!;
+        rows[o++] = sum;
+      }
+    }
+  }
 }
 
 /** The image without its last column and row when they are odd (a view of the same pixels when not). */

@@ -5,6 +5,7 @@ import os from 'node:os';
 import { PassThrough, type Readable, Transform } from 'node:stream';
 import exifr from 'exifr';
 import { fileTypeFromBuffer } from 'file-type';
+import type { StagedBlob } from '../blobs/blob-store.js';
 import { hammingDistance } from '../evidence/hamming.js';
 import type { ImageDecoder } from '../evidence/image-decoder.js';
 import {
@@ -22,14 +23,15 @@ import { type PdqHash, pdqFromHex, pdqOfPicture, pdqToHex } from '../evidence/pd
 import { PdqIndex } from '../evidence/pdq-index.js';
 import { blurredOf, thumbnailOf } from '../evidence/views.js';
 import { newId, nowIso } from '../ids.js';
-import { EvidenceRepository } from '../store/repositories/evidence.js';
+import type { CustodyEventInput } from '../store/repositories/custody.js';
+import { type EvidenceGroup, EvidenceRepository } from '../store/repositories/evidence.js';
 import { IngestRunRepository } from '../store/repositories/ingest-runs.js';
 import { SourceRepository } from '../store/repositories/sources.js';
 import type { EvidenceItemTable, EvidenceLocationTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { version } from '../version.js';
 import type { AppContext } from './context.js';
-import { recordCustody } from './custody.js';
+import { recordCustodyEvents } from './custody.js';
 import { baseName, describeFsError, type FoundFile, walkRoots } from './ingest-walk.js';
 
 export interface IngestOptions {
@@ -304,6 +306,8 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   let size: number;
   let content: Buffer | undefined;
   let head: Buffer;
+  /** The original, written but not yet durable: the commit of its row makes it so first. */
+  let original: StagedBlob | undefined;
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) return refused('is no longer a regular file');
@@ -315,9 +319,9 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
         return refused(`cannot be read: ${describeFsError(error)}`);
       }
       if (content.length === 0) return refused('empty file (0 bytes)');
-      const put = await ctx.blobs.put(content);
-      sha256 = put.sha256;
-      size = put.size;
+      original = await ctx.blobs.stage(content);
+      sha256 = original.sha256;
+      size = original.size;
       head = content.subarray(0, headBytes);
     } else {
       const tap = new HeadTap(headBytes);
@@ -340,6 +344,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   } finally {
     await handle.close().catch(() => {});
   }
+  const staged: StagedBlob[] = original ? [original] : [];
 
   const pathB64 = file.path.toString('base64');
   const pathKey = createHash('sha256').update(file.path).digest('hex');
@@ -382,10 +387,12 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
     existing = pending ? await pending : await job.repo.idBySha256(sha256);
   } catch (error) {
     fail(error);
+    await ctx.blobs.discard(staged);
     throw error;
   }
   if (existing) {
     settle(existing);
+    await ctx.blobs.discard(staged);
     if (!(await job.repo.hasLocation(existing, pathKey))) {
       job.committer.add({
         kind: 'copy',
@@ -398,7 +405,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   }
 
   try {
-    const described = await describe(job, sha256, content, head, file.path);
+    const described = await describe(job, sha256, content, head, file.path, staged);
     const id = newId();
     const name = baseName(file.path);
     const row: EvidenceItemTable = {
@@ -431,6 +438,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
       location: location(id),
       custody: custody(false),
       pdq: described.pdq,
+      blobs: staged,
       settle,
       fail,
     });
@@ -443,6 +451,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
     return outcome;
   } catch (error) {
     fail(error);
+    await ctx.blobs.discard(staged).catch(() => {});
     throw error;
   }
 
@@ -465,13 +474,17 @@ interface Described {
   blurredSha256: string | null;
 }
 
-/** Type, metadata and (for images) PDQ and derived views; the derived views are durable when this returns. */
+/**
+ * Type, metadata and (for images) PDQ and derived views; the derived views are staged in the blob store (added to
+ * `staged`), to be made durable with the original before the item's row commits.
+ */
 async function describe(
   job: FileJob,
   sha256: string,
   content: Buffer | undefined,
   head: Buffer,
   path: Buffer,
+  staged: StagedBlob[],
 ): Promise<Described> {
   const sniffed = await fileTypeFromBuffer(head).catch(() => undefined);
   const mediaType = mediaTypeOf(sniffed?.mime, head.subarray(0, 4096));
@@ -521,12 +534,10 @@ async function describe(
   described.pdq = pdq.hash;
   described.pdqQuality = pdq.quality;
   const [thumbnailJpeg, blurredJpeg] = await encoding;
-  const [thumbnail, blurred] = await Promise.all([
-    job.ctx.blobs.put(thumbnailJpeg),
-    job.ctx.blobs.put(blurredJpeg),
-  ]);
-  described.thumbnailSha256 = thumbnail.sha256;
-  described.blurredSha256 = blurred.sha256;
+  const views = await Promise.all([job.ctx.blobs.stage(thumbnailJpeg), job.ctx.blobs.stage(blurredJpeg)]);
+  staged.push(...views);
+  described.thumbnailSha256 = views[0].sha256;
+  described.blurredSha256 = views[1].sha256;
   return described;
 }
 
@@ -602,6 +613,8 @@ type Entry =
       location: EvidenceLocationTable;
       custody: Record<string, unknown>;
       pdq: PdqHash | null;
+      /** The blobs the row names that are not durable yet. */
+      blobs: StagedBlob[];
       settle: (id: string) => void;
       fail: (error: unknown) => void;
     }
@@ -676,59 +689,67 @@ class Committer {
   }
 
   private async write(batch: Entry[]): Promise<void> {
+    const items = batch.filter((e): e is Extract<Entry, { kind: 'item' }> => e.kind === 'item');
     if (this.error !== undefined) {
-      for (const e of batch) if (e.kind === 'item') e.fail(this.error);
+      for (const e of items) e.fail(this.error);
+      await this.ctx.blobs.discard(items.flatMap((e) => e.blobs)).catch(() => {});
       return;
     }
     const settled: { entry: Extract<Entry, { kind: 'item' }>; id: string }[] = [];
     const added: { id: string; hash: PdqHash; groupId: string; quality: number | null }[] = [];
     const merges: { from: string[]; into: string }[] = [];
     try {
+      // The batch's one durability point: every blob its rows name is on disk before they commit.
+      await this.ctx.blobs.persist(items.flatMap((e) => e.blobs));
       await this.ctx.store.transaction(async (trx) => {
         const repo = new EvidenceRepository(trx);
+        const stored = await repo.insertMany(items.map((e) => e.row));
+        // Content another run committed meanwhile: this file becomes a new location of that item.
+        const ids = new Map<Entry, string>();
         for (const entry of batch) {
-          if (entry.kind === 'copy') {
-            if (await repo.addLocation(entry.location)) {
-              await recordCustody(trx, {
-                evidenceId: entry.location.evidence_id,
-                kind: 'ingested',
-                actor: entry.actor,
-                at: entry.location.found_at,
-                details: entry.custody,
-              });
-            }
-            continue;
-          }
-          const stored = await repo.insert(entry.row);
-          const id = stored ? entry.row.id : ((await repo.idBySha256(entry.row.sha256)) as string);
-          const location = { ...entry.location, evidence_id: id };
-          if ((await repo.addLocation(location)) || stored) {
-            await recordCustody(trx, {
-              evidenceId: id,
-              kind: 'ingested',
-              actor: entry.row.created_by as string,
-              at: entry.row.created_at,
-              details: stored ? entry.custody : { ...entry.custody, already_present: true },
-            });
-          }
-          if (stored && entry.pdq) {
-            const assignment = await this.group(
-              repo,
-              id,
+          if (entry.kind === 'copy') ids.set(entry, entry.location.evidence_id);
+          else if (stored.has(entry.row.id)) ids.set(entry, entry.row.id);
+          else ids.set(entry, (await repo.idBySha256(entry.row.sha256)) as string);
+        }
+        const locations = batch.map((e) => ({ ...e.location, evidence_id: ids.get(e) as string }));
+        const located = await repo.addLocations(locations);
+        const events: CustodyEventInput[] = [];
+        batch.forEach((entry, i) => {
+          const isNew = entry.kind === 'item' && stored.has(entry.row.id);
+          if (!located.has(locations[i]!.id) && !isNew) return;
+          events.push({
+            evidenceId: ids.get(entry) as string,
+            kind: 'ingested',
+            actor: entry.kind === 'copy' ? entry.actor : (entry.row.created_by as string),
+            at: entry.kind === 'copy' ? entry.location.found_at : entry.row.created_at,
+            details:
+              entry.kind === 'item' && !isNew ? { ...entry.custody, already_present: true } : entry.custody,
+          });
+        });
+        await recordCustodyEvents(trx, events);
+        const groups: EvidenceGroup[] = [];
+        for (const entry of items) {
+          if (stored.has(entry.row.id) && entry.pdq) {
+            const assignment = this.group(
+              entry.row.id,
               entry.pdq,
               entry.row.pdq_quality ?? 0,
               entry.row.created_at,
               added,
+              groups,
             );
             if (assignment.merged.length > 0)
               merges.push({ from: assignment.merged, into: assignment.groupId });
           }
-          settled.push({ entry, id });
+          settled.push({ entry, id: ids.get(entry) as string });
         }
+        await repo.setGroups(groups);
+        for (const m of merges) await repo.mergeGroups(m.from, m.into);
       });
     } catch (error) {
       this.error = error;
-      for (const e of batch) if (e.kind === 'item') e.fail(error);
+      for (const e of items) e.fail(error);
+      await this.ctx.blobs.discard(items.flatMap((e) => e.blobs)).catch(() => {});
       return;
     }
     for (const a of added) this.remember(a.id, a.hash, a.groupId, a.quality);
@@ -736,14 +757,17 @@ class Committer {
     for (const { entry, id } of settled) entry.settle(id);
   }
 
-  /** Chooses and writes the item's group, seeing items added earlier in the same batch. */
-  private async group(
-    repo: EvidenceRepository,
+  /**
+   * Chooses the item's group, seeing items added earlier in the same batch, and notes it in `groups` (moving
+   * those earlier items too when their groups merge into it); the batch writes them in one go.
+   */
+  private group(
     id: string,
     hash: PdqHash,
     quality: number,
     at: string,
     added: { id: string; hash: PdqHash; groupId: string; quality: number | null }[],
+    groups: EvidenceGroup[],
   ) {
     const neighbours = this.groups.index.query(hash, nearDuplicateDistance).map((n) => ({
       id: n.id,
@@ -758,15 +782,17 @@ class Committer {
         neighbours.push({ id: a.id, distance, groupId: a.groupId, quality: a.quality });
     }
     const choice = chooseGroup(id, quality, neighbours);
-    await repo.setGroup({
+    if (choice.merged.length > 0) {
+      for (const a of added) if (choice.merged.includes(a.groupId)) a.groupId = choice.groupId;
+      for (const g of groups) if (choice.merged.includes(g.groupId)) g.groupId = choice.groupId;
+    }
+    groups.push({
       evidenceId: id,
       groupId: choice.groupId,
       nearestId: choice.nearest?.id ?? null,
       nearestDistance: choice.nearest?.distance ?? null,
       assignedAt: at,
     });
-    await repo.mergeGroups(choice.merged, choice.groupId);
-    for (const a of added) if (choice.merged.includes(a.groupId)) a.groupId = choice.groupId;
     added.push({ id, hash, groupId: choice.groupId, quality });
     return choice;
   }

@@ -1,14 +1,16 @@
 /**
- * The derived views, made in the pure core from the decoded pixels (the decoder only encodes them): a thumbnail
- * and a blurred thumbnail. Making them here costs a fraction of a millisecond, where each extra trip through an
- * image library costs more than the decode it follows.
+ * The derived views, made in the pure core from the decoded pixels: a thumbnail (encoded as JPEG by the decoder)
+ * and a blurred view (encoded here as PNG). Making them here costs a fraction of a millisecond, where each extra
+ * trip through an image library costs more than the decode it follows.
  */
 import type { RawImage } from './image-decoder.js';
 
 /** Long side of thumbnails. */
 export const thumbnailSide = 256;
-/** The blurred view keeps this many pixels on its long side, then is enlarged smoothly to thumbnail size. */
-export const blurredSide = 12;
+/** The blurred view keeps this many pixels on its long side of what the thumbnail shows … */
+export const blurredDetail = 12;
+/** … and is stored enlarged smoothly to this long side: shown at thumbnail size, a browser enlarges it further. */
+export const blurredSide = 48;
 
 /** The size that fits within `side` × `side` keeping the aspect ratio, never enlarged. */
 export function fitWithin(width: number, height: number, side: number): { width: number; height: number } {
@@ -23,20 +25,20 @@ export function thumbnailOf(image: RawImage): RawImage {
 }
 
 /**
- * The thumbnail reduced to 12 pixels on its long side, enlarged back bilinearly and softened by a box blur:
- * colours and layout remain, nothing that can be recognised (a face, a wound, a number) does.
+ * The thumbnail reduced to 12 pixels on its long side, enlarged back bilinearly to 48 and softened by a box
+ * blur: colours and layout remain, nothing that can be recognised (a face, a wound, a number) does. It holds no
+ * more than those 12 pixels say, so it is kept small; enlarged for display (as any browser does when it shows it
+ * at thumbnail size), it is a smooth blur with no trace of a pixel grid.
  */
 export function blurredOf(thumbnail: RawImage): RawImage {
-  const target = fitWithin(thumbnail.width, thumbnail.height, blurredSide);
+  const target = fitWithin(thumbnail.width, thumbnail.height, blurredDetail);
   // Halving first (2×2 means, dropping an odd last row or column) does most of the reduction cheaply.
   let source = thumbnail;
   while (source.width >= 4 * target.width && source.height >= 4 * target.height) {
     source = halve(cropEven(source));
   }
   const tiny = resizeArea(source, target.width, target.height);
-  // Enlarging in two steps, softened in between, leaves no trace of the tiny image's pixel grid.
-  const mid = resizeBilinear(tiny, ...dims(fitWithin(thumbnail.width, thumbnail.height, blurredSide * 4)));
-  return resizeBilinear(boxBlur(mid, 2), thumbnail.width, thumbnail.height);
+  return boxBlur(resizeBilinear(tiny, ...dims(fitWithin(thumbnail.width, thumbnail.height, blurredSide))), 2);
 }
 
 function dims(size: { width: number; height: number }): [number, number] {

@@ -87,10 +87,13 @@ describeEachDialect('ingest', (store) => {
     expect(photo.pdq).toMatch(/^[0-9a-f]{64}$/);
     expect(photo.pdqQuality).toBeGreaterThanOrEqual(50);
     expect((photo.metadata as { ifd0?: { Make?: string } }).ifd0?.Make).toBe('athar-test');
-    for (const view of [photo.thumbnailSha256!, photo.blurredSha256!]) {
+    for (const [view, format, width, height] of [
+      [photo.thumbnailSha256!, 'jpeg', 256, 192],
+      [photo.blurredSha256!, 'png', 48, 36],
+    ] as const) {
       expect((await ctx.blobs.verify(view)).ok).toBe(true);
       const meta = await sharp(await readBlob(ctx, view)).metadata();
-      expect(meta).toMatchObject({ format: 'jpeg', width: 256, height: 192 });
+      expect(meta).toMatchObject({ format, width, height });
     }
     expect(photo.thumbnailSha256).not.toBe(photo.blurredSha256);
 

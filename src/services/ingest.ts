@@ -21,6 +21,7 @@ import {
 import { chooseGroup, nearDuplicateDistance } from '../evidence/near-duplicates.js';
 import { type PdqHash, pdqFromHex, pdqOfPicture, pdqToHex } from '../evidence/pdq.js';
 import { PdqIndex } from '../evidence/pdq-index.js';
+import { encodePng } from '../evidence/png.js';
 import { blurredOf, thumbnailOf } from '../evidence/views.js';
 import { newId, nowIso } from '../ids.js';
 import type { CustodyEventInput } from '../store/repositories/custody.js';
@@ -524,17 +525,14 @@ async function describe(
   described.orientation = image.orientation;
   const { pixels } = image;
   const thumbnailPixels = thumbnailOf(pixels);
-  const encoding = Promise.all([
-    job.options.decoder.encodeJpeg(thumbnailPixels, viewQuality),
-    job.options.decoder.encodeJpeg(blurredOf(thumbnailPixels), viewQuality),
-  ]);
-  // Hashing runs on this thread while the encoder works on libuv's.
+  const encoding = job.options.decoder.encodeJpeg(thumbnailPixels, viewQuality);
+  // Hashing and the blurred view are made on this thread while the encoder works on libuv's.
+  const blurredPng = encodePng(blurredOf(thumbnailPixels));
   const displayed = displayedSize(image.width, image.height, image.orientation);
   const pdq = pdqOfPicture(pixels.data, pixels.width, pixels.height, pixels.channels, displayed);
   described.pdq = pdq.hash;
   described.pdqQuality = pdq.quality;
-  const [thumbnailJpeg, blurredJpeg] = await encoding;
-  const views = await Promise.all([job.ctx.blobs.stage(thumbnailJpeg), job.ctx.blobs.stage(blurredJpeg)]);
+  const views = await Promise.all([job.ctx.blobs.stage(await encoding), job.ctx.blobs.stage(blurredPng)]);
   staged.push(...views);
   described.thumbnailSha256 = views[0].sha256;
   described.blurredSha256 = views[1].sha256;

@@ -68,7 +68,7 @@ export const wholeDecodeSide = 512;
  * Larger pictures are shrunk on load to at most this long side. JPEG decoders shrink by 1/2, 1/4 or 1/8 while
  * decoding (libvips takes the largest that leaves at least the size asked, and halves it again when the result
  * would land exactly on it); 320 lets a 2-megapixel photo (1632 wide) decode at 1/4 where 512 needs 1/2, a
- * quarter less work, and still leaves more than the 256 pixels of a thumbnail. PDQ from these pixels stays as
- * close to the reference hashes as from 512 (see docs/evidence.md).
+ * quarter less work. The decoded picture is the thumbnail as it is, and PDQ from it stays as close to the
+ * reference hashes as from 512 (see docs/evidence.md).
  */
 export const decodeSide = 320;

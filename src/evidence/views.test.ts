@@ -32,14 +32,20 @@ function detail(image: RawImage): number {
 
 describe('derived views', () => {
   it.each([
-    [512, 384, 256, 192],
-    [384, 512, 192, 256],
-    [512, 26, 256, 13],
+    [512, 384, 320, 240],
+    [384, 512, 240, 320],
+    [512, 26, 320, 16],
+    [320, 240, 320, 240],
     [200, 100, 200, 100],
     [1, 1, 1, 1],
-  ])('fits %ix%i within 256 as %ix%i', (w, h, tw, th) => {
-    expect(fitWithin(w, h, 256)).toEqual({ width: tw, height: th });
+  ])('fits %ix%i within 320 as %ix%i', (w, h, tw, th) => {
+    expect(fitWithin(w, h, 320)).toEqual({ width: tw, height: th });
     expect(thumbnailOf(checkerboard(w, h, 8))).toMatchObject({ width: tw, height: th, channels: 3 });
+  });
+
+  it('takes a decoded picture that fits as its own thumbnail', () => {
+    const decoded = checkerboard(320, 240, 8);
+    expect(thumbnailOf(decoded)).toBe(decoded);
   });
 
   it('keeps the average colour when shrinking by area', () => {

@@ -3,10 +3,13 @@
  * and a blurred view (encoded here as PNG). Making them here costs a fraction of a millisecond, where each extra
  * trip through an image library costs more than the decode it follows.
  */
-import type { RawImage } from './image-decoder.js';
+import { decodeSide, type RawImage } from './image-decoder.js';
 
-/** Long side of thumbnails. */
-export const thumbnailSide = 256;
+/**
+ * Long side of thumbnails: that of the decoded picture (decodeSide), so that a photo's thumbnail is its one
+ * decode itself, with nothing to resize.
+ */
+export const thumbnailSide = decodeSide;
 /** The blurred view keeps this many pixels on its long side of what the thumbnail shows … */
 export const blurredDetail = 12;
 /** … and is stored enlarged smoothly to this long side: shown at thumbnail size, a browser enlarges it further. */
@@ -18,7 +21,7 @@ export function fitWithin(width: number, height: number, side: number): { width:
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-/** A thumbnail of the picture: long side at most 256, by area averaging. */
+/** A thumbnail of the picture: long side at most 320 (by area averaging; the decoded picture already is). */
 export function thumbnailOf(image: RawImage): RawImage {
   const size = fitWithin(image.width, image.height, thumbnailSide);
   return resizeArea(image, size.width, size.height);

@@ -88,7 +88,7 @@ describeEachDialect('ingest', (store) => {
     expect(photo.pdqQuality).toBeGreaterThanOrEqual(50);
     expect((photo.metadata as { ifd0?: { Make?: string } }).ifd0?.Make).toBe('athar-test');
     for (const [view, format, width, height] of [
-      [photo.thumbnailSha256!, 'jpeg', 256, 192],
+      [photo.thumbnailSha256!, 'jpeg', 320, 240],
       [photo.blurredSha256!, 'png', 48, 36],
     ] as const) {
       expect((await ctx.blobs.verify(view)).ok).toBe(true);

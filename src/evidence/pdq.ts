@@ -202,7 +202,7 @@ function downsample(luma: Float32Array, width: number, across: AxisWeights, down
   // Only the rows some output reads are filtered across.
   const rowFrom = down.first[0]!;
   const rowTo = down.first[side - 1]! + (down.offset[side]! - down.offset[side - 1]!) - 1;
-  const partial = new Float64Array((rowTo - rowFrom + 1) * side);
+  const partial = scratchPartial((rowTo - rowFrom + 1) * side);
   const { first, offset, weights } = across;
   for (let y = rowFrom; y <= rowTo; y++) {
     const row = y * width;
@@ -229,11 +229,16 @@ function downsample(luma: Float32Array, width: number, across: AxisWeights, down
   return small;
 }
 
-/** A reusable luma buffer: hashing runs thousands of times a minute and need not churn the allocator. */
+/** Reusable buffers (luma, rows filtered across): hashing runs thousands of times a minute and need not churn the allocator. */
 let lumaBuffer = new Float32Array(0);
 function scratch(length: number): Float32Array {
   if (lumaBuffer.length < length) lumaBuffer = new Float32Array(length);
   return lumaBuffer;
+}
+let partialBuffer = new Float64Array(0);
+function scratchPartial(length: number): Float64Array {
+  if (partialBuffer.length < length) partialBuffer = new Float64Array(length);
+  return partialBuffer;
 }
 
 /**

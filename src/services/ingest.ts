@@ -308,6 +308,8 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   let head: Buffer;
   /** The original, written but not yet durable: the commit of its row makes it so first. */
   let original: StagedBlob | undefined;
+  /** Whether the blob store held these bytes already. */
+  let storedBefore: boolean;
   try {
     const stat = await fsCall<fs.Stats>((done) => fs.fstat(fd, done));
     if (!stat.isFile()) return refused('is no longer a regular file');
@@ -322,6 +324,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
       original = await ctx.blobs.stage(content);
       sha256 = original.sha256;
       size = original.size;
+      storedBefore = original.existed;
       head = content.subarray(0, headBytes);
     } else {
       const tap = new HeadTap(headBytes);
@@ -335,6 +338,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
         const put = await ctx.blobs.put(stream.pipe(tap));
         sha256 = put.sha256;
         size = put.size;
+        storedBefore = put.existed;
       } catch (error) {
         if (readError) return refused(`cannot be read: ${describeFsError(readError)}`);
         throw error;
@@ -384,7 +388,10 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   }
   let existing: string | undefined;
   try {
-    existing = pending ? await pending : await job.repo.idBySha256(sha256);
+    // Bytes new to the blob store belong to no item (an item's blobs are durable before its row commits), so
+    // only content already stored is looked up; one committed meanwhile by another run is caught at commit.
+    if (pending) existing = await pending;
+    else if (storedBefore) existing = await job.repo.idBySha256(sha256);
   } catch (error) {
     fail(error);
     await ctx.blobs.discard(staged);

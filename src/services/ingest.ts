@@ -108,6 +108,8 @@ const defaultMaxPixels = 268_402_689;
 const viewQuality = 80;
 const commitBatch = 64;
 const commitDelayMs = 100;
+/** Entries waiting to commit before files are taken more slowly. */
+const maxPending = 4 * commitBatch;
 const openFlags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 
 /**
@@ -192,6 +194,8 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
   let failure: unknown;
   const worker = async () => {
     while (next < walk.files.length && !options.signal?.aborted && failure === undefined) {
+      await committer.room();
+      if (next >= walk.files.length || options.signal?.aborted || failure !== undefined) break;
       const file = walk.files[next++]!;
       try {
         const outcome = await ingestFile(job, file);
@@ -688,6 +692,9 @@ class Committer {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private error: unknown;
+  /** Entries added and not yet written, and who waits for room among them. */
+  private pending = 0;
+  private waiting: (() => void)[] = [];
 
   constructor(
     private readonly ctx: AppContext,
@@ -700,8 +707,19 @@ class Committer {
       throw this.error;
     }
     this.queue.push(entry);
+    this.pending++;
     if (this.queue.length >= commitBatch) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), commitDelayMs);
+  }
+
+  /**
+   * Resolves when fewer than `maxPending` entries wait to be written: when the disk is slower than decoding, files
+   * are taken no faster than their rows commit (staged blobs hold a descriptor each until then).
+   */
+  async room(): Promise<void> {
+    while (this.pending >= maxPending && this.error === undefined) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
   }
 
   async close(): Promise<void> {
@@ -716,7 +734,12 @@ class Committer {
     if (this.queue.length === 0) return;
     const batch = this.queue;
     this.queue = [];
-    this.writing = this.writing.then(() => this.write(batch));
+    this.writing = this.writing
+      .then(() => this.write(batch))
+      .finally(() => {
+        this.pending -= batch.length;
+        for (const wake of this.waiting.splice(0)) wake();
+      });
   }
 
   private async write(batch: Entry[]): Promise<void> {

@@ -33,7 +33,7 @@ export function encodePng(image: RawImage): Buffer {
   return Buffer.concat([
     signature,
     chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(filtered, { level: 9 })),
+    chunk('IDAT', zlib.deflateSync(filtered)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }

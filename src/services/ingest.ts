@@ -164,7 +164,11 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
   const totalBytes = walk.files.reduce((sum, f) => sum + f.size, 0);
   options.onPlan?.({ files: walk.files.length, bytes: totalBytes });
 
-  const committer = new Committer(ctx, await loadGroups(ctx.store.db));
+  const committer = new Committer(ctx, await loadGroups(ctx.store.db), () => {
+    // Bytes another run committed after this one found them new: counted as stored, they were already present.
+    summary.stored--;
+    summary.alreadyPresent++;
+  });
   const custodyBase = {
     run: runId,
     athar_version: version,
@@ -699,6 +703,7 @@ class Committer {
   constructor(
     private readonly ctx: AppContext,
     private readonly groups: Groups,
+    private readonly onAlreadyPresent: () => void,
   ) {}
 
   add(entry: Entry): void {
@@ -808,7 +813,10 @@ class Committer {
     }
     for (const a of added) this.remember(a.id, a.hash, a.groupId, a.quality);
     for (const m of merges) this.mergeInMemory(m.from, m.into);
-    for (const { entry, id } of settled) entry.settle(id);
+    for (const { entry, id } of settled) {
+      if (id !== entry.row.id) this.onAlreadyPresent();
+      entry.settle(id);
+    }
   }
 
   /**

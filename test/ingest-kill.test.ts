@@ -103,6 +103,77 @@ describe.each(dialects)('a kill -9 during ingest [%s]', (dialect) => {
   });
 });
 
+describe.each(dialects)('blobs and rows during an ingest [%s]', (dialect) => {
+  let dir: string;
+  let database: TestDatabase;
+  let folder: string;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-order-'));
+    database = await createTestDatabase(dialect);
+    folder = path.join(dir, 'photos');
+    fs.mkdirSync(folder);
+    for (let i = 0; i < photos; i++) {
+      fs.writeFileSync(path.join(folder, `p-${i}.jpg`), await syntheticPhoto(7000 + i, 480, 360));
+    }
+  });
+  afterAll(async () => {
+    await database.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('never shows a committed row whose blobs are not all in place, batch after batch', async () => {
+    const url = database.config.kind === 'sqlite' ? `sqlite:${database.config.file}` : database.config.url;
+    const blobsRoot = path.join(dir, 'data', 'blobs');
+    const child = spawn(
+      process.execPath,
+      [bin, 'ingest', '--data', path.join(dir, 'data'), '--database-url', url, '--no-progress', folder],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    let running = true;
+    void exited.then(() => {
+      running = false;
+    });
+    // Watch the rows as they commit, from another connection, and check every blob they name each time.
+    await waitFor(() => fs.existsSync(path.join(dir, 'data')), child);
+    let store: Awaited<ReturnType<typeof openStore>> | undefined;
+    while (!store && running) {
+      store = await openStore(database.config, { migrate: false }).catch(() => undefined);
+      if (!store) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const blobs = new FsBlobStore(blobsRoot);
+    const checked = new Set<string>();
+    const seenCounts = new Set<number>();
+    try {
+      while (running || checked.size < photos) {
+        const rows = store
+          ? await store.db
+              .selectFrom('evidence_items')
+              .select(['sha256', 'thumbnail_sha256', 'blurred_sha256'])
+              .execute()
+              .catch(() => [])
+          : [];
+        seenCounts.add(rows.length);
+        for (const row of rows) {
+          for (const sha of [row.sha256, row.thumbnail_sha256, row.blurred_sha256]) {
+            if (!sha || checked.has(sha)) continue;
+            expect((await blobs.verify(sha)).ok, `a row names ${sha} before it is in place`).toBe(true);
+            checked.add(sha);
+          }
+        }
+        if (!running) break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(await exited).toBe(0);
+      expect(checked.size).toBe(3 * photos);
+      // Rows were seen at several points of the run, not only at its end.
+      expect([...seenCounts].filter((n) => n > 0 && n < photos).length).toBeGreaterThan(0);
+    } finally {
+      await store?.close();
+    }
+  });
+});
+
 function countFiles(root: string): number {
   if (!fs.existsSync(root)) return 0;
   let n = 0;

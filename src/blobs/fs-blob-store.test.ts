@@ -75,6 +75,55 @@ describe('filesystem blob store', () => {
     expect(() => blobs.pathOf('../../etc/passwd')).toThrow(/not a SHA-256/);
   });
 
+  it('keeps staged blobs out of their names until persisted, then places each once', async () => {
+    const a = Buffer.from('staged evidence a');
+    const b = Buffer.alloc(200_000, 3);
+    const staged = [await blobs.stage(a), await blobs.stage(b), await blobs.stage(a)];
+    expect(staged.map((s) => s.sha256)).toEqual([sha(a), sha(b), sha(a)]);
+    expect(staged.map((s) => s.existed)).toEqual([false, false, false]);
+    // What a crash at this point would leave: temp files only, nothing under a blob's name.
+    expect(await blobs.has(sha(a))).toBe(false);
+    expect(fs.readdirSync(path.join(root, 'tmp'))).toHaveLength(3);
+
+    await blobs.persist(staged);
+    for (const content of [a, b]) {
+      expect(await readAll(await blobs.open(sha(content)))).toEqual(content);
+      expect(fs.statSync(blobs.pathOf(sha(content))).mode & 0o777).toBe(0o440);
+    }
+    expect(fs.readdirSync(path.join(root, 'tmp'))).toEqual([]);
+    await blobs.persist(staged);
+    const listed: string[] = [];
+    for await (const h of blobs.list()) listed.push(h);
+    expect(listed.sort()).toEqual([sha(a), sha(b)].sort());
+  });
+
+  it('writes nothing when staging content already stored', async () => {
+    const content = Buffer.from('already here');
+    await blobs.put(content);
+    const staged = await blobs.stage(content);
+    expect(staged).toMatchObject({ sha256: sha(content), size: content.length, existed: true });
+    expect(fs.readdirSync(path.join(root, 'tmp'))).toEqual([]);
+    await blobs.persist([staged]);
+  });
+
+  it('removes a discarded blob and refuses to persist it', async () => {
+    const staged = await blobs.stage(Buffer.from('given up'));
+    await blobs.discard([staged]);
+    expect(fs.readdirSync(path.join(root, 'tmp'))).toEqual([]);
+    await expect(blobs.persist([staged])).rejects.toThrow(/discarded/);
+    expect(await blobs.has(staged.sha256)).toBe(false);
+  });
+
+  it('persists only blobs it staged', async () => {
+    const otherRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-blobs-'));
+    const other = new FsBlobStore(otherRoot);
+    await other.init();
+    const staged = await other.stage(Buffer.from('elsewhere'));
+    await expect(blobs.persist([staged])).rejects.toThrow(/not staged by this store/);
+    await other.discard([staged]);
+    fs.rmSync(otherRoot, { recursive: true, force: true });
+  });
+
   it('sweeps temp files left by a crash more than a day ago', async () => {
     const stale = path.join(root, 'tmp', 'stale');
     fs.writeFileSync(stale, 'half');

@@ -9,17 +9,41 @@ import {
   type BlobStore,
   isSha256Hex,
   type PutResult,
+  type StagedBlob,
   type VerifyResult,
 } from './blob-store.js';
+
+/** Flushes at once while persisting: each holds one of libuv's threads, which image decoding shares. */
+const flushConcurrency = 2;
+
+/** A staged blob of this store: its temp file, still open for the flush, or nothing when the content existed. */
+class FsStagedBlob implements StagedBlob {
+  state: 'staged' | 'persisted' | 'discarded';
+  constructor(
+    readonly store: FsBlobStore,
+    readonly sha256: string,
+    readonly size: number,
+    readonly tmp: string | null,
+    readonly fd: number | null,
+  ) {
+    this.state = tmp ? 'staged' : 'persisted';
+  }
+  get existed(): boolean {
+    return this.tmp === null;
+  }
+}
 
 /**
  * Blobs as files: `<root>/sha256/ab/cd/<hex>`. A put streams into `<root>/tmp/`, hashing as it goes, fsyncs the
  * file, renames it into place and fsyncs the folder, so a crash leaves either the whole blob or nothing there
- * (at worst a stray temp file, swept on the next start).
+ * (at worst a stray temp file, swept on the next start). Staged blobs wait in `tmp/` until `persist` does the
+ * same for all of them at once: every file flushed, renamed, and each folder flushed once.
  */
 export class FsBlobStore implements BlobStore {
   private readonly tmpDir: string;
   readonly location: string;
+  /** Blob folders known to exist (made by this store), so that placing a blob rarely needs a mkdir. */
+  private readonly knownDirs = new Set<string>();
 
   constructor(private readonly root: string) {
     this.tmpDir = path.join(root, 'tmp');
@@ -93,6 +117,94 @@ export class FsBlobStore implements BlobStore {
     return { sha256, size, existed: false };
   }
 
+  // Staging and persisting make the calls that do not wait for the disk (open, write into the page cache, close,
+  // rename) synchronously: an ingest stages three blobs per photo, and a trip through libuv's thread pool for
+  // each call cost more than the calls themselves. The flushes, which wait for the disk, stay asynchronous.
+
+  async stage(content: Buffer | Uint8Array): Promise<StagedBlob> {
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    if (fs.existsSync(this.pathOf(sha256)))
+      return new FsStagedBlob(this, sha256, content.byteLength, null, null);
+    const tmp = this.tmpName();
+    // Read-only from the start (the open descriptor may still write): nothing in athar rewrites evidence.
+    const fd = fs.openSync(tmp, 'wx', 0o440);
+    try {
+      let offset = 0;
+      while (offset < content.byteLength) offset += fs.writeSync(fd, content, offset);
+    } catch (error) {
+      fs.closeSync(fd);
+      fs.rmSync(tmp, { force: true });
+      throw error;
+    }
+    return new FsStagedBlob(this, sha256, content.byteLength, tmp, fd);
+  }
+
+  async persist(blobs: readonly StagedBlob[]): Promise<void> {
+    const placing = new Map<string, FsStagedBlob>();
+    const duplicates: FsStagedBlob[] = [];
+    for (const blob of blobs) {
+      const staged = this.own(blob);
+      if (staged.state === 'discarded') throw new Error(`blob ${staged.sha256} was discarded, not persisted`);
+      if (staged.state !== 'staged') continue;
+      if (placing.has(staged.sha256)) duplicates.push(staged);
+      else placing.set(staged.sha256, staged);
+    }
+    await this.discard(duplicates);
+    const files = [...placing.values()];
+    const open = new Set(files);
+    try {
+      await eachLimited(files, flushConcurrency, (b) => fsyncFd(b.fd as number));
+      const dirs = new Set<string>();
+      for (const b of files) {
+        fs.closeSync(b.fd as number);
+        open.delete(b);
+        const target = this.pathOf(b.sha256);
+        const dir = path.dirname(target);
+        if (!this.knownDirs.has(dir)) {
+          for (const parent of foldersChangedBy(dir, fs.mkdirSync(dir, { recursive: true })))
+            dirs.add(parent);
+          this.knownDirs.add(dir);
+        }
+        fs.renameSync(b.tmp as string, target);
+        dirs.add(dir);
+      }
+      await eachLimited([...dirs], flushConcurrency, async (dir) => {
+        const fd = fs.openSync(dir, fs.constants.O_RDONLY);
+        try {
+          await fsyncFd(fd);
+        } finally {
+          fs.closeSync(fd);
+        }
+      });
+    } catch (error) {
+      for (const b of open) fs.close(b.fd as number, () => {});
+      throw error;
+    }
+    for (const b of files) b.state = 'persisted';
+    for (const b of duplicates) b.state = 'persisted';
+  }
+
+  async discard(blobs: readonly StagedBlob[]): Promise<void> {
+    for (const blob of blobs) {
+      const staged = this.own(blob);
+      if (staged.state !== 'staged') continue;
+      staged.state = 'discarded';
+      fs.closeSync(staged.fd as number);
+      fs.rmSync(staged.tmp as string, { force: true });
+    }
+  }
+
+  private own(blob: StagedBlob): FsStagedBlob {
+    if (!(blob instanceof FsStagedBlob) || blob.store !== this) {
+      throw new Error(`blob ${blob.sha256} was not staged by this store`);
+    }
+    return blob;
+  }
+
+  private tmpName(): string {
+    return path.join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+  }
+
   private async writeAndPlace(
     sha256: string,
     size: number,
@@ -116,11 +228,11 @@ export class FsBlobStore implements BlobStore {
   private async place(tmp: string, sha256: string): Promise<void> {
     const target = this.pathOf(sha256);
     const dir = path.dirname(target);
-    await fsp.mkdir(dir, { recursive: true });
+    const changed = foldersChangedBy(dir, await fsp.mkdir(dir, { recursive: true }));
     // Blobs are read-only once placed: nothing in athar rewrites evidence.
     await fsp.chmod(tmp, 0o440);
     await fsp.rename(tmp, target);
-    await fsyncDir(dir);
+    for (const folder of [dir, ...changed]) await fsyncDir(folder);
   }
 
   async has(sha256: string): Promise<boolean> {
@@ -177,6 +289,33 @@ export class FsBlobStore implements BlobStore {
   }
 }
 
+/**
+ * The folders whose entries a recursive mkdir of `dir` changed, given the first folder it created (if any): the
+ * parent of each folder it made. They are flushed too, or a new folder could vanish with the blob in it.
+ */
+function foldersChangedBy(dir: string, firstCreated: string | undefined): string[] {
+  if (!firstCreated) return [];
+  const changed = [path.dirname(firstCreated)];
+  for (let folder = dir; folder !== firstCreated && folder !== path.dirname(folder); ) {
+    folder = path.dirname(folder);
+    changed.push(folder);
+  }
+  return changed.filter((f) => f !== dir);
+}
+
+/** Runs `work` over the items, at most `limit` at a time. */
+async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  const run = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+}
+
 async function fsyncDir(dir: string): Promise<void> {
   const handle = await fsp.open(dir, fs.constants.O_RDONLY);
   try {
@@ -184,6 +323,10 @@ async function fsyncDir(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+function fsyncFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fs.fsync(fd, (error) => (error ? reject(error) : resolve())));
 }
 
 /** Reads a whole stream into memory (tests and small views only). */

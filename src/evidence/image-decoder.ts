@@ -17,8 +17,9 @@ export interface DecodedImage {
   /** The decoder's name for the format (jpeg, png, …). */
   format: string;
   /**
-   * The picture as displayed (EXIF orientation applied), RGB, shrunk on load to at most 512 pixels on its long
-   * side (aspect kept, never enlarged): the one decode PDQ and both derived views are made from.
+   * The picture as displayed (EXIF orientation applied), RGB: whole when its long side is at most 512 pixels,
+   * else shrunk on load to at most 320 on its long side (aspect kept, never enlarged). The one decode PDQ and
+   * both derived views are made from.
    */
   pixels: RawImage;
 }
@@ -60,5 +61,14 @@ export interface ImageDecoder {
   encodeJpeg(image: RawImage, quality: number): Promise<Buffer>;
 }
 
-/** Long side of the decoded pixels. */
-export const decodeSide = 512;
+/** Pictures up to this long side are decoded whole: PDQ's reference hashes them at their own size. */
+export const wholeDecodeSide = 512;
+
+/**
+ * Larger pictures are shrunk on load to at most this long side. JPEG decoders shrink by 1/2, 1/4 or 1/8 while
+ * decoding (libvips takes the largest that leaves at least the size asked, and halves it again when the result
+ * would land exactly on it); 320 lets a 2-megapixel photo (1632 wide) decode at 1/4 where 512 needs 1/2, a
+ * quarter less work. The decoded picture is the thumbnail as it is, and PDQ from it stays as close to the
+ * reference hashes as from 512 (see docs/evidence.md).
+ */
+export const decodeSide = 320;

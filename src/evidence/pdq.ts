@@ -65,7 +65,8 @@ export const referenceSide = 512;
  * PDQ of a picture as the reference tool hashes its file: when the original is larger than 512 on either side it
  * is resampled to exactly 512×512 (aspect not kept) before hashing, otherwise hashed at its size. `pixels` may be
  * a version of the original already shrunk keeping its aspect (as a decoder's shrink-on-load gives): it is then
- * stretched to the 512×512 square by nearest neighbour.
+ * stretched to the 512×512 square bilinearly (pixel centres aligned) — folded into the filter weights, so the
+ * square is never made.
  */
 export function pdqOfPicture(
   pixels: Uint8Array,
@@ -75,28 +76,16 @@ export function pdqOfPicture(
   original: { width: number; height: number },
 ): PdqResult {
   const squared = original.width > referenceSide || original.height > referenceSide;
-  if (!squared || (width === referenceSide && height === referenceSide)) {
-    return pdqFromPixels(pixels, width, height, channels);
-  }
-  // Luma of the nearest source pixel for each pixel of the square, in one pass.
-  const n = referenceSide;
-  const luma = scratch(n * n, 2);
-  const columnOffset = new Int32Array(n);
-  for (let x = 0; x < n; x++)
-    columnOffset[x] = Math.min(width - 1, Math.floor(((x + 0.5) * width) / n)) * channels;
-  for (let y = 0; y < n; y++) {
-    const row = Math.min(height - 1, Math.floor(((y + 0.5) * height) / n)) * width * channels;
-    const base = y * n;
-    if (channels >= 3) {
-      for (let x = 0; x < n; x++) {
-        const o = row + columnOffset[x]!;
-        luma[base + x] = 0.299 * pixels[o]! + 0.587 * pixels[o + 1]! + 0.114 * pixels[o + 2]!;
-      }
-    } else {
-      for (let x = 0; x < n; x++) luma[base + x] = pixels[row + columnOffset[x]!]!;
-    }
-  }
-  return pdqFromLuma(luma, n, n);
+  const luma = lumaFromPixels(pixels, width, height, channels, scratch(width * height));
+  if (width < minHashableSide || height < minHashableSide) return pdqFromLuma(luma, width, height);
+  return pdqFromSmall(
+    downsample(
+      luma,
+      width,
+      axisWeights(width, squared ? referenceSide : width),
+      axisWeights(height, squared ? referenceSide : height),
+    ),
+  );
 }
 
 /** PDQ of 8-bit pixels (see lumaFromPixels for the channel layout). */
@@ -106,8 +95,7 @@ export function pdqFromPixels(
   height: number,
   channels: number,
 ): PdqResult {
-  const luma = lumaFromPixels(pixels, width, height, channels, scratch(width * height, 2));
-  return pdqFromLuma(luma, width, height);
+  return pdqOfPicture(pixels, width, height, channels, { width, height });
 }
 
 /** PDQ of a luminance image (row-major, values 0–255, at least width × height of them). */
@@ -115,10 +103,11 @@ export function pdqFromLuma(luma: Float32Array, width: number, height: number): 
   if (width < minHashableSide || height < minHashableSide) {
     return { hash: new Uint8Array(32), quality: 0 };
   }
-  const small = downsampleTo64(luma, width, height);
-  const quality = qualityOf(small);
-  const coefficients = dct64To16(small);
-  return { hash: bitsAboveMedian(coefficients), quality };
+  return pdqFromSmall(downsample(luma, width, axisWeights(width, width), axisWeights(height, height)));
+}
+
+function pdqFromSmall(small: Float32Array): PdqResult {
+  return { hash: bitsAboveMedian(dct64To16(small)), quality: qualityOf(small) };
 }
 
 /**
@@ -130,121 +119,126 @@ export function jaroszWindow(oldSize: number, newSize: number): number {
 }
 
 /**
- * The Jarosz tent filter (box filters along rows, then columns, twice) followed by decimation to 64×64 at the
- * centre of each output pixel's footprint. Only the filtered values the decimation finally reads are computed:
- * walking back from the 64×64 samples, each box stage needs its input only within its window of what the next
- * stage needs. The averages are the reference's (clipped windows at the edges average fewer samples), summed
- * directly instead of by running sums, at a fraction of the work.
+ * For each of the 64 output samples along one axis, the input pixels it is made of and their weights: the
+ * output is a weighted sum of a few neighbouring inputs.
  */
-function downsampleTo64(luma: Float32Array, width: number, height: number): Float32Array {
-  if (width === side && height === side) return luma.slice(0, side * side);
-  const rowWindow = windowReach(jaroszWindow(width, side));
-  const columnWindow = windowReach(jaroszWindow(height, side));
-  const stages: { alongRows: boolean; reach: Reach }[] = [];
-  for (let pass = 0; pass < jaroszPasses; pass++) {
-    stages.push({ alongRows: true, reach: rowWindow }, { alongRows: false, reach: columnWindow });
-  }
-  // What each stage must produce, from the last stage back to the first.
-  const rowsOut = Int32Array.from({ length: side }, (_, k) => Math.floor(((k + 0.5) * height) / side));
-  const columnsOut = Int32Array.from({ length: side }, (_, k) => Math.floor(((k + 0.5) * width) / side));
-  const needs: { rows: Int32Array; columns: Int32Array }[] = new Array(stages.length);
-  let rows: Int32Array = rowsOut;
-  let columns: Int32Array = columnsOut;
-  for (let s = stages.length - 1; s >= 0; s--) {
-    needs[s] = { rows, columns };
-    const { alongRows, reach } = stages[s]!;
-    if (alongRows) columns = spread(columns, reach, width);
-    else rows = spread(rows, reach, height);
-  }
-  let input = luma;
-  let output = scratch(width * height, 0);
-  for (let s = 0; s < stages.length; s++) {
-    const { alongRows, reach } = stages[s]!;
-    const need = needs[s]!;
-    if (alongRows) boxAlongRows(input, output, width, need.rows, need.columns, reach);
-    else boxAlongColumns(input, output, width, height, need.rows, need.columns, reach);
-    const next = input === luma ? scratch(width * height, 1) : input;
-    input = output;
-    output = next;
-  }
-  const out = new Float32Array(side * side);
-  for (let i = 0; i < side; i++) {
-    for (let j = 0; j < side; j++) out[i * side + j] = input[rowsOut[i]! * width + columnsOut[j]!]!;
-  }
-  return out;
+interface AxisWeights {
+  /** Input index of each output's first weight. */
+  first: Int32Array;
+  /** Offset of each output's weights in `weights` (65 entries: the last closes the 64th). */
+  offset: Int32Array;
+  weights: Float64Array;
 }
 
-type Reach = readonly [behind: number, ahead: number];
-
 /**
- * How far a box window of this width reaches before and after its output sample, as the reference places it:
- * output i averages inputs i − (window − half) … i + half − 1, with half = ⌊(window + 2) / 2⌋.
+ * The reference filter along one axis, as weights: box filters of the Jarosz window (clipped at the edges, where
+ * they average fewer samples) applied twice, then decimation at the centre of each output pixel's footprint;
+ * the box filters act on rows and on columns independently, so the whole filter is this axis's weights applied
+ * along rows times the other axis's along columns. When `stretched` differs from `size`, the input is first
+ * stretched to `stretched` samples bilinearly, and that too is folded in. Cached: a run meets few sizes.
  */
-function windowReach(window: number): Reach {
+function axisWeights(size: number, stretched: number): AxisWeights {
+  const key = size * 65536 + stretched;
+  const cached = weightCache.get(key);
+  if (cached) return cached;
+  const window = jaroszWindow(stretched, side);
   const half = Math.floor((window + 2) / 2);
-  return [window - half, half - 1];
-}
-
-/** Every index within reach of the given (sorted) ones, clipped to 0 … size − 1, sorted. */
-function spread(indices: Int32Array, [behind, ahead]: Reach, size: number): Int32Array {
-  const wanted = new Uint8Array(size);
-  for (const i of indices) {
-    for (let k = Math.max(0, i - behind); k <= Math.min(size - 1, i + ahead); k++) wanted[k] = 1;
+  const behind = window - half;
+  const ahead = half - 1;
+  const first = new Int32Array(side);
+  const offset = new Int32Array(side + 1);
+  const all: number[] = [];
+  let v = new Float64Array(stretched);
+  let w = new Float64Array(stretched);
+  const onInput = new Float64Array(size);
+  for (let k = 0; k < side; k++) {
+    // Walk back from the decimated sample through both box passes: each sample spreads its weight evenly over
+    // the window it averages.
+    v.fill(0);
+    v[Math.floor(((k + 0.5) * stretched) / side)] = 1;
+    for (let pass = 0; pass < jaroszPasses; pass++) {
+      w.fill(0);
+      for (let i = 0; i < stretched; i++) {
+        if (v[i] === 0) continue;
+        const from = Math.max(0, i - behind);
+        const to = Math.min(stretched - 1, i + ahead);
+        const share = v[i]! / (to - from + 1);
+        for (let j = from; j <= to; j++) w[j]! += share;
+      }
+      [v, w] = [w, v];
+    }
+    onInput.fill(0);
+    for (let i = 0; i < stretched; i++) {
+      if (v[i] === 0) continue;
+      if (stretched === size) {
+        onInput[i]! += v[i]!;
+        continue;
+      }
+      const at = Math.min(size - 1, Math.max(0, ((i + 0.5) * size) / stretched - 0.5));
+      const lower = Math.floor(at);
+      const upper = Math.min(size - 1, lower + 1);
+      const fraction = at - lower;
+      onInput[lower]! += v[i]! * (1 - fraction);
+      onInput[upper]! += v[i]! * fraction;
+    }
+    let lo = 0;
+    while (onInput[lo] === 0) lo++;
+    let hi = size - 1;
+    while (onInput[hi] === 0) hi--;
+    first[k] = lo;
+    offset[k] = all.length;
+    for (let i = lo; i <= hi; i++) all.push(onInput[i]!);
   }
-  const out: number[] = [];
-  for (let k = 0; k < size; k++) if (wanted[k]) out.push(k);
-  return Int32Array.from(out);
+  offset[side] = all.length;
+  const result = { first, offset, weights: Float64Array.from(all) };
+  if (weightCache.size >= 64) weightCache.clear();
+  weightCache.set(key, result);
+  return result;
 }
+const weightCache = new Map<number, AxisWeights>();
 
-function boxAlongRows(
-  input: Float32Array,
-  output: Float32Array,
-  width: number,
-  rows: Int32Array,
-  columns: Int32Array,
-  [behind, ahead]: Reach,
-): void {
-  for (const y of rows) {
-    const base = y * width;
-    for (const x of columns) {
-      const from = Math.max(x - behind, 0);
-      const to = Math.min(x + ahead, width - 1);
+/** The filtered, decimated 64×64 image: the row weights across, then the column weights down. */
+function downsample(luma: Float32Array, width: number, across: AxisWeights, down: AxisWeights): Float32Array {
+  // Only the rows some output reads are filtered across.
+  const rowFrom = down.first[0]!;
+  const rowTo = down.first[side - 1]! + (down.offset[side]! - down.offset[side - 1]!) - 1;
+  const partial = scratchPartial((rowTo - rowFrom + 1) * side);
+  const { first, offset, weights } = across;
+  for (let y = rowFrom; y <= rowTo; y++) {
+    const row = y * width;
+    const out = (y - rowFrom) * side;
+    for (let j = 0; j < side; j++) {
       let sum = 0;
-      for (let k = base + from; k <= base + to; k++) sum += input[k]!;
-      output[base + x] = sum / (to - from + 1);
+      const x0 = row + first[j]! - offset[j]!;
+      for (let t = offset[j]!; t < offset[j + 1]!; t++) sum += weights[t]! * luma[x0 + t]!;
+      partial[out + j] = sum;
     }
   }
-}
-
-function boxAlongColumns(
-  input: Float32Array,
-  output: Float32Array,
-  width: number,
-  height: number,
-  rows: Int32Array,
-  columns: Int32Array,
-  [behind, ahead]: Reach,
-): void {
-  for (const y of rows) {
-    const from = Math.max(y - behind, 0);
-    const to = Math.min(y + ahead, height - 1);
-    const scale = 1 / (to - from + 1);
-    for (const x of columns) {
-      let sum = 0;
-      for (let k = from * width + x; k <= to * width + x; k += width) sum += input[k]!;
-      output[y * width + x] = sum * scale;
+  const small = new Float32Array(side * side);
+  const sums = new Float64Array(side);
+  for (let i = 0; i < side; i++) {
+    sums.fill(0);
+    const y0 = down.first[i]! - rowFrom - down.offset[i]!;
+    for (let t = down.offset[i]!; t < down.offset[i + 1]!; t++) {
+      const weight = down.weights[t]!;
+      const row = (y0 + t) * side;
+      for (let j = 0; j < side; j++) sums[j]! += weight * partial[row + j]!;
     }
+    small.set(sums, i * side);
   }
+  return small;
 }
 
-/**
- * Reusable work buffers (two for filtering, one for luma): hashing runs thousands of times a minute and need not
- * churn the allocator.
- */
-const buffers: Float32Array[] = [new Float32Array(0), new Float32Array(0), new Float32Array(0)];
-function scratch(length: number, which: 0 | 1 | 2): Float32Array {
-  if (buffers[which]!.length < length) buffers[which] = new Float32Array(length);
-  return buffers[which]!;
+/** Reusable buffers (luma, rows filtered across): hashing runs thousands of times a minute and need not churn the allocator. */
+let lumaBuffer = new Float32Array(0);
+function scratch(length: number): Float32Array {
+  if (lumaBuffer.length < length) lumaBuffer = new Float32Array(length);
+  return lumaBuffer;
+}
+let partialBuffer = new Float64Array(0);
+function scratchPartial(length: number): Float64Array {
+  if (partialBuffer.length < length) partialBuffer = new Float64Array(length);
+  return partialBuffer;
 }
 
 /**

@@ -8,12 +8,17 @@ const decoder = new SharpImageDecoder();
 const limit = { maxPixels: 268_402_689 };
 
 describe('the sharp image decoder', () => {
-  it('decodes once to the displayed picture, at most 512 on its long side', async () => {
+  it('decodes once to the displayed picture, shrunk to 320 on its long side', async () => {
     const outcome = await decoder.decode(await syntheticPhoto(1, 1600, 1200), limit);
     expect(outcome.status).toBe('decoded');
     if (outcome.status !== 'decoded') return;
     expect(outcome.image).toMatchObject({ width: 1600, height: 1200, format: 'jpeg' });
-    expect(outcome.image.pixels).toMatchObject({ width: 512, height: 384, channels: 3 });
+    expect(outcome.image.pixels).toMatchObject({ width: 320, height: 240, channels: 3 });
+  });
+
+  it('decodes a picture of at most 512 on its long side whole', async () => {
+    const outcome = await decoder.decode(await syntheticPhoto(6, 512, 400), limit);
+    expect(outcome.status === 'decoded' && outcome.image.pixels).toMatchObject({ width: 512, height: 400 });
   });
 
   it('never enlarges a small picture', async () => {

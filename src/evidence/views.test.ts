@@ -32,14 +32,20 @@ function detail(image: RawImage): number {
 
 describe('derived views', () => {
   it.each([
-    [512, 384, 256, 192],
-    [384, 512, 192, 256],
-    [512, 26, 256, 13],
+    [512, 384, 320, 240],
+    [384, 512, 240, 320],
+    [512, 26, 320, 16],
+    [320, 240, 320, 240],
     [200, 100, 200, 100],
     [1, 1, 1, 1],
-  ])('fits %ix%i within 256 as %ix%i', (w, h, tw, th) => {
-    expect(fitWithin(w, h, 256)).toEqual({ width: tw, height: th });
+  ])('fits %ix%i within 320 as %ix%i', (w, h, tw, th) => {
+    expect(fitWithin(w, h, 320)).toEqual({ width: tw, height: th });
     expect(thumbnailOf(checkerboard(w, h, 8))).toMatchObject({ width: tw, height: th, channels: 3 });
+  });
+
+  it('takes a decoded picture that fits as its own thumbnail', () => {
+    const decoded = checkerboard(320, 240, 8);
+    expect(thumbnailOf(decoded)).toBe(decoded);
   });
 
   it('keeps the average colour when shrinking by area', () => {
@@ -66,9 +72,24 @@ describe('derived views', () => {
   it('blurs away all fine detail but keeps the colours', () => {
     const thumbnail = thumbnailOf(checkerboard(512, 384, 4));
     const blurred = blurredOf(thumbnail);
-    expect(blurred).toMatchObject({ width: thumbnail.width, height: thumbnail.height });
+    expect(blurred).toMatchObject({ width: 48, height: 36 });
     expect(detail(thumbnail)).toBeGreaterThan(20);
     expect(detail(blurred)).toBeLessThan(2);
     expect(mean(blurred, 2)).toBeCloseTo(mean(thumbnail, 2), -1);
+  });
+
+  it('keeps the layout of large shapes in the blurred view', () => {
+    // Left half red, right half blue: the blurred view is still red on the left and blue on the right.
+    const data = new Uint8Array(256 * 192 * 3);
+    for (let i = 0; i < 256 * 192; i++) data.set(i % 256 < 128 ? [220, 0, 0] : [0, 0, 220], i * 3);
+    const blurred = blurredOf({ data, width: 256, height: 192, channels: 3 });
+    const at = (x: number, y: number) =>
+      Array.from(blurred.data.subarray((y * 48 + x) * 3, (y * 48 + x) * 3 + 3));
+    expect(at(2, 18)[0]).toBeGreaterThan(180);
+    expect(at(45, 18)[2]).toBeGreaterThan(180);
+  });
+
+  it('keeps a picture smaller than the blurred view at its size', () => {
+    expect(blurredOf(checkerboard(20, 10, 2))).toMatchObject({ width: 20, height: 10 });
   });
 });

@@ -1,14 +1,19 @@
 /**
- * The derived views, made in the pure core from the decoded pixels (the decoder only encodes them): a thumbnail
- * and a blurred thumbnail. Making them here costs a fraction of a millisecond, where each extra trip through an
- * image library costs more than the decode it follows.
+ * The derived views, made in the pure core from the decoded pixels: a thumbnail (encoded as JPEG by the decoder)
+ * and a blurred view (encoded here as PNG). Making them here costs a fraction of a millisecond, where each extra
+ * trip through an image library costs more than the decode it follows.
  */
-import type { RawImage } from './image-decoder.js';
+import { decodeSide, type RawImage } from './image-decoder.js';
 
-/** Long side of thumbnails. */
-export const thumbnailSide = 256;
-/** The blurred view keeps this many pixels on its long side, then is enlarged smoothly to thumbnail size. */
-export const blurredSide = 12;
+/**
+ * Long side of thumbnails: that of the decoded picture (decodeSide), so that a photo's thumbnail is its one
+ * decode itself, with nothing to resize.
+ */
+export const thumbnailSide = decodeSide;
+/** The blurred view keeps this many pixels on its long side of what the thumbnail shows … */
+export const blurredDetail = 12;
+/** … and is stored enlarged smoothly to this long side: shown at thumbnail size, a browser enlarges it further. */
+export const blurredSide = 48;
 
 /** The size that fits within `side` × `side` keeping the aspect ratio, never enlarged. */
 export function fitWithin(width: number, height: number, side: number): { width: number; height: number } {
@@ -16,27 +21,27 @@ export function fitWithin(width: number, height: number, side: number): { width:
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-/** A thumbnail of the picture: long side at most 256, by area averaging. */
+/** A thumbnail of the picture: long side at most 320 (by area averaging; the decoded picture already is). */
 export function thumbnailOf(image: RawImage): RawImage {
   const size = fitWithin(image.width, image.height, thumbnailSide);
   return resizeArea(image, size.width, size.height);
 }
 
 /**
- * The thumbnail reduced to 12 pixels on its long side, enlarged back bilinearly and softened by a box blur:
- * colours and layout remain, nothing that can be recognised (a face, a wound, a number) does.
+ * The thumbnail reduced to 12 pixels on its long side, enlarged back bilinearly to 48 and softened by a box
+ * blur: colours and layout remain, nothing that can be recognised (a face, a wound, a number) does. It holds no
+ * more than those 12 pixels say, so it is kept small; enlarged for display (as any browser does when it shows it
+ * at thumbnail size), it is a smooth blur with no trace of a pixel grid.
  */
 export function blurredOf(thumbnail: RawImage): RawImage {
-  const target = fitWithin(thumbnail.width, thumbnail.height, blurredSide);
+  const target = fitWithin(thumbnail.width, thumbnail.height, blurredDetail);
   // Halving first (2×2 means, dropping an odd last row or column) does most of the reduction cheaply.
   let source = thumbnail;
   while (source.width >= 4 * target.width && source.height >= 4 * target.height) {
-    source = halve(cropEven(source));
+    source = halve(source);
   }
   const tiny = resizeArea(source, target.width, target.height);
-  // Enlarging in two steps, softened in between, leaves no trace of the tiny image's pixel grid.
-  const mid = resizeBilinear(tiny, ...dims(fitWithin(thumbnail.width, thumbnail.height, blurredSide * 4)));
-  return resizeBilinear(boxBlur(mid, 2), thumbnail.width, thumbnail.height);
+  return boxBlur(resizeBilinear(tiny, ...dims(fitWithin(thumbnail.width, thumbnail.height, blurredSide))), 2);
 }
 
 function dims(size: { width: number; height: number }): [number, number] {
@@ -54,64 +59,122 @@ export function resizeArea(image: RawImage, width: number, height: number): RawI
   const xs = spans(image.width, width);
   const ys = spans(image.height, height);
   // Along rows: image.height × width.
-  const rows = new Float32Array(image.height * width * channels);
-  for (let y = 0; y < image.height; y++) {
-    const inBase = y * image.width * channels;
-    const outBase = y * width * channels;
-    for (let ox = 0; ox < width; ox++) {
-      for (let k = xs.start[ox]!; k < xs.start[ox + 1]!; k++) {
-        const src = inBase + xs.index[k]! * channels;
-        const w = xs.weight[k]!;
-        const dst = outBase + ox * channels;
-        for (let c = 0; c < channels; c++) rows[dst + c]! += image.data[src + c]! * w;
-      }
-    }
-  }
-  // Along columns: height × width.
   const rowLength = width * channels;
-  const sums = new Float32Array(rowLength);
+  const rows = scratchRows(image.height * rowLength);
+  if (channels === 3) acrossRgb(image, xs, rows, width);
+  else acrossAny(image, xs, rows, width);
+  // Along columns: height × width, each output row a weighted sum of whole rows.
   const out = new Uint8Array(height * rowLength);
+  const sums = new Float32Array(rowLength);
   for (let oy = 0; oy < height; oy++) {
-    sums.fill(0);
-    for (let k = ys.start[oy]!; k < ys.start[oy + 1]!; k++) {
+    const dst = oy * rowLength;
+    const from = ys.start[oy]!;
+    const to = ys.start[oy + 1]!;
+    if (to - from === 2) {
+      const a = ys.index[from]! * rowLength;
+      const b = ys.index[from + 1]! * rowLength;
+      const wa = ys.weight[from]!;
+      const wb = ys.weight[from + 1]!;
+      for (let i = 0; i < rowLength; i++) out[dst + i] = rows[a + i]! * wa + rows[b + i]! * wb + 0.5;
+      continue;
+    }
+    sums.fill(0.5);
+    for (let k = from; k < to; k++) {
       const src = ys.index[k]! * rowLength;
       const w = ys.weight[k]!;
       for (let i = 0; i < rowLength; i++) sums[i]! += rows[src + i]! * w;
     }
-    const dst = oy * rowLength;
-    for (let i = 0; i < rowLength; i++) out[dst + i] = Math.round(sums[i]!);
+    for (let i = 0; i < rowLength; i++) out[dst + i] = sums[i]!;
   }
   return { data: out, width, height, channels };
 }
 
-/** The image without its last column and row when they are odd (a view of the same pixels when not). */
-function cropEven(image: RawImage): RawImage {
-  const width = image.width & ~1;
-  const height = image.height & ~1;
-  if (width === image.width && height === image.height) return image;
-  const { channels } = image;
-  const out = new Uint8Array(width * height * channels);
-  for (let y = 0; y < height; y++) {
-    out.set(
-      image.data.subarray(y * image.width * channels, (y * image.width + width) * channels),
-      y * width * channels,
-    );
-  }
-  return { data: out, width, height, channels };
+/** The along-rows pass's buffer, reused: views are made for every photo of an ingest. */
+let rowsBuffer = new Float32Array(0);
+function scratchRows(length: number): Float32Array {
+  if (rowsBuffer.length < length) rowsBuffer = new Float32Array(length);
+  return rowsBuffer;
 }
 
-/** Exactly half the size: each output pixel is the mean of a 2×2 block (the common case: 512 → 256). */
+type Spans = ReturnType<typeof spans>;
+
+/** The along-rows pass of resizeArea for three channels (what the decoder gives), unrolled. */
+function acrossRgb(
+  image: RawImage,
+  { start, index, weight }: Spans,
+  rows: Float32Array,
+  width: number,
+): void {
+  const { data } = image;
+  const inRow = image.width * 3;
+  let o = 0;
+  for (let y = 0; y < image.height; y++) {
+    const inBase = y * inRow;
+    for (let ox = 0; ox < width; ox++) {
+      const end = start[ox + 1]!;
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let k = start[ox]!; k < end; k++) {
+        const src = inBase + index[k]! * 3;
+        const w = weight[k]!;
+        r += data[src]! * w;
+        g += data[src + 1]! * w;
+        b += data[src + 2]! * w;
+      }
+      rows[o] = r;
+      rows[o + 1] = g;
+      rows[o + 2] = b;
+      o += 3;
+    }
+  }
+}
+
+function acrossAny(
+  image: RawImage,
+  { start, index, weight }: Spans,
+  rows: Float32Array,
+  width: number,
+): void {
+  const { data, channels } = image;
+  const inRow = image.width * channels;
+  let o = 0;
+  for (let y = 0; y < image.height; y++) {
+    const inBase = y * inRow;
+    for (let ox = 0; ox < width; ox++) {
+      for (let c = 0; c < channels; c++) {
+        let sum = 0;
+        for (let k = start[ox]!; k < start[ox + 1]!; k++)
+          sum += data[inBase + index[k]! * channels + c]! * weight[k]!;
+        rows[o++] = sum;
+      }
+    }
+  }
+}
+
+/**
+ * Half the size: each output pixel is the mean of a 2×2 block; an odd last row or column is dropped. Three
+ * channels (what the decoder gives) have a loop of their own.
+ */
 function halve(image: RawImage): RawImage {
   const { channels, data } = image;
-  const width = image.width / 2;
-  const height = image.height / 2;
+  const width = image.width >> 1;
+  const height = image.height >> 1;
   const out = new Uint8Array(width * height * channels);
   const stride = image.width * channels;
   let o = 0;
   for (let y = 0; y < height; y++) {
     let top = 2 * y * stride;
     let bottom = top + stride;
-    for (let x = 0; x < width; x++) {
+    if (channels === 3) {
+      for (let x = 0; x < width; x++, top += 6, bottom += 6) {
+        out[o++] = (data[top]! + data[top + 3]! + data[bottom]! + data[bottom + 3]! + 2) >> 2;
+        out[o++] = (data[top + 1]! + data[top + 4]! + data[bottom + 1]! + data[bottom + 4]! + 2) >> 2;
+        out[o++] = (data[top + 2]! + data[top + 5]! + data[bottom + 2]! + data[bottom + 5]! + 2) >> 2;
+      }
+      continue;
+    }
+    for (let x = 0; x < width; x++, top += 2 * channels, bottom += 2 * channels) {
       for (let c = 0; c < channels; c++) {
         out[o++] =
           (data[top + c]! +
@@ -121,8 +184,6 @@ function halve(image: RawImage): RawImage {
             2) >>
           2;
       }
-      top += 2 * channels;
-      bottom += 2 * channels;
     }
   }
   return { data: out, width, height, channels };

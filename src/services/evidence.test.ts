@@ -73,9 +73,9 @@ describeEachDialect('evidence service', (store) => {
   it('serves the blurred view without a custody event', async () => {
     const before = (await custodyOf(photo.id)).length;
     const view = await openBlurredView(ctx, photo.id);
-    expect(view.mediaType).toBe('image/jpeg');
+    expect(view.mediaType).toBe('image/png');
     expect(view.sha256).toBe(photo.blurredSha256);
-    expect((await sharp(await drain(view.stream)).metadata()).format).toBe('jpeg');
+    expect((await sharp(await drain(view.stream)).metadata()).format).toBe('png');
     expect(await custodyOf(photo.id)).toHaveLength(before);
   });
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
+import { readAll } from '../blobs/index.js';
 import {
   type AnnotationKind,
   identifierKey,
@@ -268,11 +269,21 @@ export interface Access {
   reason: string;
 }
 
-/** The blurred thumbnail: what anyone allowed to see the item is shown by default. Not a custody event. */
+/**
+ * The blurred view: what anyone allowed to see the item is shown by default. Not a custody event. A PNG a few
+ * kilobytes long (a JPEG for items stored before athar made PNGs), to be shown enlarged to thumbnail size.
+ */
 export async function openBlurredView(ctx: AppContext, ref: string): Promise<ViewStream> {
   const item = await resolveEvidence(ctx, ref);
   if (!item.blurredSha256) throw new EvidenceError(noViewReason(item), 'no_view');
-  return openBlob(ctx, item.blurredSha256, 'image/jpeg');
+  const bytes = await readAll(await ctx.blobs.open(item.blurredSha256));
+  const png = bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+  return {
+    stream: Readable.from([bytes]),
+    mediaType: png ? 'image/png' : 'image/jpeg',
+    sha256: item.blurredSha256,
+    size: bytes.length,
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -87,10 +88,13 @@ describeEachDialect('ingest', (store) => {
     expect(photo.pdq).toMatch(/^[0-9a-f]{64}$/);
     expect(photo.pdqQuality).toBeGreaterThanOrEqual(50);
     expect((photo.metadata as { ifd0?: { Make?: string } }).ifd0?.Make).toBe('athar-test');
-    for (const view of [photo.thumbnailSha256!, photo.blurredSha256!]) {
+    for (const [view, format, width, height] of [
+      [photo.thumbnailSha256!, 'jpeg', 320, 240],
+      [photo.blurredSha256!, 'png', 48, 36],
+    ] as const) {
       expect((await ctx.blobs.verify(view)).ok).toBe(true);
       const meta = await sharp(await readBlob(ctx, view)).metadata();
-      expect(meta).toMatchObject({ format: 'jpeg', width: 256, height: 192 });
+      expect(meta).toMatchObject({ format, width, height });
     }
     expect(photo.thumbnailSha256).not.toBe(photo.blurredSha256);
 
@@ -165,6 +169,26 @@ describeEachDialect('ingest', (store) => {
       (await new EvidenceRepository(ctx.store.db).locations(item.id)).map((l) => path.basename(l.path)),
     ).toEqual(['a.jpg', 'renamed.jpg']);
     expect(item.originalName).toBe('a.jpg');
+  });
+
+  it('restores an original lost from the store and records the new place of its item', async () => {
+    const bytes = await syntheticPhoto(310);
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    const first = mkdirs(ctx.dir, 'lost-original');
+    fs.writeFileSync(path.join(first, 'a.jpg'), bytes);
+    await run([first]);
+    // Lost out of band: the item is stored, its bytes no longer are, so they look new to the blob store.
+    fs.rmSync(path.join(ctx.dir, 'blobs', 'sha256', sha.slice(0, 2), sha.slice(2, 4), sha));
+    const second = mkdirs(ctx.dir, 'lost-original-again');
+    fs.writeFileSync(path.join(second, 'b.jpg'), bytes);
+    const summary = await run([second]);
+    expect(summary).toMatchObject({ stored: 0, alreadyPresent: 1 });
+    expect((await ctx.blobs.verify(sha)).ok).toBe(true);
+    const repo = new EvidenceRepository(ctx.store.db);
+    const item = (await repo.findBySha256(sha))!;
+    expect((await repo.locations(item.id)).map((l) => path.basename(l.path))).toEqual(['a.jpg', 'b.jpg']);
+    const events = await new CustodyRepository(ctx.store.db).listForEvidence(item.id);
+    expect(events.map((e) => e.details?.already_present ?? false)).toEqual([false, true]);
   });
 
   it('stores two copies met in one run once, with both locations', async () => {

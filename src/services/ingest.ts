@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import os from 'node:os';
 import { PassThrough, type Readable, Transform } from 'node:stream';
 import exifr from 'exifr';
 import { fileTypeFromBuffer } from 'file-type';
+import type { StagedBlob } from '../blobs/blob-store.js';
 import { hammingDistance } from '../evidence/hamming.js';
 import type { ImageDecoder } from '../evidence/image-decoder.js';
 import {
@@ -20,16 +20,18 @@ import {
 import { chooseGroup, nearDuplicateDistance } from '../evidence/near-duplicates.js';
 import { type PdqHash, pdqFromHex, pdqOfPicture, pdqToHex } from '../evidence/pdq.js';
 import { PdqIndex } from '../evidence/pdq-index.js';
+import { encodePng } from '../evidence/png.js';
 import { blurredOf, thumbnailOf } from '../evidence/views.js';
 import { newId, nowIso } from '../ids.js';
-import { EvidenceRepository } from '../store/repositories/evidence.js';
+import type { CustodyEventInput } from '../store/repositories/custody.js';
+import { type EvidenceGroup, EvidenceRepository } from '../store/repositories/evidence.js';
 import { IngestRunRepository } from '../store/repositories/ingest-runs.js';
 import { SourceRepository } from '../store/repositories/sources.js';
 import type { EvidenceItemTable, EvidenceLocationTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { version } from '../version.js';
 import type { AppContext } from './context.js';
-import { recordCustody } from './custody.js';
+import { recordCustodyEvents } from './custody.js';
 import { baseName, describeFsError, type FoundFile, walkRoots } from './ingest-walk.js';
 
 export interface IngestOptions {
@@ -106,6 +108,8 @@ const defaultMaxPixels = 268_402_689;
 const viewQuality = 80;
 const commitBatch = 64;
 const commitDelayMs = 100;
+/** Entries waiting to commit before files are taken more slowly. */
+const maxPending = 4 * commitBatch;
 const openFlags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 
 /**
@@ -160,7 +164,11 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
   const totalBytes = walk.files.reduce((sum, f) => sum + f.size, 0);
   options.onPlan?.({ files: walk.files.length, bytes: totalBytes });
 
-  const committer = new Committer(ctx, await loadGroups(ctx.store.db));
+  const committer = new Committer(ctx, await loadGroups(ctx.store.db), () => {
+    // Bytes another run committed after this one found them new: counted as stored, they were already present.
+    summary.stored--;
+    summary.alreadyPresent++;
+  });
   const custodyBase = {
     run: runId,
     athar_version: version,
@@ -190,6 +198,8 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
   let failure: unknown;
   const worker = async () => {
     while (next < walk.files.length && !options.signal?.aborted && failure === undefined) {
+      await committer.room();
+      if (next >= walk.files.length || options.signal?.aborted || failure !== undefined) break;
       const file = walk.files[next++]!;
       try {
         const outcome = await ingestFile(job, file);
@@ -294,9 +304,9 @@ type FileOutcome = {
 
 async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   const { ctx } = job;
-  let handle: fsp.FileHandle;
+  let fd: number;
   try {
-    handle = await fsp.open(file.path, openFlags);
+    fd = await fsCall<number>((done) => fs.open(file.path, openFlags, done));
   } catch (error) {
     return refused(`cannot be opened: ${describeFsError(error)}`);
   }
@@ -304,24 +314,29 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   let size: number;
   let content: Buffer | undefined;
   let head: Buffer;
+  /** The original, written but not yet durable: the commit of its row makes it so first. */
+  let original: StagedBlob | undefined;
+  /** Whether the blob store held these bytes already. */
+  let storedBefore: boolean;
   try {
-    const stat = await handle.stat();
+    const stat = await fsCall<fs.Stats>((done) => fs.fstat(fd, done));
     if (!stat.isFile()) return refused('is no longer a regular file');
     if (stat.size === 0) return refused('empty file (0 bytes)');
     if (stat.size <= job.inMemoryLimit) {
       try {
-        content = await handle.readFile();
+        content = await readWhole(fd, stat.size);
       } catch (error) {
         return refused(`cannot be read: ${describeFsError(error)}`);
       }
       if (content.length === 0) return refused('empty file (0 bytes)');
-      const put = await ctx.blobs.put(content);
-      sha256 = put.sha256;
-      size = put.size;
+      original = await ctx.blobs.stage(content);
+      sha256 = original.sha256;
+      size = original.size;
+      storedBefore = original.existed;
       head = content.subarray(0, headBytes);
     } else {
       const tap = new HeadTap(headBytes);
-      const stream = handle.createReadStream({ autoClose: false });
+      const stream = fs.createReadStream(file.path, { fd, autoClose: false });
       let readError: unknown;
       stream.on('error', (error) => {
         readError = error;
@@ -331,6 +346,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
         const put = await ctx.blobs.put(stream.pipe(tap));
         sha256 = put.sha256;
         size = put.size;
+        storedBefore = put.existed;
       } catch (error) {
         if (readError) return refused(`cannot be read: ${describeFsError(readError)}`);
         throw error;
@@ -338,8 +354,9 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
       head = tap.head();
     }
   } finally {
-    await handle.close().catch(() => {});
+    await fsCall((done) => fs.close(fd, done)).catch(() => {});
   }
+  const staged: StagedBlob[] = original ? [original] : [];
 
   const pathB64 = file.path.toString('base64');
   const pathKey = createHash('sha256').update(file.path).digest('hex');
@@ -379,13 +396,18 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   }
   let existing: string | undefined;
   try {
-    existing = pending ? await pending : await job.repo.idBySha256(sha256);
+    // Bytes new to the blob store belong to no item (an item's blobs are durable before its row commits), so
+    // only content already stored is looked up; one committed meanwhile by another run is caught at commit.
+    if (pending) existing = await pending;
+    else if (storedBefore) existing = await job.repo.idBySha256(sha256);
   } catch (error) {
     fail(error);
+    await ctx.blobs.discard(staged);
     throw error;
   }
   if (existing) {
     settle(existing);
+    await ctx.blobs.discard(staged);
     if (!(await job.repo.hasLocation(existing, pathKey))) {
       job.committer.add({
         kind: 'copy',
@@ -398,7 +420,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   }
 
   try {
-    const described = await describe(job, sha256, content, head, file.path);
+    const described = await describe(job, sha256, content, head, file.path, staged);
     const id = newId();
     const name = baseName(file.path);
     const row: EvidenceItemTable = {
@@ -431,6 +453,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
       location: location(id),
       custody: custody(false),
       pdq: described.pdq,
+      blobs: staged,
       settle,
       fail,
     });
@@ -443,6 +466,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
     return outcome;
   } catch (error) {
     fail(error);
+    await ctx.blobs.discard(staged).catch(() => {});
     throw error;
   }
 
@@ -465,13 +489,17 @@ interface Described {
   blurredSha256: string | null;
 }
 
-/** Type, metadata and (for images) PDQ and derived views; the derived views are durable when this returns. */
+/**
+ * Type, metadata and (for images) PDQ and derived views; the derived views are staged in the blob store (added to
+ * `staged`), to be made durable with the original before the item's row commits.
+ */
 async function describe(
   job: FileJob,
   sha256: string,
   content: Buffer | undefined,
   head: Buffer,
   path: Buffer,
+  staged: StagedBlob[],
 ): Promise<Described> {
   const sniffed = await fileTypeFromBuffer(head).catch(() => undefined);
   const mediaType = mediaTypeOf(sniffed?.mime, head.subarray(0, 4096));
@@ -511,22 +539,17 @@ async function describe(
   described.orientation = image.orientation;
   const { pixels } = image;
   const thumbnailPixels = thumbnailOf(pixels);
-  const encoding = Promise.all([
-    job.options.decoder.encodeJpeg(thumbnailPixels, viewQuality),
-    job.options.decoder.encodeJpeg(blurredOf(thumbnailPixels), viewQuality),
-  ]);
-  // Hashing runs on this thread while the encoder works on libuv's.
+  const encoding = job.options.decoder.encodeJpeg(thumbnailPixels, viewQuality);
+  // Hashing and the blurred view are made on this thread while the encoder works on libuv's.
+  const blurredPng = encodePng(blurredOf(thumbnailPixels));
   const displayed = displayedSize(image.width, image.height, image.orientation);
   const pdq = pdqOfPicture(pixels.data, pixels.width, pixels.height, pixels.channels, displayed);
   described.pdq = pdq.hash;
   described.pdqQuality = pdq.quality;
-  const [thumbnailJpeg, blurredJpeg] = await encoding;
-  const [thumbnail, blurred] = await Promise.all([
-    job.ctx.blobs.put(thumbnailJpeg),
-    job.ctx.blobs.put(blurredJpeg),
-  ]);
-  described.thumbnailSha256 = thumbnail.sha256;
-  described.blurredSha256 = blurred.sha256;
+  const views = await Promise.all([job.ctx.blobs.stage(await encoding), job.ctx.blobs.stage(blurredPng)]);
+  staged.push(...views);
+  described.thumbnailSha256 = views[0].sha256;
+  described.blurredSha256 = views[1].sha256;
   return described;
 }
 
@@ -559,6 +582,33 @@ async function readMetadata(bytes: Buffer): Promise<unknown> {
     return sanitizeMetadata(segments);
   } catch {
     return null;
+  }
+}
+
+/** A callback-style fs call as a promise (lighter than fs/promises, whose file handles cost more per call). */
+function fsCall<T = void>(
+  call: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void,
+): Promise<T> {
+  return new Promise((resolve, reject) =>
+    call((error, value) => (error ? reject(error) : resolve(value as T))),
+  );
+}
+
+/**
+ * The whole file, read through its descriptor in one call when it is as large as `size` said: the buffer has a
+ * byte to spare, so a short read means the end was reached, and a file that grew meanwhile is read on.
+ */
+async function readWhole(fd: number, size: number): Promise<Buffer> {
+  let buffer = Buffer.allocUnsafeSlow(size + 1);
+  let length = 0;
+  for (;;) {
+    const want = buffer.length - length;
+    const got = await fsCall<number>((done) => fs.read(fd, buffer, length, want, null, done));
+    length += got;
+    if (got < want) return buffer.subarray(0, length);
+    const larger = Buffer.allocUnsafeSlow(buffer.length * 2);
+    buffer.copy(larger, 0, 0, length);
+    buffer = larger;
   }
 }
 
@@ -602,6 +652,8 @@ type Entry =
       location: EvidenceLocationTable;
       custody: Record<string, unknown>;
       pdq: PdqHash | null;
+      /** The blobs the row names that are not durable yet. */
+      blobs: StagedBlob[];
       settle: (id: string) => void;
       fail: (error: unknown) => void;
     }
@@ -644,10 +696,14 @@ class Committer {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private error: unknown;
+  /** Entries added and not yet written, and who waits for room among them. */
+  private pending = 0;
+  private waiting: (() => void)[] = [];
 
   constructor(
     private readonly ctx: AppContext,
     private readonly groups: Groups,
+    private readonly onAlreadyPresent: () => void,
   ) {}
 
   add(entry: Entry): void {
@@ -656,8 +712,19 @@ class Committer {
       throw this.error;
     }
     this.queue.push(entry);
+    this.pending++;
     if (this.queue.length >= commitBatch) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), commitDelayMs);
+  }
+
+  /**
+   * Resolves when fewer than `maxPending` entries wait to be written: when the disk is slower than decoding, files
+   * are taken no faster than their rows commit (staged blobs hold a descriptor each until then).
+   */
+  async room(): Promise<void> {
+    while (this.pending >= maxPending && this.error === undefined) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
   }
 
   async close(): Promise<void> {
@@ -672,78 +739,97 @@ class Committer {
     if (this.queue.length === 0) return;
     const batch = this.queue;
     this.queue = [];
-    this.writing = this.writing.then(() => this.write(batch));
+    this.writing = this.writing
+      .then(() => this.write(batch))
+      .finally(() => {
+        this.pending -= batch.length;
+        for (const wake of this.waiting.splice(0)) wake();
+      });
   }
 
   private async write(batch: Entry[]): Promise<void> {
+    const items = batch.filter((e): e is Extract<Entry, { kind: 'item' }> => e.kind === 'item');
     if (this.error !== undefined) {
-      for (const e of batch) if (e.kind === 'item') e.fail(this.error);
+      for (const e of items) e.fail(this.error);
+      await this.ctx.blobs.discard(items.flatMap((e) => e.blobs)).catch(() => {});
       return;
     }
     const settled: { entry: Extract<Entry, { kind: 'item' }>; id: string }[] = [];
     const added: { id: string; hash: PdqHash; groupId: string; quality: number | null }[] = [];
     const merges: { from: string[]; into: string }[] = [];
     try {
+      // The batch's one durability point: every blob its rows name is on disk before they commit.
+      await this.ctx.blobs.persist(items.flatMap((e) => e.blobs));
       await this.ctx.store.transaction(async (trx) => {
         const repo = new EvidenceRepository(trx);
+        const stored = await repo.insertMany(items.map((e) => e.row));
+        // Content another run committed meanwhile: this file becomes a new location of that item.
+        const ids = new Map<Entry, string>();
         for (const entry of batch) {
-          if (entry.kind === 'copy') {
-            if (await repo.addLocation(entry.location)) {
-              await recordCustody(trx, {
-                evidenceId: entry.location.evidence_id,
-                kind: 'ingested',
-                actor: entry.actor,
-                at: entry.location.found_at,
-                details: entry.custody,
-              });
-            }
-            continue;
-          }
-          const stored = await repo.insert(entry.row);
-          const id = stored ? entry.row.id : ((await repo.idBySha256(entry.row.sha256)) as string);
-          const location = { ...entry.location, evidence_id: id };
-          if ((await repo.addLocation(location)) || stored) {
-            await recordCustody(trx, {
-              evidenceId: id,
-              kind: 'ingested',
-              actor: entry.row.created_by as string,
-              at: entry.row.created_at,
-              details: stored ? entry.custody : { ...entry.custody, already_present: true },
-            });
-          }
-          if (stored && entry.pdq) {
-            const assignment = await this.group(
-              repo,
-              id,
+          if (entry.kind === 'copy') ids.set(entry, entry.location.evidence_id);
+          else if (stored.has(entry.row.id)) ids.set(entry, entry.row.id);
+          else ids.set(entry, (await repo.idBySha256(entry.row.sha256)) as string);
+        }
+        const locations = batch.map((e) => ({ ...e.location, evidence_id: ids.get(e) as string }));
+        const located = await repo.addLocations(locations);
+        const events: CustodyEventInput[] = [];
+        batch.forEach((entry, i) => {
+          const isNew = entry.kind === 'item' && stored.has(entry.row.id);
+          if (!located.has(locations[i]!.id) && !isNew) return;
+          events.push({
+            evidenceId: ids.get(entry) as string,
+            kind: 'ingested',
+            actor: entry.kind === 'copy' ? entry.actor : (entry.row.created_by as string),
+            at: entry.kind === 'copy' ? entry.location.found_at : entry.row.created_at,
+            details:
+              entry.kind === 'item' && !isNew ? { ...entry.custody, already_present: true } : entry.custody,
+          });
+        });
+        await recordCustodyEvents(trx, events);
+        const groups: EvidenceGroup[] = [];
+        for (const entry of items) {
+          if (stored.has(entry.row.id) && entry.pdq) {
+            const assignment = this.group(
+              entry.row.id,
               entry.pdq,
               entry.row.pdq_quality ?? 0,
               entry.row.created_at,
               added,
+              groups,
             );
             if (assignment.merged.length > 0)
               merges.push({ from: assignment.merged, into: assignment.groupId });
           }
-          settled.push({ entry, id });
+          settled.push({ entry, id: ids.get(entry) as string });
         }
+        await repo.setGroups(groups);
+        for (const m of merges) await repo.mergeGroups(m.from, m.into);
       });
     } catch (error) {
       this.error = error;
-      for (const e of batch) if (e.kind === 'item') e.fail(error);
+      for (const e of items) e.fail(error);
+      await this.ctx.blobs.discard(items.flatMap((e) => e.blobs)).catch(() => {});
       return;
     }
     for (const a of added) this.remember(a.id, a.hash, a.groupId, a.quality);
     for (const m of merges) this.mergeInMemory(m.from, m.into);
-    for (const { entry, id } of settled) entry.settle(id);
+    for (const { entry, id } of settled) {
+      if (id !== entry.row.id) this.onAlreadyPresent();
+      entry.settle(id);
+    }
   }
 
-  /** Chooses and writes the item's group, seeing items added earlier in the same batch. */
-  private async group(
-    repo: EvidenceRepository,
+  /**
+   * Chooses the item's group, seeing items added earlier in the same batch, and notes it in `groups` (moving
+   * those earlier items too when their groups merge into it); the batch writes them in one go.
+   */
+  private group(
     id: string,
     hash: PdqHash,
     quality: number,
     at: string,
     added: { id: string; hash: PdqHash; groupId: string; quality: number | null }[],
+    groups: EvidenceGroup[],
   ) {
     const neighbours = this.groups.index.query(hash, nearDuplicateDistance).map((n) => ({
       id: n.id,
@@ -758,15 +844,17 @@ class Committer {
         neighbours.push({ id: a.id, distance, groupId: a.groupId, quality: a.quality });
     }
     const choice = chooseGroup(id, quality, neighbours);
-    await repo.setGroup({
+    if (choice.merged.length > 0) {
+      for (const a of added) if (choice.merged.includes(a.groupId)) a.groupId = choice.groupId;
+      for (const g of groups) if (choice.merged.includes(g.groupId)) g.groupId = choice.groupId;
+    }
+    groups.push({
       evidenceId: id,
       groupId: choice.groupId,
       nearestId: choice.nearest?.id ?? null,
       nearestDistance: choice.nearest?.distance ?? null,
       assignedAt: at,
     });
-    await repo.mergeGroups(choice.merged, choice.groupId);
-    for (const a of added) if (choice.merged.includes(a.groupId)) a.groupId = choice.groupId;
     added.push({ id, hash, groupId: choice.groupId, quality });
     return choice;
   }

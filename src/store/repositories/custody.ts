@@ -46,18 +46,31 @@ export class CustodyRepository {
 
   /** Writes the event and returns the row as stored (what the log entry vouches for). */
   async append(input: CustodyEventInput): Promise<CustodyEventTable> {
-    const row: CustodyEventTable = {
-      id: newId(),
-      evidence_id: input.evidenceId,
-      kind: input.kind,
-      actor: input.actor,
-      at: input.at ?? nowIso(),
-      reason: input.reason ?? null,
-      details: input.details ? JSON.stringify(input.details) : null,
-      ledger_index: null,
-    };
-    await this.db.insertInto('custody_events').values(row).execute();
-    return row;
+    const [row] = await this.appendMany([input]);
+    return row as CustodyEventTable;
+  }
+
+  /** Writes several events, in order, in one statement per 500; the rows as stored. */
+  async appendMany(inputs: readonly CustodyEventInput[]): Promise<CustodyEventTable[]> {
+    const rows = inputs.map(
+      (input): CustodyEventTable => ({
+        id: newId(),
+        evidence_id: input.evidenceId,
+        kind: input.kind,
+        actor: input.actor,
+        at: input.at ?? nowIso(),
+        reason: input.reason ?? null,
+        details: input.details ? JSON.stringify(input.details) : null,
+        ledger_index: null,
+      }),
+    );
+    for (let i = 0; i < rows.length; i += 500) {
+      await this.db
+        .insertInto('custody_events')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    }
+    return rows;
   }
 
   async listForEvidence(evidenceId: string): Promise<CustodyEvent[]> {

@@ -106,6 +106,9 @@ function toGroup(row: EvidenceGroupTable): EvidenceGroup {
   };
 }
 
+/** Rows per multi-row statement: well under either dialect's parameter limit for these tables. */
+const manyChunk = 500;
+
 /**
  * Evidence items, where each was found, and their near-duplicate groups. Items are written once and never
  * changed here; their bytes live in the blob store under `sha256`.
@@ -121,6 +124,21 @@ export class EvidenceRepository {
       .onConflict((oc) => oc.column('sha256').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** Inserts items whose content is not stored yet, in one statement per 500; the ids of those it stored. */
+  async insertMany(rows: readonly EvidenceItemTable[]): Promise<Set<string>> {
+    const stored = new Set<string>();
+    for (let i = 0; i < rows.length; i += manyChunk) {
+      const inserted = await this.db
+        .insertInto('evidence_items')
+        .values(rows.slice(i, i + manyChunk))
+        .onConflict((oc) => oc.column('sha256').doNothing())
+        .returning('id')
+        .execute();
+      for (const r of inserted) stored.add(r.id);
+    }
+    return stored;
   }
 
   async get(id: string): Promise<EvidenceItem | undefined> {
@@ -213,6 +231,21 @@ export class EvidenceRepository {
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
+  /** Records several places at once; the ids of those not already recorded for their item. */
+  async addLocations(rows: readonly EvidenceLocationTable[]): Promise<Set<string>> {
+    const added = new Set<string>();
+    for (let i = 0; i < rows.length; i += manyChunk) {
+      const inserted = await this.db
+        .insertInto('evidence_locations')
+        .values(rows.slice(i, i + manyChunk))
+        .onConflict((oc) => oc.columns(['evidence_id', 'path_key']).doNothing())
+        .returning('id')
+        .execute();
+      for (const r of inserted) added.add(r.id);
+    }
+    return added;
+  }
+
   async hasLocation(evidenceId: string, pathKey: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('evidence_locations')
@@ -273,6 +306,32 @@ export class EvidenceRepository {
         }),
       )
       .execute();
+  }
+
+  /** Sets the group of several items (each new to the groups table, or moved), in one statement per 500. */
+  async setGroups(groups: readonly EvidenceGroup[]): Promise<void> {
+    for (let i = 0; i < groups.length; i += manyChunk) {
+      await this.db
+        .insertInto('evidence_groups')
+        .values(
+          groups.slice(i, i + manyChunk).map((group) => ({
+            evidence_id: group.evidenceId,
+            group_id: group.groupId,
+            nearest_id: group.nearestId,
+            nearest_distance: group.nearestDistance,
+            assigned_at: group.assignedAt,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.column('evidence_id').doUpdateSet((eb) => ({
+            group_id: eb.ref('excluded.group_id'),
+            nearest_id: eb.ref('excluded.nearest_id'),
+            nearest_distance: eb.ref('excluded.nearest_distance'),
+            assigned_at: eb.ref('excluded.assigned_at'),
+          })),
+        )
+        .execute();
+    }
   }
 
   /** Folds whole groups into another (a new item linked them). */

@@ -21,6 +21,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppContext } from '../services/context.js';
 import { version } from '../version.js';
+import { type RouteEntry, registerAccess } from './access.js';
 import { Problem, type ProblemCode, problemBody } from './problems.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -148,11 +149,22 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
       .send(problemBody(code, detail, instance));
   });
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-
+  const access = registerAccess(app, ctx);
+  app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () =>
+    app.swagger(),
+  );
   await registerRoutes(app, ctx);
+  access.seal();
+  routeTables.set(app, access.routes);
   await registerWeb(app, ctx.config.server.webRoot);
   return app;
+}
+
+const routeTables = new WeakMap<App, RouteEntry[]>();
+
+/** Every route athar registered with the rule it declared: what the route × role test walks. */
+export function routeTable(app: App): readonly RouteEntry[] {
+  return routeTables.get(app) ?? [];
 }
 
 /** Serves the built web app; unknown non-API GETs fall back to index.html so client routes work. */

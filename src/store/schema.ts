@@ -35,6 +35,8 @@ export interface Database {
   ingest_runs: IngestRunTable;
   evidence_locations: EvidenceLocationTable;
   evidence_groups: EvidenceGroupTable;
+  api_tokens: ApiTokenTable;
+  rate_limits: RateLimitTable;
 }
 
 export interface MetaTable {
@@ -391,4 +393,25 @@ export interface EvidenceGroupTable {
   nearest_id: string | null;
   nearest_distance: number | null;
   assigned_at: string;
+}
+
+/** A script's credential: hashed at rest, scoped to a subset of its owner's permissions (migration 0006). */
+export interface ApiTokenTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  /** JSON array of permissions. */
+  scopes: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** A fixed-window counter for rate limits (sign-in, family intake and status lookup). */
+export interface RateLimitTable {
+  key: string;
+  window_start: string;
+  count: number;
 }

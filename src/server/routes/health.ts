@@ -9,6 +9,7 @@ export async function healthRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get(
     '/healthz',
     {
+      config: { access: 'public' },
       schema: {
         summary: 'Liveness and database reachability',
         tags: ['system'],

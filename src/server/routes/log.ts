@@ -20,6 +20,7 @@ export async function logRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get(
     '/log/checkpoint',
     {
+      config: { access: 'public' },
       schema: {
         summary: 'The latest signed checkpoint (c2sp.org/tlog-checkpoint, a c2sp.org/signed-note)',
         tags: ['log'],
@@ -35,6 +36,7 @@ export async function logRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get(
     '/log/tile/*',
     {
+      config: { access: 'public' },
       schema: {
         summary: 'A hash tile (tile/<L>/<N>[.p/<W>]) or an entry bundle (tile/entries/<N>[.p/<W>])',
         tags: ['log'],

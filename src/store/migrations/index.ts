@@ -3,6 +3,7 @@ import type { Capabilities } from '../capabilities.js';
 import { foundation } from './0001-foundation.js';
 import { ledger } from './0002-ledger.js';
 import { evidence } from './0005-evidence.js';
+import { access } from './0006-access.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -13,5 +14,6 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0001-foundation': foundation(caps),
     '0002-ledger': ledger(caps),
     '0005-evidence': evidence(),
+    '0006-access': access(),
   };
 }

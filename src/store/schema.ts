@@ -37,6 +37,9 @@ export interface Database {
   evidence_groups: EvidenceGroupTable;
   api_tokens: ApiTokenTable;
   rate_limits: RateLimitTable;
+  bodies: BodyTable;
+  body_labels: BodyLabelTable;
+  identification_steps: IdentificationStepTable;
 }
 
 export interface MetaTable {
@@ -414,4 +417,45 @@ export interface RateLimitTable {
   key: string;
   window_start: string;
   count: number;
+}
+
+/** A photographed body, keyed on (collection, branch, detainee number, examination number) (migration 0009). */
+export interface BodyTable {
+  id: string;
+  collection: string;
+  /** identifierKey of each part; '' when the part is unknown. */
+  branch_key: string;
+  detainee_key: string;
+  examination_key: string;
+  branch: string | null;
+  detainee_number: string | null;
+  examination_number: string | null;
+  created_at: string;
+  created_by: string | null;
+}
+
+/** One label as read on one evidence item: its part of the body key, the value as written, and where. */
+export interface BodyLabelTable {
+  id: string;
+  body_id: string;
+  evidence_id: string;
+  /** branch | detainee_number | examination_number | other */
+  part: string;
+  value: string;
+  value_key: string;
+  /** card | body | overlay | file_name | folder | other */
+  read_from: string;
+  created_at: string;
+  created_by: string | null;
+}
+
+/** Each step of an identification: who proposed, confirmed, informed the family or rejected it, and when. */
+export interface IdentificationStepTable {
+  id: string;
+  identification_id: string;
+  /** proposed | confirmed | family_informed | rejected */
+  step: string;
+  actor: string;
+  at: string;
+  note: string | null;
 }

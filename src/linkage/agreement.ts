@@ -8,6 +8,9 @@ const agreeing = new Set([
   'transliteration',
   'same',
   'same_day',
+  'exact_date',
+  // Both sides give only the year, and it is the same: as much agreement as the records allow.
+  'same_year',
   'full_agrees',
   'same_number_same_branch',
   'same_number',

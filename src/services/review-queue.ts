@@ -51,6 +51,7 @@ export function decodePairCursor(text: string): PairCursor | undefined {
  */
 export class ReviewQueue {
   readonly service: ReviewService;
+  private model: ReturnType<typeof readModelFile> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -117,7 +118,8 @@ export class ReviewQueue {
     modelVersion: string,
     records: number,
   ): Explanation | null {
-    const model = readModelFile();
+    this.model ??= readModelFile();
+    const model = this.model;
     if (model.version !== modelVersion) return null;
     const features = new RecordFeatures(16);
     const ia = features.add(a.id, recordFields(a));

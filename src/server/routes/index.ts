@@ -1,10 +1,14 @@
 import type { AppContext } from '../../services/context.js';
 import type { App } from '../app.js';
 import { healthRoutes } from './health.js';
+import { intakeRoutes } from './intake.js';
 import { logRoutes } from './log.js';
+import { reportRoutes } from './reports.js';
 
 /** Every route group, registered once. Each area adds its file and one line here. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   await healthRoutes(app, ctx);
   await logRoutes(app, ctx);
+  await intakeRoutes(app, ctx);
+  await reportRoutes(app, ctx);
 }

@@ -434,6 +434,21 @@ describeEachDialect('family intake', (store, dialect) => {
     expect(again.json().consent.internal_use).toBe(true);
     expect(await withdrawnRecordIds(store().db)).not.toContain(recordId);
 
+    // Forensic comparison follows the same rule: a reviewer reads the profile only while internal use holds.
+    const reviewer = await api.as('reviewer');
+    const am = await reviewer.get(`/api/reports/${id}/antemortem`);
+    expect(am.statusCode).toBe(200);
+    expect(am.json()).toMatchObject({
+      reportId: id,
+      recordId,
+      profile: { heightCm: 178, weightKg: 'not_asked' },
+    });
+    await liaison.post(`/api/reports/${id}/consent`, { purpose: 'internal_use', granted: false });
+    expect((await reviewer.get(`/api/reports/${id}/antemortem`)).statusCode).toBe(404);
+    await liaison.post(`/api/reports/${id}/consent`, { purpose: 'internal_use', granted: true });
+    expect((await reviewer.get(`/api/reports/${id}/antemortem`)).statusCode).toBe(200);
+    expect((await liaison.get(`/api/reports/${id}/antemortem`)).statusCode).toBe(403);
+
     // A family that never granted internal use is withheld too.
     const declined = await file(reportBody({ consent: { internalUse: false } }));
     const declinedId = await reportIdOf(declined.json().reference);
@@ -445,14 +460,14 @@ describeEachDialect('family intake', (store, dialect) => {
       .selectAll()
       .where('report_id', '=', id)
       .execute();
-    expect(rows).toHaveLength(10);
+    expect(rows).toHaveLength(12);
     const audit = await store()
       .db.selectFrom('audit_log')
       .selectAll()
       .where('subject_id', '=', id)
       .where('action', '=', 'report_consent')
       .execute();
-    expect(audit).toHaveLength(2);
+    expect(audit).toHaveLength(4);
   });
 
   it('lets a liaison file on behalf of a family, who can then look the status up', async () => {

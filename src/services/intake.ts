@@ -274,6 +274,26 @@ export class IntakeService {
     };
   }
 
+  /**
+   * A report's ante-mortem profile for forensic comparison, unless consent withholds the report from this role
+   * (internal use withdrawn or never given): then it answers undefined, as for no report.
+   */
+  async antemortem(
+    id: string,
+    role: string,
+  ): Promise<{ reportId: string; recordId: string; profile: unknown } | undefined> {
+    const report = await this.reports().get(id);
+    if (!report) return undefined;
+    if (
+      !seesWithdrawnRecords.has(role) &&
+      !currentConsent(await this.reports().consentHistory(id)).internal_use
+    ) {
+      return undefined;
+    }
+    const profile = await this.reports().profile(id);
+    return profile === undefined ? undefined : { reportId: id, recordId: report.recordId, profile };
+  }
+
   async setStatus(id: string, status: ReportStatus, by: string): Promise<boolean> {
     return this.reports().setStatus(id, status, by, this.now());
   }

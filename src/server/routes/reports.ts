@@ -85,6 +85,29 @@ export async function reportRoutes(app: App, ctx: AppContext): Promise<void> {
     },
   );
 
+  app.get(
+    '/api/reports/:id/antemortem',
+    {
+      config: { access: 'forensic:read' },
+      schema: {
+        summary:
+          "A report's ante-mortem profile for forensic comparison (withheld where consent to internal use is not given)",
+        tags: ['reports'],
+        params: idParams,
+      },
+    },
+    async (request) => {
+      const found = await intake.antemortem(request.params.id, request.actor?.role ?? '');
+      if (!found) throw new Problem('not_found', `no report ${request.params.id}`);
+      await audit(ctx, request, {
+        action: 'read_antemortem',
+        subjectType: 'report',
+        subjectId: found.reportId,
+      });
+      return found;
+    },
+  );
+
   app.post(
     '/api/reports',
     {

@@ -1,7 +1,10 @@
 import { resolveBranch, resolveGovernorate } from '../gazetteer/index.js';
 import { newId } from '../ids.js';
+import { recordEntry } from '../ledger/entries.js';
 import { detectScript, normalize, parse } from '../names/index.js';
+import type { RecordTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
+import { appendLogEntry } from './ledger.js';
 import type { ReportInput } from './report-input.js';
 
 /**
@@ -43,37 +46,37 @@ export async function recordFromReport(
   const script = detectScript([fullName, ...parts, person.motherName].filter(Boolean).join(' '));
 
   const recordId = newId();
-  await db
-    .insertInto('records')
-    .values({
-      id: recordId,
-      source_id: sourceId,
-      external_id: meta.reportId,
-      kind: 'family_report',
-      // As received, in the script given: the person and arrest sections only.
-      original: JSON.stringify({ person, ...(arrest ? { arrest } : {}), language: input.language }),
-      full_name: fullName,
-      first_name: first,
-      father_name: father,
-      grandfather_name: grandfather,
-      family_name: family,
-      mother_name: person.motherName ?? null,
-      name_normalized: normalized || null,
-      name_script: script,
-      sex: person.sex ?? null,
-      birth_date: person.birthDate ?? null,
-      birth_year: person.birthDate ? Number(person.birthDate.slice(0, 4)) : null,
-      governorate_id: resolveGovernorate(person.governorate)?.id ?? null,
-      place_of_origin: person.placeOfOrigin ?? null,
-      arrest_date: arrest?.date ?? null,
-      arresting_branch_id: resolveBranch(arrest?.branch)?.id ?? null,
-      detainee_number: null,
-      death_date: null,
-      forensic_report_number: null,
-      notes: arrest?.place ? `arrested at: ${arrest.place}` : null,
-      created_at: meta.at,
-      created_by: meta.createdBy,
-    })
-    .execute();
+  const record: RecordTable = {
+    id: recordId,
+    source_id: sourceId,
+    external_id: meta.reportId,
+    kind: 'family_report',
+    // As received, in the script given: the person and arrest sections only.
+    original: JSON.stringify({ person, ...(arrest ? { arrest } : {}), language: input.language }),
+    full_name: fullName,
+    first_name: first,
+    father_name: father,
+    grandfather_name: grandfather,
+    family_name: family,
+    mother_name: person.motherName ?? null,
+    name_normalized: normalized || null,
+    name_script: script,
+    sex: person.sex ?? null,
+    birth_date: person.birthDate ?? null,
+    birth_year: person.birthDate ? Number(person.birthDate.slice(0, 4)) : null,
+    governorate_id: resolveGovernorate(person.governorate)?.id ?? null,
+    place_of_origin: person.placeOfOrigin ?? null,
+    arrest_date: arrest?.date ?? null,
+    arresting_branch_id: resolveBranch(arrest?.branch)?.id ?? null,
+    detainee_number: null,
+    death_date: null,
+    forensic_report_number: null,
+    notes: arrest?.place ? `arrested at: ${arrest.place}` : null,
+    created_at: meta.at,
+    created_by: meta.createdBy,
+  };
+  await db.insertInto('records').values(record).execute();
+  // A registry change: staged in the tamper-evident log in the same transaction (digests only, no names).
+  await appendLogEntry(db, recordEntry('record.created', record));
   return recordId;
 }

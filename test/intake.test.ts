@@ -485,6 +485,15 @@ describeEachDialect('family intake', (store, dialect) => {
     expect((await reviewer.post('/api/reports', reportBody())).statusCode).toBe(403);
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const doc = (await api.anonymous.get('/openapi.json')).json();
+    expect(doc.paths['/api/public/reports'].post.requestBody).toBeTruthy();
+    expect(doc.paths['/api/public/reports/status'].post.summary).toMatch(/coarse status/);
+    for (const path of ['/api/reports', '/api/reports/{id}', '/api/reports/{id}/consent']) {
+      expect(doc.paths[path], path).toBeTruthy();
+    }
+  });
+
   it('names the field in validation errors, and refuses oversized bodies', async () => {
     const cases: [unknown, string][] = [
       [reportBody({ person: { motherName: 'فاطمة' } }), 'body.person.fullName'],

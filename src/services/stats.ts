@@ -48,7 +48,7 @@ export async function archiveStats(ctx: AppContext): Promise<ArchiveStats> {
       persons: await stats.count('persons'),
       evidence: await stats.count('evidence_items'),
       identifications: await stats.count('identifications'),
-      reports: await stats.countIfPresent('reports'),
+      reports: await stats.count('family_reports'),
     },
     byGovernorate: named(await stats.recordsByGovernorate(), governorates),
     byArrestYear: (await stats.recordsByArrestYear()).map((r) => ({ year: r.key, count: r.count })),

@@ -40,6 +40,10 @@ export interface Database {
   bodies: BodyTable;
   body_labels: BodyLabelTable;
   identification_steps: IdentificationStepTable;
+  family_reports: FamilyReportTable;
+  report_consents: ReportConsentTable;
+  antemortem_profiles: AntemortemProfileTable;
+  contacts: ContactTable;
 }
 
 export interface MetaTable {
@@ -458,4 +462,55 @@ export interface IdentificationStepTable {
   actor: string;
   at: string;
   note: string | null;
+}
+
+/** A family's missing-person report (migration 0010): its case reference, hashed secret and coarse status. */
+export interface FamilyReportTable {
+  id: string;
+  reference: string;
+  /** SHA-256 hex of the case secret. */
+  secret_hash: string;
+  /** received | under_review | contact_liaison | closed */
+  status: string;
+  record_id: string;
+  /** ar | en */
+  language: string;
+  /** public | liaison */
+  channel: string;
+  filed_by: string | null;
+  created_at: string;
+  status_changed_at: string;
+  status_changed_by: string | null;
+}
+
+/** One consent choice for one purpose of one report; append-only, the latest per purpose holds. */
+export interface ReportConsentTable {
+  id: string;
+  report_id: string;
+  purpose: string;
+  /** 0/1 */
+  granted: number;
+  recorded_at: string;
+  recorded_by: string | null;
+}
+
+export interface AntemortemProfileTable {
+  id: string;
+  report_id: string;
+  /** JSON: every profile field, each a value, 'unknown' or 'not_asked'. */
+  profile: string;
+  created_at: string;
+  created_by: string | null;
+}
+
+/** A report's contact details, sealed with AES-256-GCM (restricted table). */
+export interface ContactTable {
+  id: string;
+  report_id: string;
+  /** Ciphertext ‖ 16-byte GCM tag. */
+  ciphertext: Buffer;
+  /** 12-byte GCM nonce. */
+  nonce: Buffer;
+  key_id: string;
+  created_at: string;
 }

@@ -4,8 +4,10 @@ import { evidenceRoutes } from './evidence.js';
 import { healthRoutes } from './health.js';
 import { identificationRoutes } from './identifications.js';
 import { ingestRunRoutes } from './ingest-runs.js';
+import { intakeRoutes } from './intake.js';
 import { logRoutes } from './log.js';
 import { placeRoutes } from './places.js';
+import { reportRoutes } from './reports.js';
 import { reviewRoutes } from './review.js';
 import { statsRoutes } from './stats.js';
 
@@ -19,4 +21,6 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   await identificationRoutes(app, ctx);
   await placeRoutes(app, ctx);
   await statsRoutes(app, ctx);
+  await intakeRoutes(app, ctx);
+  await reportRoutes(app, ctx);
 }

@@ -15,24 +15,14 @@ const n = (v: string | number | bigint | null | undefined) => Number(v ?? 0);
 export class StatsRepository {
   constructor(private readonly db: Db) {}
 
-  async count(table: 'records' | 'persons' | 'evidence_items' | 'identifications'): Promise<number> {
+  async count(
+    table: 'records' | 'persons' | 'evidence_items' | 'identifications' | 'family_reports',
+  ): Promise<number> {
     const row = await this.db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .executeTakeFirstOrThrow();
     return n(row.n);
-  }
-
-  /** Rows of a table that may not exist on this installation (another area's); 0 when it does not. */
-  async countIfPresent(table: string): Promise<number> {
-    try {
-      const result = await sql<{ n: string | number }>`select count(*) as n from ${sql.table(table)}`.execute(
-        this.db,
-      );
-      return n(result.rows[0]?.n);
-    } catch {
-      return 0;
-    }
   }
 
   async recordsByGovernorate(): Promise<Counted[]> {

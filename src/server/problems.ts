@@ -10,6 +10,10 @@ export const problemCatalogue = {
   csrf_failed: { status: 403, title: 'The request lacks a valid CSRF token; reload the page and try again.' },
   forbidden: { status: 403, title: 'Your role does not allow this.' },
   totp_required: { status: 401, title: 'Enter the code from your authenticator app.' },
+  enrolment_required: {
+    status: 403,
+    title: 'Set up your authenticator app first (POST /api/me/totp, then /api/me/totp/confirm).',
+  },
   not_found: { status: 404, title: 'Nothing is here.' },
   method_not_allowed: { status: 405, title: 'This resource does not accept that method.' },
   conflict: { status: 409, title: 'The request conflicts with the current state; reload and try again.' },

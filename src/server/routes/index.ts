@@ -1,5 +1,6 @@
 import type { AppContext } from '../../services/context.js';
 import type { App } from '../app.js';
+import { accessRoutes } from './access.js';
 import { healthRoutes } from './health.js';
 import { logRoutes } from './log.js';
 
@@ -7,4 +8,5 @@ import { logRoutes } from './log.js';
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   await healthRoutes(app, ctx);
   await logRoutes(app, ctx);
+  await accessRoutes(app, ctx);
 }

@@ -23,3 +23,7 @@ export const totpByDefault: readonly string[] = ['admin', 'investigator'];
 
 /** Shortest password a person may choose; generated one-time passwords are longer. */
 export const minPasswordLength = 12;
+
+/** Usernames: 2–64 lower-case letters, digits, dot, dash or underscore, starting with a letter or digit. */
+export const usernamePattern = /^[a-z0-9][a-z0-9._-]{1,63}$/;
+export const usernameRule = 'use 2–64 lower-case letters, digits, dot, dash or underscore';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { minPasswordLength } from '../../access/account-rules.js';
+import { minPasswordLength, usernamePattern, usernameRule } from '../../access/account-rules.js';
 import type { Actor } from '../../access/actor.js';
 import { permissions, permissionsOf, policy, policySentences } from '../../access/policies.js';
 import { roles } from '../../access/roles.js';
@@ -137,7 +137,8 @@ function actorOf(request: FastifyRequest, sessionOnly = false): Actor {
  * audit log and the policy. docs/access.md describes the rules.
  */
 export async function accessRoutes(app: App, ctx: AppContext): Promise<void> {
-  const accounts = new AccountService(ctx.store, ctx.clock, sessionIdleMs);
+  // Through ctx, so that a test replacing the clock moves sign-in time too.
+  const accounts = new AccountService(ctx.store, () => ctx.clock(), sessionIdleMs);
   const users = new UserRepository(ctx.store.db);
   const tags = ['access'];
 
@@ -389,12 +390,7 @@ export async function accessRoutes(app: App, ctx: AppContext): Promise<void> {
         summary: 'Create a user; answers a one-time password, shown once',
         tags,
         body: z.object({
-          username: z
-            .string()
-            .regex(
-              /^[a-z0-9][a-z0-9._-]{1,63}$/,
-              'use 2–64 lower-case letters, digits, dot, dash or underscore',
-            ),
+          username: z.string().regex(usernamePattern, usernameRule),
           displayName: z.string().trim().min(1).max(200).optional(),
           role: z.enum(roles),
           totpRequired: z.boolean().optional(),

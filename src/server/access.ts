@@ -88,6 +88,9 @@ export function registerAccess(app: App, ctx: AppContext): { routes: RouteEntry[
       if (!match) return null;
       const token = await credentials.tokenUser(secretDigest(match[1] as string), nowText);
       if (!token) return null;
+      if (!token.lastUsedAt || now - Date.parse(token.lastUsedAt) > touchEveryMs) {
+        await credentials.touchToken(token.tokenId, nowText);
+      }
       const scopes = new Set(token.scopes.filter((s) => permissionsOf(token.role).has(s)));
       return {
         userId: token.userId,

@@ -103,6 +103,15 @@ describeEachDialect('accounts over HTTP', (store) => {
 
     const rows = await auditRows('sign_in', u.id);
     expect(rows).toHaveLength(1);
+
+    // Signing in again over the old cookie replaces that session.
+    const oldCookie = res.cookies.find((c) => c.name === 'athar_session')?.value as string;
+    const second = await signIn({ username: u.username, password }, nextAddress(), {
+      cookie: `athar_session=${oldCookie}`,
+    });
+    expect(second.statusCode).toBe(200);
+    expect((await session({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
+    expect((await holder(second)({ method: 'GET', url: '/api/session' })).statusCode).toBe(200);
     expect(rows[0]).toMatchObject({ actorId: u.id, actorRole: 'reviewer', subjectType: 'user' });
   });
 
@@ -343,6 +352,7 @@ describeEachDialect('accounts over HTTP', (store) => {
     const listed = (await owner.get('/api/tokens')).json().items;
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ id, name: 'audit script', scopes: ['audit:read'], revokedAt: null });
+    expect(listed[0].lastUsedAt).toBeTruthy();
     expect(JSON.stringify(listed)).not.toContain(token);
 
     const other = await api.as('admin');

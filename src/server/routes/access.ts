@@ -4,6 +4,7 @@ import { minPasswordLength, usernamePattern, usernameRule } from '../../access/a
 import type { Actor } from '../../access/actor.js';
 import { permissions, permissionsOf, policy, policySentences } from '../../access/policies.js';
 import { roles } from '../../access/roles.js';
+import { secretDigest } from '../../access/secrets.js';
 import { AccountError, AccountService } from '../../services/accounts.js';
 import type { AppContext } from '../../services/context.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
@@ -176,6 +177,9 @@ export async function accessRoutes(app: App, ctx: AppContext): Promise<void> {
         throw new Problem(outcome.refusal);
       }
       const { user } = outcome;
+      // A sign-in over an old session replaces it rather than leaving it alive beside the new one.
+      const previous = request.cookies[sessionCookie];
+      if (previous) await accounts.signOut(secretDigest(previous));
       reply.setCookie(sessionCookie, outcome.token, {
         httpOnly: true,
         sameSite: 'strict',

@@ -31,6 +31,7 @@ export interface TokenUser {
   username: string;
   role: string;
   scopes: Permission[];
+  lastUsedAt: string | null;
 }
 
 /** Looks up who a session cookie or an API token belongs to; disabled users and expired credentials are nobody. */
@@ -160,6 +161,11 @@ export class CredentialRepository {
     }));
   }
 
+  /** When a token was last used, written at most once a minute per token (like a session's last_seen_at). */
+  async touchToken(id: string, now: string): Promise<void> {
+    await this.db.updateTable('api_tokens').set({ last_used_at: now }).where('id', '=', id).execute();
+  }
+
   /** Revokes one of the user's live tokens; false when they own no such live token. */
   async revokeToken(id: string, userId: string, now: string): Promise<boolean> {
     const result = await this.db
@@ -182,6 +188,7 @@ export class CredentialRepository {
         'users.username',
         'users.role',
         'api_tokens.scopes',
+        'api_tokens.last_used_at as lastUsedAt',
       ])
       .where('api_tokens.token_hash', '=', tokenHash)
       .where('api_tokens.revoked_at', 'is', null)

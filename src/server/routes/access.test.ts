@@ -477,6 +477,31 @@ describeEachDialect('accounts over HTTP', (store) => {
     expect((await api.anonymous.get('/api/policy')).statusCode).toBe(401);
   });
 
+  it('describes every access route in /openapi.json', async () => {
+    const doc = (await api.anonymous.get('/openapi.json')).json();
+    const paths = [
+      '/api/session',
+      '/api/me/password',
+      '/api/me/totp',
+      '/api/me/totp/confirm',
+      '/api/tokens',
+      '/api/tokens/{id}',
+      '/api/users',
+      '/api/users/{id}',
+      '/api/users/{id}/password-reset',
+      '/api/audit',
+      '/api/policy',
+    ];
+    for (const p of paths) {
+      const ops = Object.values(doc.paths[p] ?? {}) as { summary?: string; tags?: string[] }[];
+      expect(ops.length, p).toBeGreaterThan(0);
+      for (const op of ops) {
+        expect(op.summary, p).toBeTruthy();
+        expect(op.tags, p).toContain('access');
+      }
+    }
+  });
+
   it('never disables or demotes the last admin who can sign in', async () => {
     // Leave one active admin: the harness's own.
     const users = (await admin.get('/api/users')).json().items as {

@@ -4,6 +4,7 @@ import { foundation } from './0001-foundation.js';
 import { ledger } from './0002-ledger.js';
 import { evidence } from './0005-evidence.js';
 import { access } from './0006-access.js';
+import { registry } from './0008-registry.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -15,5 +16,6 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0002-ledger': ledger(caps),
     '0005-evidence': evidence(),
     '0006-access': access(),
+    '0008-registry': registry(),
   };
 }

@@ -280,17 +280,10 @@ export class RegistryService {
       .where('id', '=', personId)
       .executeTakeFirst();
     if (!person) return undefined;
-    const linkRows = await db
-      .selectFrom('record_links')
-      .selectAll()
-      .where('person_id', '=', personId)
-      .where('unlinked_at', 'is', null)
-      .orderBy('linked_at')
-      .orderBy('id')
-      .execute();
-    const recordIds = linkRows.map((l) => l.record_id);
-    const [records, events, relations, assertions, identifications] = await Promise.all([
-      this.records().many(recordIds),
+    const records = await this.records().linkedTo(personId);
+    const recordIds = records.map((r) => r.id);
+    // On PostgreSQL these run at once on the pool; on SQLite they queue on its one connection.
+    const [events, relations, assertions, identifications] = await Promise.all([
       db
         .selectFrom('events')
         .selectAll()
@@ -311,29 +304,22 @@ export class RegistryService {
         .orderBy('proposed_at')
         .execute(),
     ]);
-    const byId = new Map(records.map((r) => [r.id, r]));
-    const withLinks = linkRows.flatMap((l) => {
-      const r = byId.get(l.record_id);
-      if (!r) return [];
-      return [
-        {
-          ...r,
-          link: {
-            id: l.id,
-            recordId: l.record_id,
-            personId: l.person_id,
-            linkedAt: l.linked_at,
-            linkedBy: l.linked_by,
-            basis: l.basis,
-            decisionId: l.decision_id,
-            note: l.note,
-            unlinkedAt: l.unlinked_at,
-            unlinkedBy: l.unlinked_by,
-            unlinkReason: l.unlink_reason,
-          },
-        },
-      ];
-    });
+    const withLinks = records.map(({ link, ...r }) => ({
+      ...r,
+      link: {
+        id: link.id,
+        recordId: link.record_id,
+        personId: link.person_id,
+        linkedAt: link.linked_at,
+        linkedBy: link.linked_by,
+        basis: link.basis,
+        decisionId: link.decision_id,
+        note: link.note,
+        unlinkedAt: link.unlinked_at,
+        unlinkedBy: link.unlinked_by,
+        unlinkReason: link.unlink_reason,
+      },
+    }));
     const confirmed = identifications.some((i) => i.status === 'confirmed' || i.status === 'family_informed');
     return {
       id: person.id,

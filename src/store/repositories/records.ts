@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { type Capabilities, chunkRows } from '../capabilities.js';
-import type { RecordNameKeyTable, RecordTable } from '../schema.js';
+import type { RecordLinkTable, RecordNameKeyTable, RecordTable } from '../schema.js';
 import type { Db } from '../store.js';
 
 /** A stored record with its source's name and the person it now belongs to (if any). */
@@ -109,6 +109,48 @@ export class RecordRepository {
       );
     }
     return out;
+  }
+
+  /** The records a person is made of (open links), with each link, in the order they were linked. One query. */
+  async linkedTo(personId: string): Promise<(RecordView & { link: RecordLinkTable })[]> {
+    const rows = await this.db
+      .selectFrom('record_links as l')
+      .innerJoin('records as r', 'r.id', 'l.record_id')
+      .innerJoin('sources as s', 's.id', 'r.source_id')
+      .select([
+        ...recordColumns,
+        's.name as source_name',
+        'l.person_id as person_id',
+        'l.id as link_id',
+        'l.linked_at as link_linked_at',
+        'l.linked_by as link_linked_by',
+        'l.basis as link_basis',
+        'l.decision_id as link_decision_id',
+        'l.note as link_note',
+      ])
+      .where('l.person_id', '=', personId)
+      .where('l.unlinked_at', 'is', null)
+      .orderBy('l.linked_at')
+      .orderBy('l.id')
+      .execute();
+    return rows.map(
+      ({ link_id, link_linked_at, link_linked_by, link_basis, link_decision_id, link_note, ...r }) => ({
+        ...(r as RecordView),
+        link: {
+          id: link_id,
+          record_id: r.id,
+          person_id: personId,
+          linked_at: link_linked_at,
+          linked_by: link_linked_by,
+          basis: link_basis,
+          decision_id: link_decision_id,
+          note: link_note,
+          unlinked_at: null,
+          unlinked_by: null,
+          unlink_reason: null,
+        },
+      }),
+    );
   }
 
   /** Up to `limit` records matching the filter, newest first, with id below `before`. */

@@ -128,16 +128,14 @@ async function seedRegistry(store: Store, count: number): Promise<string[]> {
         await trx
           .insertInto('record_links')
           .values(
-            links
-              .slice(j, j + 1000)
-              .map((l) => ({
-                ...l,
-                decision_id: null,
-                note: null,
-                unlinked_at: null,
-                unlinked_by: null,
-                unlink_reason: null,
-              })),
+            links.slice(j, j + 1000).map((l) => ({
+              ...l,
+              decision_id: null,
+              note: null,
+              unlinked_at: null,
+              unlinked_by: null,
+              unlink_reason: null,
+            })),
           )
           .execute();
       }

@@ -291,6 +291,8 @@ export async function importRecords(
     if (batch.length >= batchSize) await flush();
   }
   await flush();
+  if (!dryRun && report.created >= 1000)
+    await new RecordRepository(store.db, store.capabilities).refreshStatistics();
   if (report.total < report.done) report.total = report.done;
   await options.onProgress?.(progressOf(report));
   return report;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../services/context.js';
-import { startImport } from '../../services/import-jobs.js';
+import { settleImports, startImport } from '../../services/import-jobs.js';
 import { recordKinds } from '../../services/record-fields.js';
 import { ImportRepository } from '../../store/repositories/imports.js';
 import type { App } from '../app.js';
@@ -11,6 +11,8 @@ const maxCsvBytes = 20 * 1024 * 1024;
 
 /** CSV imports over HTTP: started in the background, followed by their progress. docs/import.md. */
 export async function importRoutes(app: App, ctx: AppContext): Promise<void> {
+  // A closing server lets the imports it runs finish their batches first.
+  app.addHook('onClose', async () => settleImports());
   // The CSV body parser (and its larger limit) belongs to this route alone: registered in its own scope.
   await app.register(async (scoped: App) => {
     scoped.addContentTypeParser(

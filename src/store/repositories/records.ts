@@ -39,6 +39,20 @@ export class RecordRepository {
     }
   }
 
+  /**
+   * Refreshes the planner's statistics of the registry's tables after a bulk load. Without them PostgreSQL plans
+   * the person page's join through the partial index of all open links (every link scanned, per request).
+   */
+  async refreshStatistics(): Promise<void> {
+    if (this.caps.dialect === 'postgres') {
+      await sql`analyze records, record_name_keys, record_links, persons, events, assertions`.execute(
+        this.db,
+      );
+    } else {
+      await sql`pragma optimize`.execute(this.db);
+    }
+  }
+
   /** Which of these external ids a source already has. */
   async existingExternalIds(sourceId: string, externalIds: readonly string[]): Promise<Set<string>> {
     const found = new Set<string>();

@@ -274,29 +274,33 @@ export class RegistryService {
   /** The person as athar now understands it: linked records with their sources and links, and what is said of it. */
   async person(personId: string): Promise<PersonView | undefined> {
     const db = this.store.db;
-    const person = await db
-      .selectFrom('persons')
-      .select(['id', 'created_at'])
-      .where('id', '=', personId)
-      .executeTakeFirst();
-    if (!person) return undefined;
-    const records = await this.records().linkedTo(personId);
-    const recordIds = records.map((r) => r.id);
-    // On PostgreSQL these run at once on the pool; on SQLite they queue on its one connection.
-    const [events, relations, assertions, identifications] = await Promise.all([
+    // Every query names the person alone, so on PostgreSQL all six run at once on the pool (one round trip of
+    // latency); on SQLite they queue on its one connection.
+    const [person, records, events, relations, assertions, identifications] = await Promise.all([
+      db.selectFrom('persons').select(['id', 'created_at']).where('id', '=', personId).executeTakeFirst(),
+      this.records().linkedTo(personId),
       db
         .selectFrom('events')
         .selectAll()
         .where((eb) =>
-          recordIds.length > 0
-            ? eb.or([eb('person_id', '=', personId), eb('record_id', 'in', recordIds)])
-            : eb('person_id', '=', personId),
+          eb.or([
+            eb('person_id', '=', personId),
+            eb(
+              'record_id',
+              'in',
+              eb
+                .selectFrom('record_links')
+                .select('record_id')
+                .where('person_id', '=', personId)
+                .where('unlinked_at', 'is', null),
+            ),
+          ]),
         )
         .orderBy('date_start')
         .orderBy('id')
         .execute(),
       new RelationRepository(db).ofPerson(personId),
-      new AssertionRepository(db).about([personId], recordIds),
+      new AssertionRepository(db).aboutPerson(personId),
       db
         .selectFrom('identifications')
         .select(['id', 'evidence_id', 'status'])
@@ -304,6 +308,7 @@ export class RegistryService {
         .orderBy('proposed_at')
         .execute(),
     ]);
+    if (!person) return undefined;
     const withLinks = records.map(({ link, ...r }) => ({
       ...r,
       link: {

@@ -12,6 +12,30 @@ export class AssertionRepository {
     return row;
   }
 
+  /** Every claim about a person or about a record now linked to it, oldest first (one query, no id list needed). */
+  async aboutPerson(personId: string): Promise<AssertionTable[]> {
+    return this.db
+      .selectFrom('assertions')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb('person_id', '=', personId),
+          eb(
+            'record_id',
+            'in',
+            eb
+              .selectFrom('record_links')
+              .select('record_id')
+              .where('person_id', '=', personId)
+              .where('unlinked_at', 'is', null),
+          ),
+        ]),
+      )
+      .orderBy('asserted_at')
+      .orderBy('id')
+      .execute();
+  }
+
   /** Every claim about these persons or records, oldest first. */
   async about(personIds: readonly string[], recordIds: readonly string[]): Promise<AssertionTable[]> {
     if (personIds.length === 0 && recordIds.length === 0) return [];

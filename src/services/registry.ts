@@ -282,23 +282,23 @@ export class RegistryService {
       db
         .selectFrom('events')
         .selectAll()
-        .where((eb) =>
-          eb.or([
-            eb('person_id', '=', personId),
-            eb(
-              'record_id',
-              'in',
-              eb
-                .selectFrom('record_links')
-                .select('record_id')
-                .where('person_id', '=', personId)
-                .where('unlinked_at', 'is', null),
-            ),
-          ]),
+        .where('person_id', '=', personId)
+        .union(
+          db
+            .selectFrom('events as e')
+            .innerJoin('record_links as l', 'l.record_id', 'e.record_id')
+            .selectAll('e')
+            .where('l.person_id', '=', personId)
+            .where('l.unlinked_at', 'is', null),
         )
-        .orderBy('date_start')
-        .orderBy('id')
-        .execute(),
+        .execute()
+        .then((rows) =>
+          rows.sort((a, b) => {
+            const x = a.date_start ?? '';
+            const y = b.date_start ?? '';
+            return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : 1;
+          }),
+        ),
       new RelationRepository(db).ofPerson(personId),
       new AssertionRepository(db).aboutPerson(personId),
       db

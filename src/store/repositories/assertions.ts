@@ -14,26 +14,23 @@ export class AssertionRepository {
 
   /** Every claim about a person or about a record now linked to it, oldest first (one query, no id list needed). */
   async aboutPerson(personId: string): Promise<AssertionTable[]> {
-    return this.db
+    // A union of two index lookups: "person_id = ? or record_id in (subquery)" is a full scan on PostgreSQL.
+    const rows = await this.db
       .selectFrom('assertions')
       .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb('person_id', '=', personId),
-          eb(
-            'record_id',
-            'in',
-            eb
-              .selectFrom('record_links')
-              .select('record_id')
-              .where('person_id', '=', personId)
-              .where('unlinked_at', 'is', null),
-          ),
-        ]),
+      .where('person_id', '=', personId)
+      .union(
+        this.db
+          .selectFrom('assertions as a')
+          .innerJoin('record_links as l', 'l.record_id', 'a.record_id')
+          .selectAll('a')
+          .where('l.person_id', '=', personId)
+          .where('l.unlinked_at', 'is', null),
       )
-      .orderBy('asserted_at')
-      .orderBy('id')
       .execute();
+    return rows.sort((a, b) =>
+      a.asserted_at < b.asserted_at ? -1 : a.asserted_at > b.asserted_at ? 1 : a.id < b.id ? -1 : 1,
+    );
   }
 
   /** Every claim about these persons or records, oldest first. */

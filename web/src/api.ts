@@ -1,0 +1,225 @@
+import type { ProblemBody } from './lib/problems.js';
+
+/** An answer that was not 2xx, carrying the problem+json body (or a synthetic `network` problem). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: ProblemBody,
+  ) {
+    super(problem.detail ?? problem.title ?? `HTTP ${status}`);
+    this.name = 'ApiError';
+  }
+  get code(): string {
+    return this.problem.code ?? (this.status === 0 ? 'network' : 'internal');
+  }
+}
+
+// The CSRF token comes from the session answer; every write made with the session cookie must carry it.
+let csrfToken: string | null = null;
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+type Query = Record<string, string | number | undefined | null>;
+
+export function withQuery(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const s = params.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  } catch {
+    throw new ApiError(0, { code: 'network' });
+  }
+  if (res.status === 204) return undefined as T;
+  const type = res.headers.get('content-type') ?? '';
+  const data: unknown = type.includes('json') ? await res.json().catch(() => ({})) : await res.text();
+  if (!res.ok) throw new ApiError(res.status, typeof data === 'object' && data ? (data as ProblemBody) : {});
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query) => request<T>('GET', withQuery(path, query)),
+  post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
+  patch: <T>(path: string, body: unknown = {}) => request<T>('PATCH', path, body),
+  delete: <T>(path: string) => request<T>('DELETE', path),
+};
+
+// Shapes from the API contract (docs/web.md); only what the screens read.
+export interface SessionAnswer {
+  user: {
+    id: string;
+    username: string;
+    displayName: string | null;
+    role: string;
+    mustChangePassword: boolean;
+  };
+  csrfToken: string;
+  permissions: string[];
+}
+
+export interface RecordItem {
+  id: string;
+  fullName?: string | null;
+  firstName?: string | null;
+  fatherName?: string | null;
+  grandfatherName?: string | null;
+  familyName?: string | null;
+  motherName?: string | null;
+  script?: string | null;
+  source?: { id: string; name: string } | null;
+  kind?: string | null;
+  birthDate?: string | null;
+  governorateId?: string | null;
+  arrestDate?: string | null;
+  branchId?: string | null;
+  personId?: string | null;
+  score?: number;
+  why?: string[];
+  original?: Record<string, unknown> | null;
+  link?: { id: string; basis: string; linkedAt: string };
+  [field: string]: unknown;
+}
+
+export interface Place {
+  id: string;
+  nameEn: string;
+  nameAr: string;
+  number?: string | number | null;
+  aliases?: string[];
+}
+
+export interface List<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+export interface PersonAnswer {
+  id: string;
+  status: string;
+  displayName: string;
+  records: RecordItem[];
+  events: {
+    id: string;
+    type: string;
+    dateStart?: string | null;
+    dateEnd?: string | null;
+    datePrecision?: string | null;
+    place?: string | null;
+    branchId?: string | null;
+    governorateId?: string | null;
+    description?: string | null;
+    recordId?: string | null;
+  }[];
+  relations: {
+    id?: string;
+    type?: string;
+    kind?: string;
+    otherPersonId?: string;
+    personId?: string;
+    certainty?: string;
+  }[];
+  assertions: { id?: string; kind?: string; assertedAt?: string; createdAt?: string; recordId?: string }[];
+  identifications: { id: string; evidenceId: string; status: string }[];
+}
+
+export interface EvidenceAnswer {
+  id: string;
+  sha256: string;
+  mediaType: string;
+  width?: number | null;
+  height?: number | null;
+  originalName?: string | null;
+  metadata?: Record<string, unknown> | null;
+  graphic?: boolean;
+  annotations?: {
+    id?: string;
+    kind?: string;
+    key?: string;
+    value?: string;
+    source?: string;
+    [k: string]: unknown;
+  }[];
+  bodyLabels?: Record<string, unknown> | { [k: string]: unknown }[] | null;
+  custody?: {
+    id?: string;
+    type?: string;
+    action?: string;
+    at?: string;
+    occurredAt?: string;
+    actor?: string;
+    reason?: string | null;
+  }[];
+  log?: { index?: number | null; included: boolean };
+  nearDuplicates?: { id: string; distance?: number; sha256?: string }[];
+}
+
+export interface ReviewPair {
+  id: string;
+  a: RecordItem;
+  b: RecordItem;
+  probability: number;
+  matchWeight: number;
+  modelVersion: string;
+  explanation: {
+    prior: number | { weight: number };
+    steps: { field: string; level: string; weight: number; tfAdjustment?: number }[];
+    total: number;
+    probability: number;
+  };
+  agreement: Record<string, 'agree' | 'partial' | 'disagree' | 'missing'>;
+}
+
+export interface Identification {
+  id: string;
+  evidenceId: string;
+  personId: string;
+  status: string;
+  basis?: string | null;
+  proposedAt?: string;
+  confirmedAt?: string | null;
+  informedAt?: string | null;
+}
+
+export interface Progress {
+  id: string;
+  status: string;
+  done: number;
+  total: number | null;
+  [k: string]: unknown;
+}
+
+export interface Stats {
+  totals: { records: number; persons: number; evidence: number; identifications: number; reports: number };
+  byGovernorate: { id: string; nameEn: string; nameAr: string; count: number }[];
+  byArrestYear: { year: number | string; count: number }[];
+  byBranch: { id: string; nameEn: string; nameAr: string; count: number }[];
+  identificationsByMonth: { month: string; count: number }[];
+  activity: { day: string; ingested: number; imported: number }[];
+}
+
+export interface AuditEntry {
+  id: string;
+  at?: string;
+  createdAt?: string;
+  actorId?: string | null;
+  actor?: string | null;
+  action: string;
+  subjectType?: string | null;
+  subjectId?: string | null;
+  details?: unknown;
+}

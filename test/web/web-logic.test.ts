@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { policy } from '../../src/access/policies.js';
+import { asciiDigits } from '../../web/src/lib/digits.js';
 import { fieldLabel, levelLabel, snake } from '../../web/src/lib/fields.js';
 import { homeFor, screensFor } from '../../web/src/lib/nav.js';
 import { problemFields, problemSentence } from '../../web/src/lib/problems.js';
@@ -72,5 +73,12 @@ describe('labels and problems', () => {
     expect(
       problemFields({ code: 'validation_failed', errors: [{ path: 'body.person.birthDate', message: 'x' }] }),
     ).toEqual(['person.birthDate']);
+  });
+});
+
+describe('digits typed on an Arabic keyboard', () => {
+  it('reach the API as ASCII digits', () => {
+    expect(asciiDigits('٢٠١٣-٠٥')).toBe('2013-05');
+    expect(asciiDigits('۰۹۹ 123')).toBe('099 123');
   });
 });

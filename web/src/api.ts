@@ -140,32 +140,35 @@ export interface PersonAnswer {
 export interface EvidenceAnswer {
   id: string;
   sha256: string;
+  sizeBytes?: number;
   mediaType: string;
   width?: number | null;
   height?: number | null;
   originalName?: string | null;
   metadata?: Record<string, unknown> | null;
   graphic?: boolean;
-  annotations?: {
-    id?: string;
-    kind?: string;
-    key?: string;
-    value?: string;
-    source?: string;
-    [k: string]: unknown;
+  annotations?: { id: string; kind: string; value: string; readFrom?: string | null; createdAt?: string }[];
+  bodyLabels?: {
+    body: {
+      id: string;
+      collection: string | null;
+      branch: string | null;
+      detaineeNumber: string | null;
+      examinationNumber: string | null;
+    };
+    labels: { id: string; part: string; value: string; readFrom?: string | null }[];
   }[];
-  bodyLabels?: Record<string, unknown> | { [k: string]: unknown }[] | null;
   custody?: {
-    id?: string;
-    type?: string;
-    action?: string;
-    at?: string;
-    occurredAt?: string;
-    actor?: string;
+    id: string;
+    kind: string;
+    actor?: string | null;
+    at: string;
     reason?: string | null;
+    ledgerIndex?: number | null;
+    included?: boolean;
   }[];
-  log?: { index?: number | null; included: boolean };
-  nearDuplicates?: { id: string; distance?: number; sha256?: string }[];
+  log?: { index: number | null; included: boolean; checkpointSize?: number | null };
+  nearDuplicates?: { id: string; distance?: number | null; sha256?: string; originalName?: string | null }[];
 }
 
 export interface ReviewPair {
@@ -175,12 +178,13 @@ export interface ReviewPair {
   probability: number;
   matchWeight: number;
   modelVersion: string;
+  /** null when the pair was queued without one and the model cannot explain it now. */
   explanation: {
     prior: number | { weight: number };
     steps: { field: string; level: string; weight: number; tfAdjustment?: number }[];
     total: number;
     probability: number;
-  };
+  } | null;
   agreement: Record<string, 'agree' | 'partial' | 'disagree' | 'missing'>;
 }
 

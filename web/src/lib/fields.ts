@@ -38,7 +38,27 @@ const labels: Record<string, string> = {
   death_date: msg('Date of death'),
   forensic_report_number: msg('Forensic report number'),
   notes: msg('Notes'),
+  family_line: msg('Family line (father and family name)'),
+  date: msg('Date'),
+  place: msg('Place'),
+  branch: msg('Branch'),
+  name: msg('Name'),
+  phone: msg('Phone number'),
+  email: msg('E-mail'),
+  relation: msg('Relation'),
 };
+
+/** The linkage model names some comparisons apart from the record field they read. */
+const comparisonOfField: Record<string, string> = {
+  governorate_id: 'governorate',
+  branch_id: 'arresting_branch',
+};
+
+/** The comparison (as the review API names agreement and steps) that reads a record field. */
+export function comparisonOf(field: string): string {
+  const s = snake(field);
+  return comparisonOfField[s] ?? s;
+}
 
 /** snake_case form of a field name, so `firstName` and `first_name` (the model's comparisons) share a label. */
 export function snake(field: string): string {
@@ -75,6 +95,7 @@ const levelLabels: Record<string, string> = {
   same_number_same_branch: msg('same number, same branch'),
   different_number_same_branch: msg('different number, same branch'),
   missing: msg('missing'),
+  agrees: msg('agrees'),
   null: msg('missing'),
 };
 

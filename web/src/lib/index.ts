@@ -1,4 +1,5 @@
-export { fieldLabel, levelLabel, recordFields, snake } from './fields.js';
+export { asciiDigits } from './digits.js';
+export { comparisonOf, fieldLabel, levelLabel, recordFields, snake } from './fields.js';
 export { msg } from './msg.js';
 export { homeFor, screensFor, staffScreens } from './nav.js';
 export { problemFields, problemSentence } from './problems.js';

@@ -29,6 +29,15 @@ const words: Record<string, string> = {
   hold: msg('put on hold'),
   release: msg('released from hold'),
   restored: msg('restored'),
+  viewed_unblurred: msg('viewed unblurred'),
+  viewed_original: msg('original viewed'),
+  // where a label was read
+  card: msg('card'),
+  body: msg('written on the body'),
+  overlay: msg('digital overlay'),
+  file_name: msg('file name'),
+  folder: msg('folder'),
+  other: msg('other'),
   // link bases
   review: msg('by a reviewer'),
   manual: msg('by hand'),

@@ -63,6 +63,12 @@ export const ar: Record<string, string> = {
   'Date of death': 'تاريخ الوفاة',
   'Forensic report number': 'رقم تقرير الطب الشرعي',
   Notes: 'ملاحظات',
+  'Family line (father and family name)': 'النسب (اسم الأب والكنية)',
+  Date: 'التاريخ',
+  Place: 'المكان',
+  Name: 'الاسم',
+  Relation: 'صلة القرابة',
+  Note: 'ملاحظة',
 
   // Comparison levels
   exact: 'مطابق',
@@ -135,6 +141,14 @@ export const ar: Record<string, string> = {
   'put on hold': 'وُضع قيد الحجز',
   'released from hold': 'رُفع الحجز',
   restored: 'استُعيد',
+  'viewed unblurred': 'عُرض دون تمويه',
+  'original viewed': 'عُرض الأصل',
+  card: 'البطاقة',
+  'written on the body': 'مكتوب على الجثة',
+  'digital overlay': 'نص رقمي على الصورة',
+  'file name': 'اسم الملف',
+  folder: 'المجلد',
+  other: 'غير ذلك',
   'by a reviewer': 'من قبل مراجع',
   'by hand': 'يدوياً',
   'at import': 'عند الاستيراد',
@@ -306,8 +320,10 @@ export const ar: Record<string, string> = {
     'اكتب هذين الرمزين الآن واحفظهما في مكان آمن. لن يظهرا إلا هذه المرة، وتحتاج إليهما معاً للاستعلام عن بلاغك. لا تعطهما لأي شخص يطلب منك مالاً.',
   Reference: 'الرقم المرجعي',
   Secret: 'الرمز السري',
-  'Tell us what you know. Every field may stay empty if you do not know it. A member of our team reads every report.':
-    'أخبرنا بما تعرفه. يمكنك ترك أي حقل فارغاً إن لم تكن تعرفه. يقرأ أحد أعضاء فريقنا كل بلاغ.',
+  'Tell us what you know. Only the name is needed; leave any other field empty if you do not know it. A member of our team reads every report.':
+    'أخبرنا بما تعرفه. الاسم وحده مطلوب؛ اترك أي حقل آخر فارغاً إن لم تكن تعرفه. يقرأ أحد أعضاء فريقنا كل بلاغ.',
+  'The year alone is enough, or year and month: 2013, 2013-05 or 2013-05-21':
+    'تكفي السنة وحدها، أو السنة والشهر: 2013 أو 2013-05 أو 2013-05-21',
   'The missing person': 'الشخص المفقود',
   'Not stated': 'غير محدد',
   Male: 'ذكر',

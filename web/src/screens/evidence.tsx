@@ -6,17 +6,19 @@ import { BlurredThumbnail, ErrorNote, Field, Loading, useFormatDate, useLoad } f
 import { apiWord, msg } from '../lib/index.js';
 import { useSession } from '../session.js';
 
+/** A body is keyed on these four (design.md): never on the detainee number alone. */
+const bodyKeys = ['collection', 'branch', 'detaineeNumber', 'examinationNumber'] as const;
+
 const labelNames: Record<string, string> = {
-  branch: msg('Branch number'),
-  branchNumber: msg('Branch number'),
-  detainee: msg('Detainee number'),
-  detaineeNumber: msg('Detainee number'),
-  examination: msg('Examination number'),
-  examinationNumber: msg('Examination number'),
-  forensicReportNumber: msg('Examination number'),
   collection: msg('Collection'),
-  where: msg('Read from'),
-  source: msg('Read from'),
+  branch: msg('Branch number'),
+  detaineeNumber: msg('Detainee number'),
+  detainee_number: msg('Detainee number'),
+  examinationNumber: msg('Examination number'),
+  examination_number: msg('Examination number'),
+  forensic_report_number: msg('Examination number'),
+  branch_number: msg('Branch number'),
+  note: msg('Note'),
 };
 
 function text(value: unknown): string {
@@ -104,11 +106,7 @@ export function EvidenceScreen() {
   if (loading && !data) return <Loading />;
   if (!data) return <ErrorNote error={error} />;
 
-  const bodyLabels = Array.isArray(data.bodyLabels)
-    ? data.bodyLabels
-    : data.bodyLabels
-      ? [data.bodyLabels]
-      : [];
+  const bodies = data.bodyLabels ?? [];
   const metadata = Object.entries(data.metadata ?? {}).filter(([, v]) => v !== null && typeof v !== 'object');
 
   return (
@@ -141,45 +139,55 @@ export function EvidenceScreen() {
       </dl>
 
       <h2>{t('Card identifiers and body labels')}</h2>
-      {bodyLabels.length === 0 && (data.annotations ?? []).length === 0 ? (
+      {bodies.length === 0 && (data.annotations ?? []).length === 0 ? (
         <p className="muted">{t('None recorded.')}</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('Label')}</th>
-              <th scope="col">{t('Value')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {bodyLabels.flatMap((l, i) =>
-              // Body labels have no id of their own; their order is stable within one answer.
-              Object.entries(l as Record<string, unknown>)
-                .filter(([, v]) => v !== null && v !== undefined && v !== '')
-                .map(([k, v]) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: labels have no id; the order is stable.
-                  <tr key={`${i}-${k}`}>
-                    <th scope="row">{t(labelNames[k] ?? k)}</th>
-                    <td dir="auto">{text(v)}</td>
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('Label')}</th>
+                <th scope="col">{t('Value')}</th>
+                <th scope="col">{t('Read from')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {bodies.flatMap((b) => [
+                ...bodyKeys
+                  .filter((k) => b.body[k])
+                  .map((k) => (
+                    <tr key={`${b.body.id}-${k}`} className="body-key">
+                      <th scope="row">{t(labelNames[k] ?? k)}</th>
+                      <td dir="auto">{text(b.body[k])}</td>
+                      <td />
+                    </tr>
+                  )),
+                ...b.labels.map((l) => (
+                  <tr key={l.id}>
+                    <th scope="row">{t(labelNames[l.part] ?? l.part)}</th>
+                    <td dir="auto">{l.value}</td>
+                    <td>{t(apiWord(l.readFrom))}</td>
                   </tr>
                 )),
-            )}
-            {(data.annotations ?? []).map((a, i) => (
-              <tr key={a.id ?? `a${i}`}>
-                <th scope="row">{t(labelNames[a.kind ?? a.key ?? ''] ?? a.kind ?? a.key ?? '')}</th>
-                <td dir="auto">{text(a.value ?? a.body ?? a)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+              ])}
+              {(data.annotations ?? []).map((a) => (
+                <tr key={a.id}>
+                  <th scope="row">{t(labelNames[a.kind] ?? apiWord(a.kind))}</th>
+                  <td dir="auto">{a.value}</td>
+                  <td>{t(apiWord(a.readFrom))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
 
       <h2>{t('Custody')}</h2>
       <ol className="timeline">
         {(data.custody ?? []).map((c, i) => (
           <li key={c.id ?? i}>
-            <span className="when">{formatDate(c.at ?? c.occurredAt)}</span>
-            <strong>{t(apiWord(c.type ?? c.action))}</strong>
+            <span className="when">{formatDate(c.at)}</span>
+            <strong>{t(apiWord(c.kind))}</strong>
             {c.actor && <span dir="auto"> · {c.actor}</span>}
             {c.reason && (
               <p dir="auto" className="muted">

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../api.js';
 import { ErrorNote, FreeNotice } from '../components/common.js';
-import { msg } from '../lib/index.js';
+import { asciiDigits, msg } from '../lib/index.js';
 
 /** The consent questions, one per use, each separate and withdrawable (design.md). */
 const consentQuestions = [
@@ -42,8 +42,16 @@ const contactFields = [
   ['email', msg('E-mail')],
 ] as const;
 
+/** Fields where Arabic-Indic digits (٠١٢ or ۰۱۲) are turned into ASCII digits before sending. */
+const numericFields = new Set(['birthDate', 'date', 'phone']);
+const dateFields = new Set(['birthDate', 'date']);
+
 function compact(values: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ''));
+  return Object.fromEntries(
+    Object.entries(values)
+      .map(([k, v]) => [k, numericFields.has(k) ? asciiDigits(v.trim()) : v.trim()] as const)
+      .filter(([, v]) => v !== ''),
+  );
 }
 
 export function ReportScreen() {
@@ -122,8 +130,17 @@ export function ReportScreen() {
   ) => (
     <label key={name}>
       {t(label)}
+      {dateFields.has(name) && (
+        <span className="hint" id={`${prefix}-${name}-hint`}>
+          {t('The year alone is enough, or year and month: 2013, 2013-05 or 2013-05-21')}
+        </span>
+      )}
       <input
         name={`${prefix}.${name}`}
+        required={prefix === 'person' && name === 'fullName'}
+        {...(dateFields.has(name)
+          ? { 'aria-describedby': `${prefix}-${name}-hint`, inputMode: 'numeric' as const }
+          : {})}
         value={group[name] ?? ''}
         onChange={(e) => set({ ...group, [name]: e.target.value })}
         dir="auto"
@@ -139,7 +156,7 @@ export function ReportScreen() {
       <FreeNotice />
       <p>
         {t(
-          'Tell us what you know. Every field may stay empty if you do not know it. A member of our team reads every report.',
+          'Tell us what you know. Only the name is needed; leave any other field empty if you do not know it. A member of our team reads every report.',
         )}
       </p>
       <form onSubmit={submit} className="form">

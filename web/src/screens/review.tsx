@@ -14,11 +14,11 @@ import {
 import { api, type RecordItem, type ReviewPair } from '../api.js';
 import { ErrorNote, Loading } from '../components/common.js';
 import {
+  comparisonOf,
   fieldLabel,
   levelLabel,
   msg,
   recordFields,
-  snake,
   type Verdict,
   verdictForKey,
   waterfallBars,
@@ -27,9 +27,9 @@ import { useSession } from '../session.js';
 
 const barColours = { prior: '#50575e', for: '#0b5d4b', against: '#a3231f', total: '#1d2327' } as const;
 
-function Waterfall({ pair }: { pair: ReviewPair }) {
+function Waterfall({ explanation }: { explanation: NonNullable<ReviewPair['explanation']> }) {
   const { t, i18n } = useTranslation();
-  const bars = waterfallBars(pair.explanation.prior, pair.explanation.steps).map((b) => ({
+  const bars = waterfallBars(explanation.prior, explanation.steps).map((b) => ({
     ...b,
     name: b.kind === 'prior' ? t('Prior') : b.kind === 'total' ? t('Total') : t(fieldLabel(b.field)),
   }));
@@ -86,7 +86,7 @@ function PairTable({
   agreement: ReviewPair['agreement'];
 }) {
   const { t } = useTranslation();
-  const level = (f: string) => agreement[f] ?? agreement[snake(f)];
+  const level = (f: string) => agreement[f] ?? agreement[comparisonOf(f)];
   const fields = recordFields.filter((f) => a[f] || b[f] || level(f));
   return (
     <table className="pair-table">
@@ -253,17 +253,21 @@ export function ReviewScreen() {
               </div>
             </div>
           )}
-          <Waterfall pair={pair} />
-          <details>
-            <summary>{t('Each field’s comparison')}</summary>
-            <ul>
-              {pair.explanation.steps.map((s) => (
-                <li key={s.field}>
-                  {t(fieldLabel(s.field))}: {t(levelLabel(s.level))} ({s.weight.toFixed(2)})
-                </li>
-              ))}
-            </ul>
-          </details>
+          {pair.explanation && (
+            <>
+              <Waterfall explanation={pair.explanation} />
+              <details>
+                <summary>{t('Each field’s comparison')}</summary>
+                <ul>
+                  {pair.explanation.steps.map((s) => (
+                    <li key={s.field}>
+                      {t(fieldLabel(s.field))}: {t(levelLabel(s.level))} ({s.weight.toFixed(2)})
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            </>
+          )}
         </div>
       )}
     </section>

@@ -67,9 +67,13 @@ export interface SessionAnswer {
     displayName: string | null;
     role: string;
     mustChangePassword: boolean;
+    totpRequired?: boolean;
+    totpEnrolled?: boolean;
   };
   csrfToken: string;
   permissions: string[];
+  /** The session may only enrol TOTP until it is set up. */
+  totpEnrolmentRequired?: boolean;
 }
 
 export interface RecordItem {
@@ -218,10 +222,9 @@ export interface Stats {
 
 export interface AuditEntry {
   id: string;
-  at?: string;
-  createdAt?: string;
+  at: string;
   actorId?: string | null;
-  actor?: string | null;
+  actorRole?: string | null;
   action: string;
   subjectType?: string | null;
   subjectId?: string | null;

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Link, Navigate, NavLink, Outlet, Route, Routes, useLocation } from 'react-router';
 import { FreeNotice, LanguageSwitch, Loading } from './components/common.js';
 import { msg, screensFor } from './lib/index.js';
+import { AccountScreen } from './screens/account.js';
 import { AuditScreen } from './screens/audit.js';
 import { EvidenceScreen } from './screens/evidence.js';
 import { IdentificationsScreen } from './screens/identifications.js';
@@ -79,6 +80,7 @@ function StaffNav() {
       <div className="who">
         <span dir="auto">{session.user.displayName ?? session.user.username}</span>
         <span className="role">{t(roleLabel(session.user.role))}</span>
+        <NavLink to="/account">{t('Your account')}</NavLink>
         <button type="button" className="link-button" onClick={() => void signOut()}>
           {t('Sign out')}
         </button>
@@ -135,6 +137,8 @@ function RequirePermission({ permission, children }: { permission: string; child
   if (session === undefined) return <Loading />;
   if (session === null)
     return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname)}`} replace />;
+  if (session.totpEnrolmentRequired || session.user.mustChangePassword)
+    return <Navigate to="/account" replace />;
   if (!can(permission))
     return (
       <p role="alert" className="error-note">
@@ -142,21 +146,6 @@ function RequirePermission({ permission, children }: { permission: string; child
       </p>
     );
   return <>{children}</>;
-}
-
-function Account() {
-  const { t } = useTranslation();
-  const { session } = useSession();
-  if (session === undefined) return <Loading />;
-  if (!session) return <Navigate to="/sign-in" replace />;
-  return (
-    <section>
-      <h1 tabIndex={-1}>{t('Your account')}</h1>
-      <p dir="auto">{session.user.displayName ?? session.user.username}</p>
-      <p>{t(roleLabel(session.user.role))}</p>
-      {session.user.mustChangePassword && <p className="warning">{t('Please change your password.')}</p>}
-    </section>
-  );
 }
 
 function NotFound() {
@@ -183,7 +172,7 @@ export function App() {
             <Route path="report" element={<ReportScreen />} />
             <Route path="status" element={<StatusScreen />} />
             <Route path="sign-in" element={<SignInScreen />} />
-            <Route path="account" element={<Account />} />
+            <Route path="account" element={<AccountScreen />} />
             <Route path="dashboard" element={guarded('stats:read', <DashboardScreen />)} />
             <Route path="search" element={guarded('records:read', <SearchScreen />)} />
             <Route path="persons/:id" element={guarded('persons:read', <PersonScreen />)} />

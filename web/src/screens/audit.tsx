@@ -76,8 +76,8 @@ export function AuditScreen() {
           <tbody>
             {rows.map((r) => (
               <tr key={r.id}>
-                <td>{formatDate(r.at ?? r.createdAt)}</td>
-                <td dir="auto">{r.actor ?? r.actorId ?? t('system')}</td>
+                <td>{formatDate(r.at)}</td>
+                <td dir="ltr">{r.actorId ? `${r.actorRole ?? ''} ${r.actorId}` : t('system')}</td>
                 <td dir="ltr">{r.action}</td>
                 <td dir="ltr">
                   {r.subjectType} {r.subjectId}

@@ -19,6 +19,7 @@ export function SignInScreen() {
   const [busy, setBusy] = useState(false);
 
   const next = (answer: SessionAnswer) => {
+    if (answer.totpEnrolmentRequired || answer.user.mustChangePassword) return '/account';
     const wanted = params.get('next');
     // Only same-site paths: a crafted link must not send a signed-in user elsewhere.
     return wanted?.startsWith('/') && !wanted.startsWith('//') ? wanted : homeFor(answer.permissions);

@@ -30,9 +30,14 @@ export function withQuery(path: string, query: Query = {}): string {
   return s ? `${path}?${s}` : path;
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (body !== undefined) headers['content-type'] = contentType;
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let res: Response;
   try {
@@ -40,7 +45,7 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
       method,
       headers,
       credentials: 'same-origin',
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
   } catch {
     throw new ApiError(0, { code: 'network' });
@@ -57,6 +62,9 @@ export const api = {
   post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
   patch: <T>(path: string, body: unknown = {}) => request<T>('PATCH', path, body),
   delete: <T>(path: string) => request<T>('DELETE', path),
+  /** A text body as is (CSV imports). */
+  postText: <T>(path: string, text: string, contentType: string, query?: Query) =>
+    request<T>('POST', withQuery(path, query), text, contentType),
 };
 
 // Shapes from the API contract (docs/web.md); only what the screens read.
@@ -130,14 +138,20 @@ export interface PersonAnswer {
     recordId?: string | null;
   }[];
   relations: {
-    id?: string;
-    type?: string;
-    kind?: string;
-    otherPersonId?: string;
-    personId?: string;
-    certainty?: string;
+    id: string;
+    personA: string;
+    personB: string;
+    type: string;
+    certainty?: string | null;
+    retractedAt?: string | null;
   }[];
-  assertions: { id?: string; kind?: string; assertedAt?: string; createdAt?: string; recordId?: string }[];
+  assertions: {
+    id: string;
+    kind: string;
+    statement?: string | null;
+    assertedAt?: string;
+    recordId?: string | null;
+  }[];
   identifications: { id: string; evidenceId: string; status: string }[];
 }
 

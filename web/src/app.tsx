@@ -183,8 +183,8 @@ export function App() {
               element={guarded('identifications:read', <IdentificationsScreen />)}
             />
             <Route path="ingest" element={guarded('evidence:read', <IngestScreen />)} />
-            <Route path="imports" element={guarded('records:read', <ImportsScreen />)} />
-            <Route path="imports/:id" element={guarded('records:read', <ImportScreen />)} />
+            <Route path="imports" element={guarded('records:write', <ImportsScreen />)} />
+            <Route path="imports/:id" element={guarded('records:write', <ImportScreen />)} />
             <Route path="audit" element={guarded('audit:read', <AuditScreen />)} />
             <Route path="*" element={<NotFound />} />
           </Route>

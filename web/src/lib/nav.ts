@@ -7,7 +7,7 @@ export const staffScreens = [
   { path: '/review', label: msg('Review queue'), permission: 'review:read' },
   { path: '/identifications', label: msg('Identifications'), permission: 'identifications:read' },
   { path: '/ingest', label: msg('Ingest runs'), permission: 'evidence:read' },
-  { path: '/imports', label: msg('Imports'), permission: 'records:read' },
+  { path: '/imports', label: msg('Imports'), permission: 'records:write' },
   { path: '/audit', label: msg('Audit log'), permission: 'audit:read' },
 ] as const;
 

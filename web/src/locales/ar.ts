@@ -301,6 +301,23 @@ export const ar: Record<string, string> = {
   Import: 'استيراد',
   'Rows with problems': 'صفوف فيها مشكلات',
   Row: 'الصف',
+  'Files are ingested with the command line (athar ingest); this page follows the runs.':
+    'تُدخل الملفات من سطر الأوامر (athar ingest)؛ وتتابع هذه الصفحة عمليات الإدخال.',
+  'Line of a registry or list': 'سطر من سجل أو قائمة',
+  'Family report': 'بلاغ عائلة',
+  'Death notice': 'نعوة أو إشعار وفاة',
+  'Diaspora list': 'قائمة من المهجر',
+  'Evidence card': 'بطاقة دليل',
+  Other: 'غير ذلك',
+  'Person-record CSV file': 'ملف CSV بسجلات الأشخاص',
+  'What the rows are': 'نوع الصفوف',
+  'Source name': 'اسم المصدر',
+  'Trial run: check every row and store nothing': 'تشغيل تجريبي: افحص كل صف ولا تخزّن شيئاً',
+  'Start the import': 'ابدأ الاستيراد',
+  'Imports started here': 'استيرادات بدأت من هنا',
+  Created: 'أُنشئ',
+  Skipped: 'تُخطّي',
+  Problem: 'المشكلة',
 
   // Family report
   'athar’s team may use this report to search for my relative.':

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api, type PersonAnswer, type RecordItem } from '../api.js';
 import { BlurredThumbnail, ErrorNote, Field, Loading, useFormatDate, useLoad } from '../components/common.js';
-import { apiWord, fieldLabel, msg, recordFields } from '../lib/index.js';
+import { apiWord, comparisonOf, fieldLabel, msg, recordFields } from '../lib/index.js';
 import { statusLabel } from './search.js';
 
 const eventTypes: Record<string, string> = {
@@ -45,7 +45,7 @@ export function RecordCard({ record, title }: { record: RecordItem; title?: stri
       </p>
       <dl>
         {recordFields.map((f) => {
-          const raw = original[f] ?? record[f];
+          const raw = original[comparisonOf(f)] ?? original[f] ?? record[f];
           if (raw === undefined || raw === null || raw === '') return null;
           const value = String(raw);
           return (
@@ -76,6 +76,7 @@ export function PersonScreen() {
   if (loading && !data) return <Loading />;
   if (!data) return <ErrorNote error={error} />;
 
+  const relations = data.relations.filter((r) => !r.retractedAt);
   const events = [...data.events].sort((a, b) => (a.dateStart ?? '').localeCompare(b.dateStart ?? ''));
   return (
     <section>
@@ -131,19 +132,15 @@ export function PersonScreen() {
         </ul>
       )}
 
-      {data.relations.length > 0 && (
+      {relations.length > 0 && (
         <>
           <h2>{t('Relations')}</h2>
           <ul>
-            {data.relations.map((r, i) => (
-              <li key={r.id ?? i}>
-                {t(apiWord(r.type ?? r.kind))}
-                {r.otherPersonId && (
-                  <>
-                    {' · '}
-                    <Link to={`/persons/${r.otherPersonId}`}>{t('Open')}</Link>
-                  </>
-                )}
+            {relations.map((r) => (
+              <li key={r.id}>
+                {t(apiWord(r.type))}
+                {' · '}
+                <Link to={`/persons/${r.personA === data.id ? r.personB : r.personA}`}>{t('Open')}</Link>
                 {r.certainty && ` · ${t(apiWord(r.certainty))}`}
               </li>
             ))}
@@ -154,9 +151,15 @@ export function PersonScreen() {
         <>
           <h2>{t('What sources say')}</h2>
           <ul>
-            {data.assertions.map((a, i) => (
-              <li key={a.id ?? i}>
-                {t(apiWord(a.kind))} · {formatDate(a.assertedAt ?? a.createdAt)}
+            {data.assertions.map((a) => (
+              <li key={a.id}>
+                {t(apiWord(a.kind))} · {formatDate(a.assertedAt)}
+                {a.statement && (
+                  <span dir="auto" className="muted">
+                    {' '}
+                    · {a.statement}
+                  </span>
+                )}
               </li>
             ))}
           </ul>

@@ -1,0 +1,135 @@
+import { hashPassword } from '../../src/access/passwords.js';
+import type { Role } from '../../src/access/roles.js';
+import { ReviewService } from '../../src/services/review.js';
+import { UserRepository } from '../../src/store/repositories/users.js';
+import { HttpSession } from './http.js';
+import type { RunningServer } from './server.js';
+
+/**
+ * SYNTHETIC test data for the browser tests: invented names, an invented source. Users are made in the store (as
+ * `athar users add` would); records, persons and events go through the HTTP API as a documenter; candidate pairs
+ * through the review service (the matcher's output).
+ */
+export const syntheticPassword = 'synthetic-e2e-password';
+
+export interface SeededArchive {
+  users: Record<'documenter' | 'reviewer' | 'liaison', { username: string; password: string }>;
+  personId: string;
+  /** The person's two records: the family's Arabic report and a Latin-script list line. */
+  arabicRecordId: string;
+  latinRecordId: string;
+  pairId: string;
+  /** The pair's two records in stored order (record_a < record_b). */
+  khaled: [string, string];
+}
+
+async function makeUser(server: RunningServer, role: Role): Promise<{ username: string; password: string }> {
+  const username = `synthetic-${role}`;
+  await new UserRepository(server.ctx.store.db).create({
+    username,
+    displayName: `Synthetic ${role}`,
+    passwordHash: await hashPassword(syntheticPassword),
+    role,
+  });
+  return { username, password: syntheticPassword };
+}
+
+interface BulkAnswer {
+  items: { index: number; ok: boolean; id?: string; error?: string }[];
+}
+
+export async function seedArchive(server: RunningServer): Promise<SeededArchive> {
+  const users = {
+    documenter: await makeUser(server, 'documenter'),
+    reviewer: await makeUser(server, 'reviewer'),
+    liaison: await makeUser(server, 'liaison'),
+  };
+  const api = await new HttpSession(server.url).signIn(users.documenter.username, users.documenter.password);
+  const source = await api.post<{ id: string }>('/api/sources', {
+    name: 'Synthetic test list (not real people)',
+    kind: 'document',
+    description: 'Invented for the browser tests.',
+  });
+  const rows = [
+    {
+      kind: 'family_report',
+      fullName: 'محمد أحمد الحلبي',
+      motherName: 'فاطمة',
+      birthDate: '1985-03-14',
+      governorate: 'Aleppo',
+      arrestDate: '2013-05-21',
+      arrestingBranch: '215',
+    },
+    {
+      kind: 'registry_line',
+      fullName: 'Mohammad Ahmad al-Halabi',
+      birthDate: '1985',
+      governorate: 'Aleppo',
+      arrestDate: '2013-05',
+      arrestingBranch: '215',
+      detaineeNumber: '4471',
+    },
+    {
+      kind: 'registry_line',
+      fullName: 'Khaled Omar Haddad',
+      birthDate: '1990-07-02',
+      governorate: 'Homs',
+      arrestDate: '2012-11-03',
+    },
+    {
+      kind: 'family_report',
+      fullName: 'خالد عمر حداد',
+      motherName: 'مريم',
+      birthDate: '1990-07-02',
+      governorate: 'Homs',
+      arrestDate: '2012-11',
+    },
+  ].map((r) => ({ ...r, sourceId: source.id }));
+  const made = await api.post<BulkAnswer>('/api/records/bulk', { items: rows });
+  const ids = made.items.map((i) => {
+    if (!i.ok || !i.id) throw new Error(`seeding record ${i.index} failed: ${i.error}`);
+    return i.id;
+  });
+  const [arabicRecordId, latinRecordId, khaledLatin, khaledArabic] = ids as [string, string, string, string];
+  const person = await api.post<{ id: string }>('/api/persons', {
+    recordIds: [arabicRecordId, latinRecordId],
+    note: 'synthetic: one person in two scripts',
+  });
+  await api.post('/api/events', {
+    personId: person.id,
+    recordId: arabicRecordId,
+    type: 'arrest',
+    dateStart: '2013-05-21',
+    datePrecision: 'day',
+    place: 'حلب',
+    branch: '215',
+  });
+  await api.post('/api/events', {
+    personId: person.id,
+    type: 'held_at',
+    dateStart: '2013-06',
+    datePrecision: 'month',
+    branch: '215',
+    description: 'Synthetic sighting in detention',
+  });
+
+  await new ReviewService(server.ctx.store).propose([
+    {
+      recordA: khaledLatin,
+      recordB: khaledArabic,
+      probability: 0.93,
+      matchWeight: 3.8,
+      modelVersion: 'synthetic-e2e',
+    },
+  ]);
+  const pair = await server.ctx.store.db
+    .selectFrom('candidate_pairs')
+    .select('id')
+    .where('status', '=', 'open')
+    .executeTakeFirstOrThrow();
+  const khaled = (khaledLatin < khaledArabic ? [khaledLatin, khaledArabic] : [khaledArabic, khaledLatin]) as [
+    string,
+    string,
+  ];
+  return { users, personId: person.id, arabicRecordId, latinRecordId, pairId: pair.id, khaled };
+}

@@ -1,0 +1,229 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshot } from './browser.js';
+import { type SeededArchive, seedArchive } from './seed.js';
+import { type RunningServer, startServer } from './server.js';
+
+/**
+ * The web interface in a real Chromium against a real server and a fresh data folder, seeded with SYNTHETIC
+ * records (seed.ts). Screenshots of the main screens in both languages go to test-results/screenshots.
+ */
+describe('the web interface in a real browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let seeded: SeededArchive;
+
+  beforeAll(async () => {
+    server = await startServer();
+    seeded = await seedArchive(server);
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const desktop = { width: 1280, height: 900 };
+  const phone = { width: 360, height: 740 };
+
+  async function context(lang: 'ar' | 'en' | null, viewport = desktop): Promise<BrowserContext> {
+    const ctx = await browser.newContext({ viewport, locale: lang === 'en' ? 'en-GB' : 'ar-SY' });
+    if (lang) await ctx.addInitScript(`localStorage.setItem('athar.lang', '${lang}')`);
+    return ctx;
+  }
+
+  async function signIn(page: Page, user: { username: string; password: string }): Promise<void> {
+    await page.goto(`${server.url}/sign-in`);
+    await page.fill('input[name="username"]', user.username);
+    await page.fill('input[name="password"]', user.password);
+    await page.press('input[name="password"]', 'Enter');
+    await page.waitForSelector('.staff-nav');
+  }
+
+  it('signs a reviewer in and shows only the screens a reviewer may use', async () => {
+    const ctx = await context('en');
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/sign-in`);
+    await screenshot(page, 'sign-in-en');
+    await page.fill('input[name="username"]', seeded.users.reviewer.username);
+    await page.fill('input[name="password"]', 'not the password');
+    await page.press('input[name="password"]', 'Enter');
+    await page.waitForSelector('.error-note');
+    expect(await page.textContent('.error-note')).toMatch(/user name or password is not right/);
+
+    await page.fill('input[name="password"]', seeded.users.reviewer.password);
+    await page.press('input[name="password"]', 'Enter');
+    await page.waitForURL(/\/dashboard$/);
+    const nav = await page.$$eval('.staff-nav a', (links) => links.map((a) => a.getAttribute('href')));
+    expect(nav).toEqual(['/dashboard', '/search', '/review', '/identifications', '/ingest']);
+    await page.waitForSelector('.totals');
+    await page.waitForSelector('.chart-card svg');
+    await screenshot(page, 'dashboard-en');
+    await ctx.close();
+  });
+
+  it('finds a person by an Arabic name and by a Latin name, and opens the person', async () => {
+    const ctx = await context('ar');
+    const page = await ctx.newPage();
+    await signIn(page, seeded.users.reviewer);
+
+    await page.goto(`${server.url}/search`);
+    await page.fill('input[name="q"]', 'محمد الحلبي');
+    await page.press('input[name="q"]', 'Enter');
+    await page.waitForSelector('.result');
+    const arabicHits = await page.$$eval('.result-head', (els) => els.map((e) => e.textContent ?? ''));
+    expect(arabicHits.some((h) => h.includes('الحلبي'))).toBe(true);
+    await screenshot(page, 'search-ar');
+
+    await page.fill('input[name="q"]', 'Mohammad Halabi');
+    await page.press('input[name="q"]', 'Enter');
+    await page.waitForFunction(
+      "[...document.querySelectorAll('.result-head')].some((e) => e.textContent.includes('Halabi'))",
+    );
+    expect(page.url()).toContain('q=Mohammad+Halabi');
+
+    await page.click(`.result-head a[href="/persons/${seeded.personId}"] >> nth=0`);
+    await page.waitForSelector('.record-card');
+    expect(await page.$$eval('.record-card', (cards) => cards.length)).toBe(2);
+    const cards = await page.$$eval('.record-card dd', (dds) =>
+      dds.map((d) => [d.textContent, d.getAttribute('dir')]),
+    );
+    expect(cards).toEqual(expect.arrayContaining([['محمد أحمد الحلبي', 'auto']]));
+    expect(await page.$$eval('.timeline li', (li) => li.length)).toBeGreaterThanOrEqual(2);
+    await screenshot(page, 'person-ar');
+    await ctx.close();
+  });
+
+  it('reviews a pair by keyboard and moves to the next pair at once', async () => {
+    const ctx = await context('en');
+    const page = await ctx.newPage();
+    await signIn(page, seeded.users.reviewer);
+    await page.goto(`${server.url}/review`);
+    await page.waitForSelector(`[data-pair="${seeded.pairId}"]`);
+    expect(await page.$$eval('.pair-table tbody tr', (rows) => rows.length)).toBeGreaterThan(2);
+    await screenshot(page, 'review-en');
+
+    await page.keyboard.press('m');
+    await page.waitForSelector('.decided');
+    await page.waitForFunction((id) => !document.querySelector(`[data-pair="${id}"]`), seeded.pairId);
+    const decision = await server.ctx.store.db
+      .selectFrom('decisions')
+      .select(['decision'])
+      .where('record_a', '=', seeded.khaled[0])
+      .where('record_b', '=', seeded.khaled[1])
+      .executeTakeFirst();
+    expect(decision?.decision).toBe('match');
+    await ctx.close();
+  });
+
+  it('files a family report on a phone, in Arabic by default, and looks up its status', async () => {
+    const ctx = await context(null, phone);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/report`);
+    await page.waitForSelector('form');
+    expect(await page.getAttribute('html', 'lang')).toBe('ar');
+    expect(await page.getAttribute('html', 'dir')).toBe('rtl');
+    expect(await page.textContent('.free-notice')).toContain('مجانية');
+    await screenshot(page, 'report-ar');
+    // Nothing wider than the phone: no sideways scrolling at 360 px.
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+
+    await page.fill('input[name="person.fullName"]', 'سامر يوسف الخطيب');
+    await page.fill('input[name="person.birthDate"]', '١٩٨٨');
+    await page.fill('input[name="arrest.date"]', '2014-02');
+    await page.check('input[name="consent.internalUse"]');
+    await page.check('input[name="consent.contactWithResults"]');
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('[data-testid="reference"]');
+    const reference = (await page.textContent('[data-testid="reference"]'))?.trim() ?? '';
+    const secret = (await page.textContent('[data-testid="secret"]'))?.trim() ?? '';
+    expect(reference).not.toBe('');
+    expect(secret).not.toBe('');
+    await screenshot(page, 'report-receipt-ar');
+
+    await page.goto(`${server.url}/status`);
+    await page.fill('input[name="reference"]', reference);
+    await page.fill('input[name="secret"]', 'not-the-secret');
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('.error-note');
+    await page.fill('input[name="secret"]', secret);
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('.status-answer[data-status="received"]');
+    await screenshot(page, 'status-ar');
+    await ctx.close();
+  });
+
+  it('switches language: Arabic right to left, English left to right, on every screen', async () => {
+    const ctx = await context('ar');
+    const page = await ctx.newPage();
+    await signIn(page, seeded.users.reviewer);
+    await page.goto(`${server.url}/dashboard`);
+    await page.waitForSelector('.chart-card svg');
+    expect(await page.getAttribute('html', 'dir')).toBe('rtl');
+    expect(await page.textContent('h1')).toBe('لوحة المعلومات');
+    await screenshot(page, 'dashboard-ar');
+
+    await page.selectOption('.language-switch select', 'en');
+    await page.waitForFunction("document.documentElement.dir === 'ltr'");
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    expect(await page.textContent('h1')).toBe('Dashboard');
+
+    for (const [path, name] of [
+      ['/search?q=Halabi', 'search-en'],
+      [`/persons/${seeded.personId}`, 'person-en'],
+      ['/report', 'report-en'],
+      ['/status', 'status-en'],
+      ['/', 'home-en'],
+    ] as const) {
+      await page.goto(`${server.url}${path}`);
+      await page.waitForSelector('main h1, main .lead');
+      await page.waitForLoadState('networkidle');
+      expect(await page.getAttribute('html', 'dir')).toBe('ltr');
+      await screenshot(page, name);
+    }
+
+    await page.selectOption('.language-switch select', 'ar');
+    await page.waitForFunction("document.documentElement.dir === 'rtl'");
+    for (const [path, name] of [
+      ['/review', 'review-ar'],
+      ['/', 'home-ar'],
+    ] as const) {
+      await page.goto(`${server.url}${path}`);
+      await page.waitForSelector('main h1, main .lead');
+      await page.waitForLoadState('networkidle');
+      expect(await page.getAttribute('html', 'dir')).toBe('rtl');
+      await screenshot(page, name);
+    }
+    await ctx.close();
+  });
+
+  it('can be used by keyboard alone, with a visible focus ring', async () => {
+    const ctx = await context('en');
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('.lead');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.className')).toBe('skip-link');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
+    // Every form control on the public pages has a label.
+    for (const path of ['/report', '/status', '/sign-in']) {
+      await page.goto(`${server.url}${path}`);
+      await page.waitForSelector('form');
+      const unlabelled = await page.$$eval('input, select, textarea', (els) =>
+        els
+          .filter(
+            (el) =>
+              !(el as unknown as { labels: unknown[] | null }).labels?.length &&
+              !el.getAttribute('aria-label'),
+          )
+          .map((el) => el.getAttribute('name')),
+      );
+      expect(unlabelled).toEqual([]);
+    }
+    await ctx.close();
+  });
+});

@@ -106,7 +106,7 @@ describe('the web interface in a real browser', () => {
 
     await page.keyboard.press('m');
     await page.waitForSelector('.decided');
-    await page.waitForFunction((id) => !document.querySelector(`[data-pair="${id}"]`), seeded.pairId);
+    await page.waitForFunction(`!document.querySelector('[data-pair="${seeded.pairId}"]')`);
     const decision = await server.ctx.store.db
       .selectFrom('decisions')
       .select(['decision'])

@@ -9,6 +9,8 @@ export interface Config {
   blobs: { kind: 'fs'; root: string };
   server: { host: string; port: number; trustProxy: boolean; webRoot: string };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; origin: string };
+  /** The key that seals contact details; null: read (or, at init, make) <data>/keys/contacts.key. */
+  contacts: { key: Buffer | null };
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -56,7 +58,16 @@ export const configVariables = {
     about: "the tamper-evident log's origin line (fixed when the log key is made)",
   },
   ATHAR_WEB_ROOT: { flag: undefined, default: '<repo>/web/dist', about: 'folder of the built web interface' },
+  ATHAR_CONTACTS_KEY: {
+    flag: undefined,
+    default: '(<data>/keys/contacts.key)',
+    about:
+      'base64 of the 32-byte AES-256-GCM key that seals family contact details (several servers share it)',
+  },
 } as const;
+
+/** Variables whose values are secrets: never echoed in configuration errors. */
+const secretVariables: ReadonlySet<string> = new Set(['ATHAR_CONTACTS_KEY']);
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
@@ -95,6 +106,12 @@ const schema = z.object({
     .string()
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces, e.g. archive.example.org/log'),
   ATHAR_WEB_ROOT: z.string().optional(),
+  ATHAR_CONTACTS_KEY: z
+    .string()
+    .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, {
+      message: 'must be 32 random bytes in base64 (e.g. openssl rand -base64 32)',
+    })
+    .optional(),
 });
 
 /**
@@ -125,15 +142,16 @@ export function loadConfig(
     ATHAR_LOG_LEVEL: pick('ATHAR_LOG_LEVEL', flags.logLevel) ?? 'info',
     ATHAR_LOG_ORIGIN: pick('ATHAR_LOG_ORIGIN', undefined) ?? 'athar.localhost/log',
     ATHAR_WEB_ROOT: pick('ATHAR_WEB_ROOT', undefined),
+    ATHAR_CONTACTS_KEY: pick('ATHAR_CONTACTS_KEY', undefined),
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]) as keyof typeof configVariables;
       const flag = configVariables[name]?.flag;
-      const shown = raw[name as keyof typeof raw];
+      const shown = secretVariables.has(name) ? '(hidden)' : JSON.stringify(raw[name as keyof typeof raw]);
       const where = flag ? `${name} (or ${flag})` : name;
-      return `${where}: ${issue.message} (got ${JSON.stringify(shown)})`;
+      return `${where}: ${issue.message} (got ${shown})`;
     });
     throw new ConfigError(problems);
   }
@@ -159,6 +177,7 @@ export function loadConfig(
       webRoot: path.resolve(cwd, v.ATHAR_WEB_ROOT ?? path.join(repoRoot, 'web', 'dist')),
     },
     log: { level: v.ATHAR_LOG_LEVEL, origin: v.ATHAR_LOG_ORIGIN },
+    contacts: { key: v.ATHAR_CONTACTS_KEY ? Buffer.from(v.ATHAR_CONTACTS_KEY, 'base64') : null },
   };
 }
 

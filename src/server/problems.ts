@@ -9,6 +9,10 @@ export const problemCatalogue = {
   unauthenticated: { status: 401, title: 'Sign in first.' },
   csrf_failed: { status: 403, title: 'The request lacks a valid CSRF token; reload the page and try again.' },
   forbidden: { status: 403, title: 'Your role does not allow this.' },
+  grant_invalid: {
+    status: 403,
+    title: 'This view was revealed to someone else, for another item, or its time is up; reveal it again.',
+  },
   totp_required: { status: 401, title: 'Enter the code from your authenticator app.' },
   not_found: { status: 404, title: 'Nothing is here.' },
   method_not_allowed: { status: 405, title: 'This resource does not accept that method.' },

@@ -4,6 +4,7 @@ import { generatePassword, hashPassword } from '../access/passwords.js';
 import type { Config } from '../config/config.js';
 import { StoreError } from '../store/errors.js';
 import { UserRepository } from '../store/repositories/users.js';
+import { initContactsKey } from './contacts-key.js';
 import type { AppContext } from './context.js';
 import { openContext } from './context.js';
 import { initLedger } from './ledger-setup.js';
@@ -41,7 +42,7 @@ export function ensureDataDir(dataDir: string): void {
 }
 
 /** What each area needs made on first start, in order; every step is idempotent. */
-const initSteps: ((ctx: AppContext) => Promise<void>)[] = [initLedger];
+const initSteps: ((ctx: AppContext) => Promise<void>)[] = [initLedger, initContactsKey];
 
 /**
  * Creates what athar needs on first start, and leaves an existing installation as it is: data folder, database

@@ -37,6 +37,13 @@ export interface Database {
   evidence_groups: EvidenceGroupTable;
   api_tokens: ApiTokenTable;
   rate_limits: RateLimitTable;
+  bodies: BodyTable;
+  body_labels: BodyLabelTable;
+  identification_steps: IdentificationStepTable;
+  family_reports: FamilyReportTable;
+  report_consents: ReportConsentTable;
+  antemortem_profiles: AntemortemProfileTable;
+  contacts: ContactTable;
 }
 
 export interface MetaTable {
@@ -414,4 +421,96 @@ export interface RateLimitTable {
   key: string;
   window_start: string;
   count: number;
+}
+
+/** A photographed body, keyed on (collection, branch, detainee number, examination number) (migration 0009). */
+export interface BodyTable {
+  id: string;
+  collection: string;
+  /** identifierKey of each part; '' when the part is unknown. */
+  branch_key: string;
+  detainee_key: string;
+  examination_key: string;
+  branch: string | null;
+  detainee_number: string | null;
+  examination_number: string | null;
+  created_at: string;
+  created_by: string | null;
+}
+
+/** One label as read on one evidence item: its part of the body key, the value as written, and where. */
+export interface BodyLabelTable {
+  id: string;
+  body_id: string;
+  evidence_id: string;
+  /** branch | detainee_number | examination_number | other */
+  part: string;
+  value: string;
+  value_key: string;
+  /** card | body | overlay | file_name | folder | other */
+  read_from: string;
+  created_at: string;
+  created_by: string | null;
+}
+
+/** Each step of an identification: who proposed, confirmed, informed the family or rejected it, and when. */
+export interface IdentificationStepTable {
+  id: string;
+  identification_id: string;
+  /** proposed | confirmed | family_informed | rejected */
+  step: string;
+  actor: string;
+  at: string;
+  note: string | null;
+}
+
+/** A family's missing-person report (migration 0010): its case reference, hashed secret and coarse status. */
+export interface FamilyReportTable {
+  id: string;
+  reference: string;
+  /** SHA-256 hex of the case secret. */
+  secret_hash: string;
+  /** received | under_review | contact_liaison | closed */
+  status: string;
+  record_id: string;
+  /** ar | en */
+  language: string;
+  /** public | liaison */
+  channel: string;
+  filed_by: string | null;
+  created_at: string;
+  status_changed_at: string;
+  status_changed_by: string | null;
+}
+
+/** One consent choice for one purpose of one report; append-only, the latest per purpose holds. */
+export interface ReportConsentTable {
+  id: string;
+  report_id: string;
+  purpose: string;
+  /** 0/1 */
+  granted: number;
+  recorded_at: string;
+  recorded_by: string | null;
+}
+
+export interface AntemortemProfileTable {
+  id: string;
+  report_id: string;
+  /** JSON: every profile field, each a value, 'unknown' or 'not_asked'. */
+  profile: string;
+  created_at: string;
+  created_by: string | null;
+}
+
+/** A report's contact details, sealed with AES-256-GCM (restricted table). */
+export interface ContactTable {
+  id: string;
+  report_id: string;
+  /** Ciphertext ‖ 16-byte GCM tag. */
+  ciphertext: Buffer;
+  /** 12-byte GCM nonce. */
+  nonce: Buffer;
+  key_id: string;
+  created_at: string;
 }

@@ -4,6 +4,8 @@ import { foundation } from './0001-foundation.js';
 import { ledger } from './0002-ledger.js';
 import { evidence } from './0005-evidence.js';
 import { access } from './0006-access.js';
+import { review } from './0009-review.js';
+import { intake } from './0010-intake.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -15,5 +17,7 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0002-ledger': ledger(caps),
     '0005-evidence': evidence(),
     '0006-access': access(),
+    '0009-review': review(),
+    '0010-intake': intake(caps),
   };
 }

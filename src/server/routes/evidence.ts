@@ -1,0 +1,266 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { annotationKinds, readFromPlaces } from '../../evidence/identifiers.js';
+import { bodyLabelParts, recordBodyLabels } from '../../services/body-labels.js';
+import type { AppContext } from '../../services/context.js';
+import { annotateEvidence, type ViewStream } from '../../services/evidence.js';
+import {
+  listEvidence,
+  openOriginalFor,
+  openRevealedView,
+  openThumbnail,
+  requireEvidence,
+  revealEvidence,
+  type Viewer,
+  viewEvidence,
+} from '../../services/evidence-access.js';
+import { RevealGrants } from '../../services/reveal-grants.js';
+import type { App } from '../app.js';
+import {
+  presentAnnotation,
+  presentBodyLabels,
+  presentEvidence,
+  presentEvidenceRow,
+} from '../presenters/evidence.js';
+import { Problem } from '../problems.js';
+import { serviced } from '../service-errors.js';
+
+const idParams = z.object({ id: z.string().min(1).max(100) });
+const tags = ['evidence'];
+
+/** The caller as services record them (the route's access rule has already required a signed-in user). */
+export function viewerOf(request: FastifyRequest): Viewer {
+  const actor = request.actor;
+  if (!actor) throw new Problem('unauthenticated');
+  return { userId: actor.userId, role: actor.role, ip: request.ip };
+}
+
+function sendView(reply: FastifyReply, view: ViewStream, cache: string) {
+  reply.type(view.mediaType).header('cache-control', cache);
+  if (view.size !== undefined) reply.header('content-length', view.size);
+  return reply.send(view.stream);
+}
+
+/** A content-disposition value that survives any file name (ASCII fallback plus RFC 5987 UTF-8). */
+export function attachment(name: string | null, fallback: string): string {
+  const given = name?.split(/[\\/]/).pop()?.trim() || fallback;
+  const ascii = given.replace(/[^\x20-\x7e]/g, '_').replace(/["\\;]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(given)}`;
+}
+
+/**
+ * Evidence: lists and pages, blurred thumbnails for everyone who may read evidence, and — with permission and a
+ * reason, each a custody event — the unblurred view and the original bytes. Annotations and body labels.
+ */
+export async function evidenceRoutes(app: App, ctx: AppContext): Promise<void> {
+  const grants = new RevealGrants();
+
+  app.get(
+    '/api/evidence',
+    {
+      config: { access: 'evidence:read' },
+      schema: {
+        summary: 'List evidence items, newest first, by source, ingest run, decode status or annotation',
+        tags,
+        querystring: z.object({
+          source: z.string().min(1).optional(),
+          ingestRun: z.string().min(1).optional(),
+          decodeStatus: z.enum(['decoded', 'undecodable', 'pixel_limit', 'not_image']).optional(),
+          hasAnnotations: z.enum(['true', 'false']).optional(),
+          limit: z.coerce.number().int().min(1).max(200).default(50),
+          cursor: z.string().min(1).max(100).optional(),
+        }),
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const page = await listEvidence(ctx, {
+        sourceId: q.source,
+        ingestRunId: q.ingestRun,
+        decodeStatus: q.decodeStatus,
+        hasAnnotations: q.hasAnnotations === undefined ? undefined : q.hasAnnotations === 'true',
+        beforeId: q.cursor,
+        limit: q.limit,
+      });
+      return {
+        items: page.items.map(presentEvidenceRow),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      };
+    },
+  );
+
+  app.get(
+    '/api/evidence/:id',
+    {
+      config: { access: 'evidence:read' },
+      schema: {
+        summary:
+          'One evidence item: metadata, annotations, body labels, custody, log status, near-duplicates',
+        tags,
+        params: idParams,
+      },
+    },
+    async (request) => presentEvidence(await serviced(() => viewEvidence(ctx, request.params.id))),
+  );
+
+  app.get(
+    '/api/evidence/:id/thumbnail',
+    {
+      config: { access: 'evidence:read' },
+      schema: {
+        summary: 'The thumbnail: blurred when the item is graphic (not a custody event)',
+        tags,
+        params: idParams,
+      },
+    },
+    async (request, reply) =>
+      sendView(reply, await serviced(() => openThumbnail(ctx, request.params.id)), 'private, max-age=300'),
+  );
+
+  app.post(
+    '/api/evidence/:id/reveal',
+    {
+      config: { access: 'evidence:reveal' },
+      schema: {
+        summary: 'Reveal the unblurred view, with a reason: a custody event; answers a short-lived URL',
+        tags,
+        params: idParams,
+        body: z.object({ reason: z.string().trim().min(3).max(2000) }),
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const viewer = viewerOf(request);
+      const revealed = await serviced(() => revealEvidence(ctx, grants, id, viewer, request.body.reason));
+      return {
+        url: `/api/evidence/${encodeURIComponent(id)}/unblurred?grant=${encodeURIComponent(revealed.grant)}`,
+        expiresAt: revealed.expiresAt,
+        custodyEventId: revealed.custodyEventId,
+      };
+    },
+  );
+
+  app.get(
+    '/api/evidence/:id/unblurred',
+    {
+      config: { access: 'evidence:reveal' },
+      schema: {
+        summary: 'The unblurred view, with the grant a reveal gave this user for this item',
+        tags,
+        params: idParams,
+        querystring: z.object({ grant: z.string().min(1).max(200) }),
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const check = grants.check(request.query.grant, id, viewerOf(request).userId, ctx.clock());
+      if (check === 'malformed') throw new Problem('bad_request', 'grant: not a grant this server issued');
+      if (check === 'not_yours')
+        throw new Problem('grant_invalid', 'this grant was issued to another user or for another item');
+      if (check === 'expired')
+        throw new Problem('grant_invalid', 'this grant has expired; reveal the view again');
+      return sendView(reply, await serviced(() => openRevealedView(ctx, id)), 'private, no-store');
+    },
+  );
+
+  app.get(
+    '/api/evidence/:id/original',
+    {
+      config: { access: 'evidence:original' },
+      schema: {
+        summary: 'Download the original bytes, with a reason: a custody event',
+        tags,
+        params: idParams,
+        querystring: z.object({ reason: z.string().trim().min(3).max(2000) }),
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const original = await serviced(() =>
+        openOriginalFor(ctx, id, viewerOf(request), request.query.reason),
+      );
+      reply.header('content-disposition', attachment(original.name, `${original.sha256}`));
+      return sendView(reply, original, 'private, no-store');
+    },
+  );
+
+  app.post(
+    '/api/evidence/:id/annotations',
+    {
+      config: { access: 'evidence:annotate' },
+      schema: {
+        summary: 'Annotate an item (a card number, a note): a custody event',
+        tags,
+        params: idParams,
+        body: z.object({
+          kind: z.enum(annotationKinds),
+          value: z.string().trim().min(1).max(2000),
+          readFrom: z.enum(readFromPlaces).nullish(),
+          recordId: z.string().min(1).max(100).nullish(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const viewer = viewerOf(request);
+      const { id } = request.params;
+      await serviced(() => requireEvidence(ctx, id));
+      const annotation = await serviced(() =>
+        annotateEvidence(ctx, {
+          evidence: id,
+          kind: request.body.kind,
+          value: request.body.value,
+          readFrom: request.body.readFrom ?? null,
+          recordId: request.body.recordId ?? null,
+          actor: viewer.userId,
+        }),
+      );
+      return reply.status(201).send(presentAnnotation(annotation));
+    },
+  );
+
+  app.post(
+    '/api/evidence/:id/body-labels',
+    {
+      config: { access: 'evidence:annotate' },
+      schema: {
+        summary: 'Record the labels read for a body (collection, branch, detainee and examination numbers)',
+        tags,
+        params: idParams,
+        body: z.object({
+          collection: z.string().trim().min(1).max(200),
+          branch: z.string().max(200).nullish(),
+          detaineeNumber: z.string().max(200).nullish(),
+          examinationNumber: z.string().max(200).nullish(),
+          labels: z
+            .array(
+              z.object({
+                part: z.enum(bodyLabelParts),
+                value: z.string().trim().min(1).max(200),
+                readFrom: z.enum(readFromPlaces),
+              }),
+            )
+            .min(1)
+            .max(50),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const viewer = viewerOf(request);
+      const { id } = request.params;
+      await serviced(() => requireEvidence(ctx, id));
+      const body = request.body;
+      const recorded = await serviced(() =>
+        recordBodyLabels(ctx, {
+          evidence: id,
+          collection: body.collection,
+          ...(body.branch === undefined ? {} : { branch: body.branch }),
+          ...(body.detaineeNumber === undefined ? {} : { detaineeNumber: body.detaineeNumber }),
+          ...(body.examinationNumber === undefined ? {} : { examinationNumber: body.examinationNumber }),
+          labels: body.labels,
+          actor: viewer.userId,
+        }),
+      );
+      return reply.status(201).send(presentBodyLabels(recorded));
+    },
+  );
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { AppContext } from '../../services/context.js';
+import { ingestRun, listIngestRuns } from '../../services/ingest-runs.js';
+import type { App } from '../app.js';
+import { presentIngestRun } from '../presenters/evidence.js';
+import { Problem } from '../problems.js';
+
+const tags = ['evidence'];
+
+/** Ingest runs and their progress, for a page that polls while a run goes on. */
+export async function ingestRunRoutes(app: App, ctx: AppContext): Promise<void> {
+  app.get(
+    '/api/ingest-runs',
+    {
+      config: { access: 'evidence:read' },
+      schema: {
+        summary: 'Ingest runs, newest first, with progress',
+        tags,
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
+      },
+    },
+    async (request) => ({
+      items: (await listIngestRuns(ctx, request.query.limit)).map((r) => presentIngestRun(r.run, r.found)),
+    }),
+  );
+
+  app.get(
+    '/api/ingest-runs/:id',
+    {
+      config: { access: 'evidence:read' },
+      schema: {
+        summary: 'One ingest run: status, done, total and counts',
+        tags,
+        params: z.object({ id: z.string().min(1).max(100) }),
+      },
+    },
+    async (request) => {
+      const found = await ingestRun(ctx, request.params.id);
+      if (!found) throw new Problem('not_found', `no ingest run ${request.params.id}`);
+      return presentIngestRun(found.run, found.found);
+    },
+  );
+}

@@ -1,0 +1,43 @@
+import type { AppContext } from '../../services/context.js';
+import { listBranches, listGovernorates } from '../../services/places.js';
+import type { App } from '../app.js';
+
+/** The gazetteer: branches and governorates with their aliases in both scripts. */
+export async function placeRoutes(app: App, ctx: AppContext): Promise<void> {
+  app.get(
+    '/api/branches',
+    {
+      config: { access: 'places:read' },
+      schema: { summary: 'Security branches and detention sites, with aliases', tags: ['places'] },
+    },
+    async () => ({
+      items: (await listBranches(ctx)).map((b) => ({
+        id: b.id,
+        nameEn: b.nameEn,
+        nameAr: b.nameAr,
+        number: b.number,
+        kind: b.kind,
+        agency: b.agency,
+        governorateId: b.governorateId,
+        aliases: b.aliases,
+      })),
+    }),
+  );
+
+  app.get(
+    '/api/governorates',
+    {
+      config: { access: 'places:read' },
+      schema: { summary: 'Governorates, with aliases', tags: ['places'] },
+    },
+    async () => ({
+      items: (await listGovernorates(ctx)).map((g) => ({
+        id: g.id,
+        nameEn: g.nameEn,
+        nameAr: g.nameAr,
+        isoCode: g.isoCode,
+        aliases: g.aliases,
+      })),
+    }),
+  );
+}

@@ -1,0 +1,19 @@
+import type { AppContext } from '../../services/context.js';
+import { archiveStats } from '../../services/stats.js';
+import type { App } from '../app.js';
+
+/** Counts and charts of the archive (numbers only). */
+export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
+  app.get(
+    '/api/stats',
+    {
+      config: { access: 'stats:read' },
+      schema: {
+        summary:
+          'Totals; records by governorate, arrest year and branch; confirmations per month; daily activity',
+        tags: ['stats'],
+      },
+    },
+    async () => archiveStats(ctx),
+  );
+}

@@ -1,0 +1,37 @@
+import { sql } from 'kysely';
+import type { Db } from '../store.js';
+
+/**
+ * Fixed-window counters (table rate_limits, migration 0006). One upsert counts a hit and starts a new window when
+ * the stored one has passed; `INSERT … ON CONFLICT … DO UPDATE … RETURNING` reads the same on SQLite and
+ * PostgreSQL, so no dialect branch is needed and concurrent hits on PostgreSQL cannot lose a count.
+ */
+export class RateLimitRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Counts one hit on `key` in the window of `windowMs` that holds `nowMs`; answers the count so far in it. */
+  async hit(key: string, windowMs: number, nowMs: number): Promise<number> {
+    const windowStart = new Date(Math.floor(nowMs / windowMs) * windowMs).toISOString();
+    const row = await this.db
+      .insertInto('rate_limits')
+      .values({ key, window_start: windowStart, count: 1 })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          count: sql<number>`case when ${sql.ref('rate_limits.window_start')} = ${sql.ref('excluded.window_start')} then ${sql.ref('rate_limits.count')} + 1 else 1 end`,
+          window_start: sql<string>`${sql.ref('excluded.window_start')}`,
+        }),
+      )
+      .returning('count')
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** Drops counters whose window started before `beforeIso` (they no longer limit anything). */
+  async prune(beforeIso: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('rate_limits')
+      .where('window_start', '<', beforeIso)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

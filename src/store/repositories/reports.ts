@@ -1,0 +1,224 @@
+import type { ConsentChoice } from '../../services/consent.js';
+import type {
+  AntemortemProfileTable,
+  ContactTable,
+  FamilyReportTable,
+  ReportConsentTable,
+} from '../schema.js';
+import type { Db } from '../store.js';
+
+export const reportStatuses = ['received', 'under_review', 'contact_liaison', 'closed'] as const;
+export type ReportStatus = (typeof reportStatuses)[number];
+
+export interface ReportRow {
+  id: string;
+  reference: string;
+  status: ReportStatus;
+  recordId: string;
+  language: string;
+  channel: 'public' | 'liaison';
+  filedBy: string | null;
+  createdAt: string;
+  statusChangedAt: string;
+  statusChangedBy: string | null;
+}
+
+/** The report as staff see it: never the secret's hash. */
+function toReport(row: FamilyReportTable): ReportRow {
+  return {
+    id: row.id,
+    reference: row.reference,
+    status: row.status as ReportStatus,
+    recordId: row.record_id,
+    language: row.language,
+    channel: row.channel as ReportRow['channel'],
+    filedBy: row.filed_by,
+    createdAt: row.created_at,
+    statusChangedAt: row.status_changed_at,
+    statusChangedBy: row.status_changed_by,
+  };
+}
+
+function toChoice(row: ReportConsentTable): ConsentChoice {
+  return {
+    id: row.id,
+    purpose: row.purpose,
+    granted: row.granted === 1,
+    recordedAt: row.recorded_at,
+    recordedBy: row.recorded_by,
+  };
+}
+
+const reportColumns = [
+  'id',
+  'reference',
+  'status',
+  'record_id',
+  'language',
+  'channel',
+  'filed_by',
+  'created_at',
+  'status_changed_at',
+  'status_changed_by',
+] as const;
+
+/** Family reports, their consent history, ante-mortem profiles and sealed contacts (migration 0010). */
+export class ReportRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(report: FamilyReportTable): Promise<void> {
+    await this.db.insertInto('family_reports').values(report).execute();
+  }
+
+  async referenceTaken(reference: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('family_reports')
+      .select('id')
+      .where('reference', '=', reference)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** What the status lookup needs, and nothing more. */
+  async credentialsOf(
+    reference: string,
+  ): Promise<{ id: string; secretHash: string; status: ReportStatus } | undefined> {
+    const row = await this.db
+      .selectFrom('family_reports')
+      .select(['id', 'secret_hash', 'status'])
+      .where('reference', '=', reference)
+      .executeTakeFirst();
+    return row ? { id: row.id, secretHash: row.secret_hash, status: row.status as ReportStatus } : undefined;
+  }
+
+  async get(id: string): Promise<ReportRow | undefined> {
+    const row = await this.db
+      .selectFrom('family_reports')
+      .select(reportColumns)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toReport(row as FamilyReportTable) : undefined;
+  }
+
+  /** Newest first; `before` is the last id of the previous page (ids are time-ordered UUIDv7). */
+  async list(filter: { status?: ReportStatus; limit: number; before?: string }): Promise<ReportRow[]> {
+    let q = this.db.selectFrom('family_reports').select(reportColumns);
+    if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.before) q = q.where('id', '<', filter.before);
+    const rows = await q.orderBy('id', 'desc').limit(filter.limit).execute();
+    return rows.map((r) => toReport(r as FamilyReportTable));
+  }
+
+  async setStatus(id: string, status: ReportStatus, by: string | null, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('family_reports')
+      .set({ status, status_changed_at: at, status_changed_by: by })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Consent is append-only: every choice is a new row; nothing here updates or deletes one. */
+  async appendConsents(rows: readonly ReportConsentTable[]): Promise<void> {
+    if (rows.length > 0)
+      await this.db
+        .insertInto('report_consents')
+        .values([...rows])
+        .execute();
+  }
+
+  async consentHistory(reportId: string): Promise<ConsentChoice[]> {
+    const rows = await this.db
+      .selectFrom('report_consents')
+      .selectAll()
+      .where('report_id', '=', reportId)
+      .orderBy('recorded_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toChoice);
+  }
+
+  async consentHistories(reportIds: readonly string[]): Promise<Map<string, ConsentChoice[]>> {
+    const out = new Map<string, ConsentChoice[]>(reportIds.map((id) => [id, []]));
+    if (reportIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('report_consents')
+      .selectAll()
+      .where('report_id', 'in', [...reportIds])
+      .orderBy('recorded_at')
+      .orderBy('id')
+      .execute();
+    for (const row of rows) out.get(row.report_id)?.push(toChoice(row));
+    return out;
+  }
+
+  /**
+   * The records of reports whose consent does not allow `purpose` now: the latest choice for it is a refusal or
+   * withdrawal, or no choice was ever made. One query, so sharing and search can filter by it at any size.
+   */
+  async recordsWithdrawnFrom(purpose: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('family_reports as r')
+      .select('r.record_id')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('report_consents as c')
+              .select('c.id')
+              .whereRef('c.report_id', '=', 'r.id')
+              .where('c.purpose', '=', purpose)
+              .where('c.granted', '=', 1)
+              .where(({ not, exists, selectFrom }) =>
+                not(
+                  exists(
+                    selectFrom('report_consents as d')
+                      .select('d.id')
+                      .whereRef('d.report_id', '=', 'c.report_id')
+                      .whereRef('d.purpose', '=', 'c.purpose')
+                      .where((e) =>
+                        e.or([
+                          e('d.recorded_at', '>', e.ref('c.recorded_at')),
+                          e.and([
+                            e('d.recorded_at', '=', e.ref('c.recorded_at')),
+                            e('d.id', '>', e.ref('c.id')),
+                          ]),
+                        ]),
+                      ),
+                  ),
+                ),
+              ),
+          ),
+        ),
+      )
+      .execute();
+    return rows.map((r) => r.record_id);
+  }
+
+  async insertProfile(row: AntemortemProfileTable): Promise<void> {
+    await this.db.insertInto('antemortem_profiles').values(row).execute();
+  }
+
+  async profile(reportId: string): Promise<unknown | undefined> {
+    const row = await this.db
+      .selectFrom('antemortem_profiles')
+      .select('profile')
+      .where('report_id', '=', reportId)
+      .executeTakeFirst();
+    return row ? JSON.parse(row.profile) : undefined;
+  }
+
+  async insertContact(row: ContactTable): Promise<void> {
+    await this.db.insertInto('contacts').values(row).execute();
+  }
+
+  async sealedContact(
+    reportId: string,
+  ): Promise<{ ciphertext: Buffer; nonce: Buffer; keyId: string } | undefined> {
+    const row = await this.db
+      .selectFrom('contacts')
+      .select(['ciphertext', 'nonce', 'key_id'])
+      .where('report_id', '=', reportId)
+      .executeTakeFirst();
+    return row ? { ciphertext: row.ciphertext, nonce: row.nonce, keyId: row.key_id } : undefined;
+  }
+}

@@ -352,8 +352,7 @@ export const ar: Record<string, string> = {
   Secret: 'الرمز السري',
   'Tell us what you know. Only the name is needed; leave any other field empty if you do not know it. A member of our team reads every report.':
     'أخبرنا بما تعرفه. الاسم وحده مطلوب؛ اترك أي حقل آخر فارغاً إن لم تكن تعرفه. يقرأ أحد أعضاء فريقنا كل بلاغ.',
-  'The year alone is enough, or year and month: 2013, 2013-05 or 2013-05-21':
-    'تكفي السنة وحدها، أو السنة والشهر: 2013 أو 2013-05 أو 2013-05-21',
+  'The year alone is enough, or the year and month. For example:': 'تكفي السنة وحدها، أو السنة والشهر. مثلاً:',
   'The missing person': 'الشخص المفقود',
   'Not stated': 'غير محدد',
   Male: 'ذكر',

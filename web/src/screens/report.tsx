@@ -132,7 +132,8 @@ export function ReportScreen() {
       {t(label)}
       {dateFields.has(name) && (
         <span className="hint" id={`${prefix}-${name}-hint`}>
-          {t('The year alone is enough, or year and month: 2013, 2013-05 or 2013-05-21')}
+          {t('The year alone is enough, or the year and month. For example:')}{' '}
+          <bdi dir="ltr">2013 · 2013-05 · 2013-05-21</bdi>
         </span>
       )}
       <input

@@ -1,7 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { hashPassword } from '../../src/access/passwords.js';
 import type { Role } from '../../src/access/roles.js';
+import { SharpImageDecoder } from '../../src/evidence/sharp-image-decoder.js';
+import { ingest } from '../../src/services/ingest.js';
 import { ReviewService } from '../../src/services/review.js';
 import { UserRepository } from '../../src/store/repositories/users.js';
+import { syntheticPhoto } from '../evidence-files.js';
 import { HttpSession } from './http.js';
 import type { RunningServer } from './server.js';
 
@@ -19,6 +25,8 @@ export interface SeededArchive {
   arabicRecordId: string;
   latinRecordId: string;
   pairId: string;
+  /** A synthetic photo (graphic, as every ingested photo starts), proposed as depicting the person. */
+  evidenceId: string;
   /** The pair's two records in stored order (record_a < record_b). */
   khaled: [string, string];
 }
@@ -127,9 +135,43 @@ export async function seedArchive(server: RunningServer): Promise<SeededArchive>
     .select('id')
     .where('status', '=', 'open')
     .executeTakeFirstOrThrow();
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-e2e-photos-'));
+  fs.writeFileSync(path.join(folder, 'synthetic-card-215.jpg'), await syntheticPhoto(8101, 800, 600));
+  const documenterId = (
+    await server.ctx.store.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', users.documenter.username)
+      .executeTakeFirstOrThrow()
+  ).id;
+  await ingest(server.ctx, {
+    paths: [folder],
+    actor: documenterId,
+    source: 'synthetic test photos',
+    decoder: new SharpImageDecoder(),
+  });
+  fs.rmSync(folder, { recursive: true, force: true });
+  const evidence = await server.ctx.store.db
+    .selectFrom('evidence_items')
+    .select('id')
+    .executeTakeFirstOrThrow();
+  await api.post('/api/identifications', {
+    evidenceId: evidence.id,
+    personId: person.id,
+    basis: 'synthetic: the card number matches the list line',
+  });
+
   const khaled = (khaledLatin < khaledArabic ? [khaledLatin, khaledArabic] : [khaledArabic, khaledLatin]) as [
     string,
     string,
   ];
-  return { users, personId: person.id, arabicRecordId, latinRecordId, pairId: pair.id, khaled };
+  return {
+    users,
+    personId: person.id,
+    arabicRecordId,
+    latinRecordId,
+    pairId: pair.id,
+    khaled,
+    evidenceId: evidence.id,
+  };
 }

@@ -94,6 +94,36 @@ describe('the web interface in a real browser', () => {
     await ctx.close();
   });
 
+  it('shows evidence blurred and reveals it only after a reason is given', async () => {
+    const ctx = await context('en');
+    const page = await ctx.newPage();
+    await signIn(page, seeded.users.reviewer);
+    await page.goto(`${server.url}/persons/${seeded.personId}`);
+    await page.waitForSelector('.thumbs img');
+    expect(await page.getAttribute('.thumbs img', 'class')).toContain('blurred');
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.thumbs img')).filter")).toContain(
+      'blur',
+    );
+
+    await page.click(`a[href="/evidence/${seeded.evidenceId}"]`);
+    await page.waitForSelector('.evidence-view img.blurred');
+    expect(await page.$$('.revealed img')).toHaveLength(0);
+    await screenshot(page, 'evidence-en');
+
+    await page.click('text=Reveal the image');
+    await page.fill('textarea[name="reason"]', 'synthetic: comparing the card with the family report');
+    await page.click('button:text-is("Reveal")');
+    await page.waitForSelector('.revealed img');
+    await page.waitForFunction("document.querySelector('.revealed img').naturalWidth > 0");
+    const custody = await server.ctx.store.db
+      .selectFrom('custody_events')
+      .select('kind')
+      .where('evidence_id', '=', seeded.evidenceId)
+      .execute();
+    expect(custody.map((c) => c.kind)).toContain('viewed_unblurred');
+    await ctx.close();
+  });
+
   it('reviews a pair by keyboard and moves to the next pair at once', async () => {
     const ctx = await context('en');
     const page = await ctx.newPage();

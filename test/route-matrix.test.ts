@@ -30,6 +30,8 @@ describeEachDialect('route × role matrix', (store) => {
   it('answers every route as the policy says, for every role and anonymous', async () => {
     const failures: string[] = [];
     for (const route of routeTable(api.app)) {
+      // Fresh sessions per route: a route that ends its caller's session (sign-out) must not fail the next one.
+      for (const role of roles) callers.set(role, await api.as(role));
       const url = route.url.replace(/:[A-Za-z_]+/g, '00000000-0000-7000-8000-000000000000').replace('*', 'x');
       for (const [who, client] of callers) {
         const role = who === 'anonymous' ? null : who;

@@ -12,4 +12,6 @@ export interface Actor {
   scopes?: ReadonlySet<Permission>;
   /** A session's CSRF token, required on writes. */
   csrfToken?: string;
+  /** The user must enrol TOTP before this session reaches anything but the enrolment routes. */
+  enrolmentOnly?: boolean;
 }

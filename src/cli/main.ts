@@ -11,6 +11,7 @@ import { registerMatch } from './commands/match.js';
 import { registerNames } from './commands/names.js';
 import { registerServe } from './commands/serve.js';
 import { registerSynth } from './commands/synth.js';
+import { registerUsers } from './commands/users.js';
 import { registerVerify } from './commands/verify.js';
 import { CliError, exitCodes } from './output.js';
 
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerLink(program);
   registerMatch(program);
   registerSynth(program);
+  registerUsers(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; every route athar registers must say (see registerAccess). */
     access?: Access;
+    /** The route also answers a session limited to TOTP enrolment (sign-out, enrolment, password change). */
+    duringEnrolment?: boolean;
   }
   interface FastifyRequest {
     /** The authenticated caller; null on public routes and for anonymous callers. */
@@ -65,6 +67,9 @@ export function registerAccess(app: App, ctx: AppContext): { routes: RouteEntry[
     if (!allows(access, actor.role, actor.scopes)) {
       throw new Problem('forbidden', `your role (${actor.role}) may not do this`);
     }
+    if (actor.enrolmentOnly && !request.routeOptions.config.duringEnrolment) {
+      throw new Problem('enrolment_required');
+    }
     if (actor.via === 'session' && !safeMethods.has(request.method)) {
       const sent = request.headers[csrfHeader];
       if (typeof sent !== 'string' || sent !== actor.csrfToken) throw new Problem('csrf_failed');
@@ -83,6 +88,9 @@ export function registerAccess(app: App, ctx: AppContext): { routes: RouteEntry[
       if (!match) return null;
       const token = await credentials.tokenUser(secretDigest(match[1] as string), nowText);
       if (!token) return null;
+      if (!token.lastUsedAt || now - Date.parse(token.lastUsedAt) > touchEveryMs) {
+        await credentials.touchToken(token.tokenId, nowText);
+      }
       const scopes = new Set(token.scopes.filter((s) => permissionsOf(token.role).has(s)));
       return {
         userId: token.userId,
@@ -106,6 +114,7 @@ export function registerAccess(app: App, ctx: AppContext): { routes: RouteEntry[
       via: 'session',
       credentialId: session.sessionId,
       csrfToken: session.csrfToken,
+      ...(session.enrolmentOnly ? { enrolmentOnly: true } : {}),
     };
   }
 

@@ -14,6 +14,10 @@ export const problemCatalogue = {
     title: 'This view was revealed to someone else, for another item, or its time is up; reveal it again.',
   },
   totp_required: { status: 401, title: 'Enter the code from your authenticator app.' },
+  enrolment_required: {
+    status: 403,
+    title: 'Set up your authenticator app first (POST /api/me/totp, then /api/me/totp/confirm).',
+  },
   not_found: { status: 404, title: 'Nothing is here.' },
   method_not_allowed: { status: 405, title: 'This resource does not accept that method.' },
   conflict: { status: 409, title: 'The request conflicts with the current state; reload and try again.' },

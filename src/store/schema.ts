@@ -284,6 +284,10 @@ export interface UserTable {
   failed_logins: number;
   locked_until: string | null;
   created_at: string;
+  /** Offered at enrolment; becomes totp_secret once a code from it is confirmed. */
+  totp_pending_secret: string | null;
+  /** The last accepted TOTP time step, so a code cannot be used twice. */
+  totp_last_step: number | null;
 }
 
 export interface SessionTable {
@@ -294,6 +298,8 @@ export interface SessionTable {
   created_at: string;
   expires_at: string;
   last_seen_at: string;
+  /** 1 while the user must still enrol TOTP: only the enrolment routes answer. */
+  enrolment_only: Generated<number>;
 }
 
 export interface AuditLogTable {

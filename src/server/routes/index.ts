@@ -1,5 +1,6 @@
 import type { AppContext } from '../../services/context.js';
 import type { App } from '../app.js';
+import { accessRoutes } from './access.js';
 import { evidenceRoutes } from './evidence.js';
 import { healthRoutes } from './health.js';
 import { identificationRoutes } from './identifications.js';
@@ -23,4 +24,5 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   await statsRoutes(app, ctx);
   await intakeRoutes(app, ctx);
   await reportRoutes(app, ctx);
+  await accessRoutes(app, ctx);
 }

@@ -4,6 +4,7 @@ import { foundation } from './0001-foundation.js';
 import { ledger } from './0002-ledger.js';
 import { evidence } from './0005-evidence.js';
 import { access } from './0006-access.js';
+import { accounts } from './0007-accounts.js';
 import { review } from './0009-review.js';
 import { intake } from './0010-intake.js';
 
@@ -17,6 +18,7 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0002-ledger': ledger(caps),
     '0005-evidence': evidence(),
     '0006-access': access(),
+    '0007-accounts': accounts(),
     '0009-review': review(),
     '0010-intake': intake(caps),
   };

@@ -1,5 +1,5 @@
 import type { Permission } from '../../access/policies.js';
-import { nowIso } from '../../ids.js';
+import { newId, nowIso } from '../../ids.js';
 import type { Db } from '../store.js';
 
 export interface SessionUser {
@@ -10,6 +10,19 @@ export interface SessionUser {
   csrfToken: string;
   expiresAt: string;
   lastSeenAt: string;
+  /** The user must still enrol TOTP: only the enrolment routes answer this session. */
+  enrolmentOnly: boolean;
+}
+
+/** An API token as its owner sees it: never the token or its hash. */
+export interface ApiToken {
+  id: string;
+  name: string;
+  scopes: Permission[];
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
 }
 
 export interface TokenUser {
@@ -18,6 +31,7 @@ export interface TokenUser {
   username: string;
   role: string;
   scopes: Permission[];
+  lastUsedAt: string | null;
 }
 
 /** Looks up who a session cookie or an API token belongs to; disabled users and expired credentials are nobody. */
@@ -36,12 +50,15 @@ export class CredentialRepository {
         'sessions.csrf_token as csrfToken',
         'sessions.expires_at as expiresAt',
         'sessions.last_seen_at as lastSeenAt',
+        'sessions.enrolment_only',
       ])
       .where('sessions.id', '=', sessionId)
       .where('sessions.expires_at', '>', now)
       .where('users.disabled', '=', 0)
       .executeTakeFirst();
-    return row;
+    if (!row) return undefined;
+    const { enrolment_only, ...rest } = row;
+    return { ...rest, enrolmentOnly: enrolment_only === 1 };
   }
 
   async createSession(input: {
@@ -49,6 +66,7 @@ export class CredentialRepository {
     userId: string;
     csrfToken: string;
     expiresAt: string;
+    enrolmentOnly?: boolean;
     now?: string;
   }): Promise<void> {
     const now = input.now ?? nowIso();
@@ -61,6 +79,7 @@ export class CredentialRepository {
         created_at: now,
         expires_at: input.expiresAt,
         last_seen_at: now,
+        enrolment_only: input.enrolmentOnly ? 1 : 0,
       })
       .execute();
   }
@@ -78,8 +97,85 @@ export class CredentialRepository {
     await this.db.deleteFrom('sessions').where('id', '=', sessionId).execute();
   }
 
-  async deleteSessionsOf(userId: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  /** Ends every session of a user, or every other one when `keep` names the session that stays. */
+  async deleteSessionsOf(userId: string, keep?: string): Promise<void> {
+    let q = this.db.deleteFrom('sessions').where('user_id', '=', userId);
+    if (keep) q = q.where('id', '<>', keep);
+    await q.execute();
+  }
+
+  /** TOTP is set up: the user's sessions reach every route their role allows. */
+  async endEnrolment(userId: string): Promise<void> {
+    await this.db.updateTable('sessions').set({ enrolment_only: 0 }).where('user_id', '=', userId).execute();
+  }
+
+  async createToken(input: {
+    userId: string;
+    name: string;
+    tokenHash: string;
+    scopes: readonly Permission[];
+    expiresAt: string | null;
+    now: string;
+  }): Promise<ApiToken> {
+    const id = newId();
+    await this.db
+      .insertInto('api_tokens')
+      .values({
+        id,
+        user_id: input.userId,
+        name: input.name,
+        token_hash: input.tokenHash,
+        scopes: JSON.stringify(input.scopes),
+        created_at: input.now,
+        expires_at: input.expiresAt,
+        last_used_at: null,
+        revoked_at: null,
+      })
+      .execute();
+    return {
+      id,
+      name: input.name,
+      scopes: [...input.scopes],
+      createdAt: input.now,
+      expiresAt: input.expiresAt,
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+  }
+
+  async tokensOf(userId: string): Promise<ApiToken[]> {
+    const rows = await this.db
+      .selectFrom('api_tokens')
+      .select(['id', 'name', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      scopes: JSON.parse(r.scopes) as Permission[],
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+      lastUsedAt: r.last_used_at,
+      revokedAt: r.revoked_at,
+    }));
+  }
+
+  /** When a token was last used, written at most once a minute per token (like a session's last_seen_at). */
+  async touchToken(id: string, now: string): Promise<void> {
+    await this.db.updateTable('api_tokens').set({ last_used_at: now }).where('id', '=', id).execute();
+  }
+
+  /** Revokes one of the user's live tokens; false when they own no such live token. */
+  async revokeToken(id: string, userId: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async tokenUser(tokenHash: string, now = nowIso()): Promise<TokenUser | undefined> {
@@ -92,6 +188,7 @@ export class CredentialRepository {
         'users.username',
         'users.role',
         'api_tokens.scopes',
+        'api_tokens.last_used_at as lastUsedAt',
       ])
       .where('api_tokens.token_hash', '=', tokenHash)
       .where('api_tokens.revoked_at', 'is', null)

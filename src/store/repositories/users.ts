@@ -10,7 +10,29 @@ export interface User {
   totpRequired: boolean;
   disabled: boolean;
   mustChangePassword: boolean;
+  /** Whether an authenticator app is set up (the secret itself never leaves this repository's sign-in reads). */
+  totpEnrolled: boolean;
   createdAt: string;
+}
+
+/** What a sign-in needs to check: the stored secrets and the account's state. */
+export type SignInRow = Pick<
+  UserTable,
+  | 'id'
+  | 'password_hash'
+  | 'totp_secret'
+  | 'totp_required'
+  | 'failed_logins'
+  | 'locked_until'
+  | 'disabled'
+  | 'totp_pending_secret'
+>;
+
+export interface UserPatch {
+  role?: string;
+  disabled?: boolean;
+  totpRequired?: boolean;
+  displayName?: string | null;
 }
 
 /** The user as the rest of athar sees it: never the password hash or TOTP secret. */
@@ -23,6 +45,7 @@ function toUser(row: UserTable): User {
     totpRequired: row.totp_required === 1,
     disabled: row.disabled === 1,
     mustChangePassword: row.must_change_password === 1,
+    totpEnrolled: row.totp_secret !== null,
     createdAt: row.created_at,
   };
 }
@@ -51,6 +74,8 @@ export class UserRepository {
       failed_logins: 0,
       locked_until: null,
       created_at: nowIso(),
+      totp_pending_secret: null,
+      totp_last_step: null,
     };
     await this.db.insertInto('users').values(row).execute();
     return toUser(row);
@@ -78,17 +103,32 @@ export class UserRepository {
     return row ? toUser(row) : undefined;
   }
 
-  /** The stored secrets for sign-in checks only. */
-  async credentials(
-    username: string,
-  ): Promise<
-    Pick<UserTable, 'id' | 'password_hash' | 'totp_secret' | 'failed_logins' | 'locked_until'> | undefined
-  > {
-    return this.db
+  async list(): Promise<User[]> {
+    const rows = await this.db.selectFrom('users').selectAll().orderBy('username').execute();
+    return rows.map(toUser);
+  }
+
+  /** The stored secrets and state for sign-in checks only. */
+  async signInRow(by: { username: string } | { id: string }): Promise<SignInRow | undefined> {
+    let q = this.db
       .selectFrom('users')
-      .select(['id', 'password_hash', 'totp_secret', 'failed_logins', 'locked_until'])
-      .where('username', '=', username)
-      .executeTakeFirst();
+      .select([
+        'id',
+        'password_hash',
+        'totp_secret',
+        'totp_required',
+        'failed_logins',
+        'locked_until',
+        'disabled',
+        'totp_pending_secret',
+      ]);
+    q = 'id' in by ? q.where('id', '=', by.id) : q.where('username', '=', by.username);
+    return q.executeTakeFirst();
+  }
+
+  /** The stored secrets for sign-in checks only, by username. */
+  async credentials(username: string): Promise<SignInRow | undefined> {
+    return this.signInRow({ username });
   }
 
   async setPassword(id: string, passwordHash: string, mustChange = false): Promise<void> {
@@ -97,5 +137,91 @@ export class UserRepository {
       .set({ password_hash: passwordHash, must_change_password: mustChange ? 1 : 0 })
       .where('id', '=', id)
       .execute();
+  }
+
+  async update(id: string, patch: UserPatch): Promise<void> {
+    const set: Partial<UserTable> = {};
+    if (patch.role !== undefined) set.role = patch.role;
+    if (patch.disabled !== undefined) set.disabled = patch.disabled ? 1 : 0;
+    if (patch.totpRequired !== undefined) set.totp_required = patch.totpRequired ? 1 : 0;
+    if (patch.displayName !== undefined) set.display_name = patch.displayName;
+    if (Object.keys(set).length === 0) return;
+    await this.db.updateTable('users').set(set).where('id', '=', id).execute();
+  }
+
+  /** Admins who can still sign in, leaving one out (the one about to change). */
+  async countActiveAdmins(except?: string): Promise<number> {
+    let q = this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('role', '=', 'admin')
+      .where('disabled', '=', 0);
+    if (except) q = q.where('id', '<>', except);
+    const row = await q.executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Counts one failed sign-in; the `lockAfter`-th in a row locks the account until `lockedUntil` and starts the
+   * count again. Answers whether this failure locked it.
+   */
+  async recordFailure(id: string, lockAfter: number, lockedUntil: string): Promise<boolean> {
+    const row = await this.db
+      .updateTable('users')
+      .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
+      .where('id', '=', id)
+      .returning('failed_logins')
+      .executeTakeFirst();
+    if (!row || Number(row.failed_logins) < lockAfter) return false;
+    await this.db
+      .updateTable('users')
+      .set({ failed_logins: 0, locked_until: lockedUntil })
+      .where('id', '=', id)
+      .execute();
+    return true;
+  }
+
+  async clearFailures(id: string): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ failed_logins: 0, locked_until: null })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async setPendingTotp(id: string, secret: string): Promise<void> {
+    await this.db.updateTable('users').set({ totp_pending_secret: secret }).where('id', '=', id).execute();
+  }
+
+  /** Makes the pending secret the active one, with the step of the code that confirmed it. */
+  async activateTotp(id: string, secret: string, step: number): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ totp_secret: secret, totp_pending_secret: null, totp_last_step: step })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Removes TOTP so the user enrols again (a lost phone); their next sign-in is limited to enrolment. */
+  async clearTotp(id: string): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /**
+   * Accepts a TOTP step only if it is newer than the last one accepted, in one conditional update, so two
+   * requests with the same code cannot both pass.
+   */
+  async acceptTotpStep(id: string, step: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ totp_last_step: step })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 }

@@ -1,0 +1,96 @@
+import type { Command } from 'commander';
+import { configFrom, withDataOptions, withJson } from '../options.js';
+import { CliError, exitCodes, printJson, printLine } from '../output.js';
+
+interface DataOptions {
+  data?: string;
+  databaseUrl?: string;
+  json?: boolean;
+}
+
+/** `athar users add|list`: accounts from the command line, for the operator of the machine. */
+export function registerUsers(program: Command): void {
+  const users = program.command('users').description('user accounts: add one, list them');
+
+  withJson(withDataOptions(users.command('add')))
+    .description('create a user with a one-time password (printed once; changed at first sign-in)')
+    .argument('<username>', '2–64 lower-case letters, digits, dot, dash or underscore')
+    .requiredOption('--role <role>', 'admin, documenter, reviewer, liaison or investigator')
+    .option('--display-name <name>', 'how the interface names them')
+    .option('--totp-required', 'require TOTP (default for admin and investigator)')
+    .option('--no-totp-required', 'do not require TOTP')
+    .action(
+      async (
+        username: string,
+        options: DataOptions & { role: string; displayName?: string; totpRequired?: boolean },
+      ) => {
+        const { usernamePattern, usernameRule } = await import('../../access/account-rules.js');
+        const { isRole, roles } = await import('../../access/roles.js');
+        if (!usernamePattern.test(username)) throw new CliError(`username: ${usernameRule}`, exitCodes.usage);
+        if (!isRole(options.role)) {
+          throw new CliError(
+            `--role must be one of ${roles.join(', ')} (got ${options.role})`,
+            exitCodes.usage,
+          );
+        }
+        const { withWritableData } = await import('../data-session.js');
+        const { AccountError, AccountService } = await import('../../services/accounts.js');
+        const { sessionIdleMs } = await import('../../server/access.js');
+        const { AuditRepository } = await import('../../store/repositories/audit.js');
+        const created = await withWritableData(configFrom(options), async (ctx) => {
+          const accounts = new AccountService(ctx.store, ctx.clock, sessionIdleMs);
+          try {
+            const result = await accounts.createUser({
+              username,
+              role: options.role,
+              ...(options.displayName ? { displayName: options.displayName } : {}),
+              ...(options.totpRequired !== undefined ? { totpRequired: options.totpRequired } : {}),
+            });
+            await new AuditRepository(ctx.store.db).append({
+              actorId: null,
+              actorRole: null,
+              action: 'user_created',
+              subjectType: 'user',
+              subjectId: result.user.id,
+              details: { role: result.user.role, totpRequired: result.user.totpRequired, via: 'cli' },
+            });
+            return result;
+          } catch (error) {
+            if (error instanceof AccountError) throw new CliError(error.message, exitCodes.failure);
+            throw error;
+          }
+        });
+        if (options.json) {
+          return printJson({ user: created.user, password: created.password });
+        }
+        printLine(`user ${created.user.username} (${created.user.role}) created.`);
+        printLine(`  one-time password, shown once: ${created.password}`);
+        printLine(
+          `  they choose their own at first sign-in${created.user.totpRequired ? ' and set up TOTP' : ''}.`,
+        );
+      },
+    );
+
+  withJson(withDataOptions(users.command('list')))
+    .description('list user accounts (never passwords)')
+    .action(async (options: DataOptions) => {
+      const { openContext } = await import('../../services/context.js');
+      const { UserRepository } = await import('../../store/repositories/users.js');
+      const ctx = await openContext(configFrom(options));
+      let list: Awaited<ReturnType<InstanceType<typeof UserRepository>['list']>>;
+      try {
+        list = await new UserRepository(ctx.store.db).list();
+      } finally {
+        await ctx.close();
+      }
+      if (options.json) return printJson({ items: list });
+      for (const u of list) {
+        const flags = [
+          u.disabled ? 'disabled' : '',
+          u.totpEnrolled ? 'totp' : u.totpRequired ? 'totp pending' : '',
+          u.mustChangePassword ? 'must change password' : '',
+        ].filter(Boolean);
+        printLine(`${u.username.padEnd(24)} ${u.role.padEnd(13)} ${flags.join(', ')}`);
+      }
+    });
+}

@@ -10,6 +10,7 @@ const words: Record<string, string> = {
   pending: msg('pending'),
   running: msg('running'),
   done: msg('done'),
+  finished: msg('done'),
   completed: msg('done'),
   succeeded: msg('done'),
   failed: msg('failed'),

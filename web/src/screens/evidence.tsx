@@ -118,6 +118,11 @@ export function EvidenceScreen() {
         <BlurredThumbnail evidenceId={data.id} />
         {data.graphic && <p className="warning">{t('Marked as graphic.')}</p>}
         {can('evidence:reveal') && <Reveal evidenceId={data.id} />}
+        {can('identifications:propose') && (
+          <Link to={`/identifications?evidence=${encodeURIComponent(data.id)}`}>
+            {t('Propose an identification')}
+          </Link>
+        )}
       </div>
 
       <h2>{t('Details')}</h2>

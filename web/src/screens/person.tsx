@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { api, type PersonAnswer, type RecordItem } from '../api.js';
 import { BlurredThumbnail, ErrorNote, Field, Loading, useFormatDate, useLoad } from '../components/common.js';
 import { apiWord, comparisonOf, fieldLabel, msg, recordFields } from '../lib/index.js';
+import { useSession } from '../session.js';
 import { statusLabel } from './search.js';
 
 const eventTypes: Record<string, string> = {
@@ -117,6 +118,13 @@ export function PersonScreen() {
       </div>
 
       <h2>{t('Linked evidence')}</h2>
+      {can('identifications:propose') && (
+        <p>
+          <Link to={`/identifications?person=${encodeURIComponent(data.id)}`}>
+            {t('Propose an identification')}
+          </Link>
+        </p>
+      )}
       {data.identifications.length === 0 ? (
         <p className="muted">{t('No evidence is linked to this person.')}</p>
       ) : (

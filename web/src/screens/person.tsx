@@ -68,6 +68,7 @@ export function RecordCard({ record, title }: { record: RecordItem; title?: stri
 export function PersonScreen() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
+  const { can } = useSession();
   const formatDate = useFormatDate();
   const { data, error, loading } = useLoad(
     () => api.get<PersonAnswer>(`/api/persons/${encodeURIComponent(id)}`),

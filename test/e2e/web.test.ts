@@ -1,7 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/access/passwords.js';
+import { newTotpSecret, totpCode } from '../../src/access/totp.js';
+import { UserRepository } from '../../src/store/repositories/users.js';
 import { launchBrowser, screenshot } from './browser.js';
-import { type SeededArchive, seedArchive } from './seed.js';
+import { type SeededArchive, seedArchive, syntheticPassword } from './seed.js';
 import { type RunningServer, startServer } from './server.js';
 
 /**
@@ -59,6 +62,65 @@ describe('the web interface in a real browser', () => {
     await page.waitForSelector('.totals');
     await page.waitForSelector('.chart-card svg');
     await screenshot(page, 'dashboard-en');
+    await ctx.close();
+  });
+
+  it('asks for the authenticator code when the account has TOTP, and signs in with it', async () => {
+    const secret = newTotpSecret();
+    const user = await new UserRepository(server.ctx.store.db).create({
+      username: 'synthetic-investigator',
+      passwordHash: await hashPassword(syntheticPassword),
+      role: 'investigator',
+    });
+    await server.ctx.store.db
+      .updateTable('users')
+      .set({ totp_secret: secret })
+      .where('id', '=', user.id)
+      .execute();
+    const ctx = await context('ar');
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/sign-in`);
+    await page.fill('input[name="username"]', 'synthetic-investigator');
+    await page.fill('input[name="password"]', syntheticPassword);
+    await page.press('input[name="password"]', 'Enter');
+    await page.waitForSelector('input[name="totp"]');
+    expect(await page.$$('.error-note')).toHaveLength(0);
+    await screenshot(page, 'sign-in-totp-ar');
+    await page.fill('input[name="totp"]', totpCode(secret, Date.now()));
+    await page.press('input[name="totp"]', 'Enter');
+    await page.waitForURL(/\/dashboard$/);
+    const nav = await page.$$eval('.staff-nav a', (links) => links.map((a) => a.getAttribute('href')));
+    expect(nav).toEqual(['/dashboard', '/search', '/review', '/identifications', '/ingest']);
+    await ctx.close();
+  });
+
+  it('sends an account that must enrol TOTP to its account page, and lets it enrol', async () => {
+    await new UserRepository(server.ctx.store.db).create({
+      username: 'synthetic-admin',
+      passwordHash: await hashPassword(syntheticPassword),
+      role: 'admin',
+      totpRequired: true,
+    });
+    const ctx = await context('en');
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/sign-in`);
+    await page.fill('input[name="username"]', 'synthetic-admin');
+    await page.fill('input[name="password"]', syntheticPassword);
+    await page.press('input[name="password"]', 'Enter');
+    await page.waitForURL(/\/account$/);
+    await page.click('text=Set up the authenticator app');
+    await page.waitForSelector('.code');
+    const secret = ((await page.textContent('.code')) ?? '').trim();
+    await page.fill('input[name="code"]', totpCode(secret, Date.now()));
+    await page.click('button:text-is("Confirm")');
+    await page.waitForFunction('!document.querySelector(\'input[name="code"]\')');
+    await page.click('.staff-nav a[href="/audit"]');
+    await page.waitForSelector('table tbody tr');
+    const actions = await page.$$eval('table tbody tr td:nth-child(3)', (tds) =>
+      tds.map((td) => td.textContent),
+    );
+    expect(actions).toContain('totp_enrolled');
+    await screenshot(page, 'audit-en');
     await ctx.close();
   });
 

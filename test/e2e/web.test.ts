@@ -31,7 +31,11 @@ describe('the web interface in a real browser', () => {
 
   async function context(lang: 'ar' | 'en' | null, viewport = desktop): Promise<BrowserContext> {
     const ctx = await browser.newContext({ viewport, locale: lang === 'en' ? 'en-GB' : 'ar-SY' });
-    if (lang) await ctx.addInitScript(`localStorage.setItem('athar.lang', '${lang}')`);
+    // The starting language only: a later switch on the page must survive navigation.
+    if (lang)
+      await ctx.addInitScript(
+        `if (!localStorage.getItem('athar.lang')) localStorage.setItem('athar.lang', '${lang}')`,
+      );
     return ctx;
   }
 

@@ -46,6 +46,49 @@ interface BulkAnswer {
   items: { index: number; ok: boolean; id?: string; error?: string }[];
 }
 
+/** A made-up explanation in the linkage model's shape, so that the review screen draws agreement and a waterfall. */
+function syntheticExplanation(recordA: string, recordB: string) {
+  const steps = [
+    { comparison: 'first_name', level: 'transliteration', valueA: 'Khaled', valueB: 'خالد', weight: 6.2 },
+    { comparison: 'father_name', level: 'transliteration', valueA: 'Omar', valueB: 'عمر', weight: 4.1 },
+    { comparison: 'family_name', level: 'transliteration', valueA: 'Haddad', valueB: 'حداد', weight: 5.3 },
+    { comparison: 'mother_name', level: 'missing', valueA: '', valueB: 'مريم', weight: 0 },
+    {
+      comparison: 'birth_date',
+      level: 'exact_date',
+      valueA: '1990-07-02',
+      valueB: '1990-07-02',
+      weight: 7.4,
+    },
+    { comparison: 'governorate', level: 'same', valueA: 'homs', valueB: 'homs', weight: 1.2 },
+    {
+      comparison: 'arrest_date',
+      level: 'same_year_date_differs',
+      valueA: '2012-11-03',
+      valueB: '2012-11',
+      weight: -1.6,
+    },
+  ];
+  const prior = -18.8;
+  let running = prior;
+  const withTotals = steps.map((step) => {
+    running += step.weight;
+    return { ...step, cumulative: running };
+  });
+  const probability = 2 ** running / (1 + 2 ** running);
+  return {
+    recordA,
+    recordB,
+    modelVersion: 'synthetic-e2e',
+    prior: { weight: prior, probability: 2 ** prior / (1 + 2 ** prior) },
+    context: 'strangers',
+    steps: withTotals,
+    bayesFactor: running - prior,
+    total: running,
+    probability,
+  };
+}
+
 export async function seedArchive(server: RunningServer): Promise<SeededArchive> {
   const users = {
     documenter: await makeUser(server, 'documenter'),
@@ -128,6 +171,7 @@ export async function seedArchive(server: RunningServer): Promise<SeededArchive>
       probability: 0.93,
       matchWeight: 3.8,
       modelVersion: 'synthetic-e2e',
+      explanation: syntheticExplanation(khaledLatin, khaledArabic),
     },
   ]);
   const pair = await server.ctx.store.db

@@ -197,6 +197,9 @@ describe('the web interface in a real browser', () => {
     await page.goto(`${server.url}/review`);
     await page.waitForSelector(`[data-pair="${seeded.pairId}"]`);
     expect(await page.$$eval('.pair-table tbody tr', (rows) => rows.length)).toBeGreaterThan(2);
+    // Agreement is coloured and named; the waterfall is drawn.
+    expect(await page.$$('.pair-table tr.agreement-agree')).not.toHaveLength(0);
+    await page.waitForSelector('.chart-card .recharts-bar-rectangle');
     await screenshot(page, 'review-en');
 
     await page.keyboard.press('m');

@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../api.js';
+import { ApiError, api, type List, type Place } from '../api.js';
 import { type Language, languages } from '../i18n.js';
 import { fieldLabel, problemFields, problemSentence } from '../lib/index.js';
 
@@ -101,7 +101,15 @@ export function Field({ label, children }: { label: string; children: ReactNode 
   );
 }
 
-/** A date as written (ISO), shown in the user's language's digits and order. */
+/**
+ * Intl locale of a language. Arabic uses Latin digits (as record numbers, codes and partial dates such as 2013-05
+ * are written), so a date and a number read the same way everywhere on a page.
+ */
+export function locale(language: string): string {
+  return language === 'ar' ? 'ar-SY-u-nu-latn' : 'en-GB';
+}
+
+/** A date as written (ISO), shown in the user's language's order. */
 export function useFormatDate() {
   const { i18n } = useTranslation();
   return (value: string | null | undefined) => {
@@ -109,10 +117,34 @@ export function useFormatDate() {
     const d = new Date(value);
     if (Number.isNaN(d.getTime()) || /^\d{4}(-\d{2})?$/.test(value)) return value;
     const withTime = value.length > 10;
-    return new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SY' : 'en-GB', {
+    return new Intl.DateTimeFormat(locale(i18n.language), {
       dateStyle: 'medium',
       ...(withTime ? { timeStyle: 'short' } : {}),
     }).format(d);
+  };
+}
+
+// Governorates and branches change rarely: loaded once per page load and shared by every screen.
+let placesOnce: Promise<Map<string, Place>> | null = null;
+function loadPlaces(): Promise<Map<string, Place>> {
+  placesOnce ??= Promise.all([
+    api.get<List<Place>>('/api/governorates').catch(() => ({ items: [] as Place[] })),
+    api.get<List<Place>>('/api/branches').catch(() => ({ items: [] as Place[] })),
+  ]).then(([g, b]) => new Map([...g.items, ...b.items].map((p) => [p.id, p])));
+  return placesOnce;
+}
+
+/** Names a governorate or branch id in the reader's language; the id itself until the names arrive. */
+export function usePlaces(enabled: boolean): (id: string | null | undefined) => string {
+  const { i18n } = useTranslation();
+  const [places, setPlaces] = useState<Map<string, Place> | null>(null);
+  useEffect(() => {
+    if (enabled) void loadPlaces().then(setPlaces);
+  }, [enabled]);
+  return (id) => {
+    if (!id) return '';
+    const p = places?.get(id);
+    return p ? (i18n.language === 'ar' ? p.nameAr : p.nameEn) : id;
   };
 }
 

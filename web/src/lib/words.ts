@@ -39,6 +39,12 @@ const words: Record<string, string> = {
   file_name: msg('file name'),
   folder: msg('folder'),
   other: msg('other'),
+  // record kinds
+  family_report: msg('Family report'),
+  registry_line: msg('Line of a registry or list'),
+  death_notice: msg('Death notice'),
+  diaspora_list: msg('Diaspora list'),
+  evidence_card: msg('Evidence card'),
   // link bases
   review: msg('by a reviewer'),
   manual: msg('by hand'),

@@ -12,7 +12,7 @@ import {
   YAxis,
 } from 'recharts';
 import { api, type Stats } from '../api.js';
-import { ErrorNote, Loading, useLoad, usePlaceName } from '../components/common.js';
+import { ErrorNote, Loading, locale, useLoad, usePlaceName } from '../components/common.js';
 import { msg } from '../lib/index.js';
 
 const totals = [
@@ -57,7 +57,7 @@ export function DashboardScreen() {
   const { t, i18n } = useTranslation();
   const placeName = usePlaceName();
   const { data, error, loading } = useLoad(() => api.get<Stats>('/api/stats'), []);
-  const number = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SY' : 'en-GB');
+  const number = new Intl.NumberFormat(locale(i18n.language));
   const rtl = i18n.dir() === 'rtl';
 
   return (

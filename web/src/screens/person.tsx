@@ -1,7 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api, type PersonAnswer, type RecordItem } from '../api.js';
-import { BlurredThumbnail, ErrorNote, Field, Loading, useFormatDate, useLoad } from '../components/common.js';
+import {
+  BlurredThumbnail,
+  ErrorNote,
+  Field,
+  Loading,
+  useFormatDate,
+  useLoad,
+  usePlaces,
+} from '../components/common.js';
 import { apiWord, comparisonOf, fieldLabel, msg, recordFields } from '../lib/index.js';
 import { useSession } from '../session.js';
 import { statusLabel } from './search.js';
@@ -35,6 +43,8 @@ export function identificationStatus(status: string): string {
 /** One record as its source gave it: original script, its own direction, and where it came from. */
 export function RecordCard({ record, title }: { record: RecordItem; title?: string }) {
   const { t } = useTranslation();
+  const { can } = useSession();
+  const placeName = usePlaces(can('places:read'));
   const formatDate = useFormatDate();
   const original = (record.original ?? {}) as Record<string, unknown>;
   return (
@@ -42,7 +52,7 @@ export function RecordCard({ record, title }: { record: RecordItem; title?: stri
       {title && <h3>{title}</h3>}
       <p className="muted" dir="auto">
         {t('Source')}: {record.source?.name ?? t('unknown')}
-        {record.kind ? ` · ${record.kind}` : ''}
+        {record.kind ? ` · ${t(apiWord(record.kind))}` : ''}
       </p>
       <dl>
         {recordFields.map((f) => {
@@ -51,7 +61,11 @@ export function RecordCard({ record, title }: { record: RecordItem; title?: stri
           const value = String(raw);
           return (
             <Field key={f} label={t(fieldLabel(f))}>
-              {/Date$/.test(f) ? formatDate(value) : value}
+              {/Date$/.test(f)
+                ? formatDate(value)
+                : /(governorate|branch)Id$/.test(f)
+                  ? placeName(value)
+                  : value}
             </Field>
           );
         })}

@@ -12,7 +12,7 @@ import {
   YAxis,
 } from 'recharts';
 import { api, type RecordItem, type ReviewPair } from '../api.js';
-import { ErrorNote, Loading } from '../components/common.js';
+import { ErrorNote, Loading, locale, usePlaces } from '../components/common.js';
 import {
   comparisonOf,
   fieldLabel,
@@ -86,6 +86,10 @@ function PairTable({
   agreement: ReviewPair['agreement'];
 }) {
   const { t } = useTranslation();
+  const { can } = useSession();
+  const placeName = usePlaces(can('places:read'));
+  const show = (f: string, v: unknown) =>
+    v === null || v === undefined ? '' : /(governorate|branch)Id$/.test(f) ? placeName(String(v)) : String(v);
   const level = (f: string) => agreement[f] ?? agreement[comparisonOf(f)];
   const fields = recordFields.filter((f) => a[f] || b[f] || level(f));
   return (
@@ -104,8 +108,8 @@ function PairTable({
           return (
             <tr key={f} className={l ? `agreement-${l}` : undefined}>
               <th scope="row">{t(fieldLabel(f))}</th>
-              <td dir="auto">{String(a[f] ?? '')}</td>
-              <td dir="auto">{String(b[f] ?? '')}</td>
+              <td dir="auto">{show(f, a[f])}</td>
+              <td dir="auto">{show(f, b[f])}</td>
               <td>{l ? t(agreementWords[l]) : ''}</td>
             </tr>
           );
@@ -189,7 +193,7 @@ export function ReviewScreen() {
     return () => window.removeEventListener('keydown', onKey);
   }, [decide]);
 
-  const percent = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SY' : 'en-GB', {
+  const percent = new Intl.NumberFormat(locale(i18n.language), {
     style: 'percent',
     maximumFractionDigits: 1,
   });

@@ -201,6 +201,9 @@ describe('the web interface in a real browser', () => {
     expect(await page.$$('.pair-table tr.agreement-agree')).not.toHaveLength(0);
     await page.waitForSelector('.chart-card .recharts-bar-rectangle');
     await screenshot(page, 'review-en');
+    await page.selectOption('.language-switch select', 'ar');
+    await page.waitForFunction("document.documentElement.dir === 'rtl'");
+    await screenshot(page, 'review-ar');
 
     await page.keyboard.press('m');
     await page.waitForSelector('.decided');
@@ -247,7 +250,8 @@ describe('the web interface in a real browser', () => {
     await page.selectOption('.language-switch select', 'ar');
     await page.waitForFunction("document.documentElement.dir === 'rtl'");
     for (const [path, name] of [
-      ['/review', 'review-ar'],
+      ['/identifications', 'identifications-ar'],
+      ['/search?q=الحلبي', 'search-results-ar'],
       ['/', 'home-ar'],
     ] as const) {
       await page.goto(`${server.url}${path}`);

@@ -42,7 +42,13 @@ function Waterfall({ explanation }: { explanation: NonNullable<ReviewPair['expla
           <BarChart data={bars} layout="vertical" margin={{ left: 8, right: 8 }}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis type="number" reversed={rtl} />
-            <YAxis type="category" dataKey="name" width={120} orientation={rtl ? 'right' : 'left'} />
+            <YAxis
+              type="category"
+              dataKey="name"
+              width={130}
+              interval={0}
+              orientation={rtl ? 'right' : 'left'}
+            />
             <ReferenceLine x={0} stroke="#1d2327" />
             <Tooltip formatter={(_v, _n, item) => (item.payload as { weight: number }).weight.toFixed(2)} />
             <Bar dataKey="range" isAnimationActive={false}>

@@ -86,7 +86,7 @@ export function DashboardScreen() {
                 <XAxis type="number" allowDecimals={false} reversed={rtl} />
                 <YAxis type="category" dataKey="name" width={110} orientation={rtl ? 'right' : 'left'} />
                 <Tooltip />
-                <Bar dataKey="count" name={t('Records')} fill={ink} />
+                <Bar dataKey="count" name={t('Records')} fill={ink} maxBarSize={36} />
               </BarChart>
             </ChartCard>
             <ChartCard title={t('Records by year of arrest')} empty={data.byArrestYear.length === 0}>
@@ -95,7 +95,7 @@ export function DashboardScreen() {
                 <XAxis dataKey="year" reversed={rtl} />
                 <YAxis allowDecimals={false} orientation={rtl ? 'right' : 'left'} />
                 <Tooltip />
-                <Bar dataKey="count" name={t('Records')} fill={ink} />
+                <Bar dataKey="count" name={t('Records')} fill={ink} maxBarSize={36} />
               </BarChart>
             </ChartCard>
             <ChartCard title={t('Records by branch')} empty={data.byBranch.length === 0}>
@@ -108,7 +108,7 @@ export function DashboardScreen() {
                 <XAxis type="number" allowDecimals={false} reversed={rtl} />
                 <YAxis type="category" dataKey="name" width={130} orientation={rtl ? 'right' : 'left'} />
                 <Tooltip />
-                <Bar dataKey="count" name={t('Records')} fill={second} />
+                <Bar dataKey="count" name={t('Records')} fill={second} maxBarSize={36} />
               </BarChart>
             </ChartCard>
             <ChartCard title={t('Identifications by month')} empty={data.identificationsByMonth.length === 0}>

@@ -201,7 +201,8 @@ export function SearchScreen() {
               <p className="why">
                 <span className="visually-hidden">{t('Why it matched')}: </span>
                 {r.why.map((w) => (
-                  <span key={w} className="chip" dir="auto">
+                  // The registry writes these reasons in English: laid out left to right whatever the page.
+                  <span key={w} className="chip" dir="ltr">
                     {t(w)}
                   </span>
                 ))}

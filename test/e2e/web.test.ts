@@ -218,6 +218,25 @@ describe('the web interface in a real browser', () => {
     await ctx.close();
   });
 
+  it('fits the staff screens on a 360 px phone', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'ar-SY' });
+    const page = await ctx.newPage();
+    await signIn(page, seeded.users.reviewer);
+    for (const [path, ready] of [
+      ['/dashboard', '.chart-card svg'],
+      ['/search?q=Halabi', '.result'],
+      [`/persons/${seeded.personId}`, '.record-card'],
+      [`/evidence/${seeded.evidenceId}`, '.evidence-view'],
+      ['/identifications', '.cards'],
+    ] as const) {
+      await page.goto(`${server.url}${path}`);
+      await page.waitForSelector(ready);
+      expect([path, await page.evaluate('document.documentElement.scrollWidth')]).toEqual([path, 360]);
+    }
+    await screenshot(page, 'identifications-phone-ar');
+    await ctx.close();
+  });
+
   it('switches language: Arabic right to left, English left to right, on every screen', async () => {
     const ctx = await context('ar');
     const page = await ctx.newPage();

@@ -99,35 +99,37 @@ function PairTable({
   const level = (f: string) => agreement[f] ?? agreement[comparisonOf(f)];
   const fields = recordFields.filter((f) => a[f] || b[f] || level(f));
   return (
-    <table className="pair-table">
-      <thead>
-        <tr>
-          <th scope="col">{t('Field')}</th>
-          <th scope="col">{t('Record A')}</th>
-          <th scope="col">{t('Record B')}</th>
-          <th scope="col">{t('Agreement')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {fields.map((f) => {
-          const l = level(f);
-          return (
-            <tr key={f} className={l ? `agreement-${l}` : undefined}>
-              <th scope="row">{t(fieldLabel(f))}</th>
-              <td dir="auto">{show(f, a[f])}</td>
-              <td dir="auto">{show(f, b[f])}</td>
-              <td>{l ? t(agreementWords[l]) : ''}</td>
-            </tr>
-          );
-        })}
-        <tr>
-          <th scope="row">{t('Source')}</th>
-          <td dir="auto">{a.source?.name}</td>
-          <td dir="auto">{b.source?.name}</td>
-          <td />
-        </tr>
-      </tbody>
-    </table>
+    <div className="table-scroll">
+      <table className="pair-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('Field')}</th>
+            <th scope="col">{t('Record A')}</th>
+            <th scope="col">{t('Record B')}</th>
+            <th scope="col">{t('Agreement')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {fields.map((f) => {
+            const l = level(f);
+            return (
+              <tr key={f} className={l ? `agreement-${l}` : undefined}>
+                <th scope="row">{t(fieldLabel(f))}</th>
+                <td dir="auto">{show(f, a[f])}</td>
+                <td dir="auto">{show(f, b[f])}</td>
+                <td>{l ? t(agreementWords[l]) : ''}</td>
+              </tr>
+            );
+          })}
+          <tr>
+            <th scope="row">{t('Source')}</th>
+            <td dir="auto">{a.source?.name}</td>
+            <td dir="auto">{b.source?.name}</td>
+            <td />
+          </tr>
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -218,6 +218,45 @@ describe('the web interface in a real browser', () => {
     await ctx.close();
   });
 
+  it('takes an identification from proposed to confirmed by two reviewers to family informed', async () => {
+    const second = await new UserRepository(server.ctx.store.db).create({
+      username: 'synthetic-reviewer-2',
+      passwordHash: await hashPassword(syntheticPassword),
+      role: 'reviewer',
+    });
+    expect(second.id).toBeTruthy();
+    const confirmAs = async (user: { username: string; password: string }) => {
+      const ctx = await context('en');
+      const page = await ctx.newPage();
+      await signIn(page, user);
+      await page.goto(`${server.url}/identifications`);
+      await page.click('button:text-is("Confirm as second reviewer")');
+      await page.waitForSelector('button:text-is("Confirm as second reviewer")', { state: 'detached' });
+      await ctx.close();
+    };
+    await confirmAs(seeded.users.reviewer);
+    await confirmAs({ username: 'synthetic-reviewer-2', password: syntheticPassword });
+
+    const ctx = await context('ar');
+    const page = await ctx.newPage();
+    await signIn(page, seeded.users.liaison);
+    await page.goto(`${server.url}/identifications`);
+    await page.click('[role="tab"] >> nth=1');
+    await page.waitForSelector('.cards li');
+    await screenshot(page, 'identification-confirmed-ar');
+    await page.click('.cards li button');
+    await page.waitForSelector('.cards li', { state: 'detached' });
+    await page.click('[role="tab"] >> nth=2');
+    await page.waitForSelector('.cards li');
+    const row = await server.ctx.store.db
+      .selectFrom('identifications')
+      .select('status')
+      .where('evidence_id', '=', seeded.evidenceId)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('family_informed');
+    await ctx.close();
+  });
+
   it('fits the staff screens on a 360 px phone', async () => {
     const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'ar-SY' });
     const page = await ctx.newPage();

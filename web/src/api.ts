@@ -212,8 +212,10 @@ export interface Identification {
   personId: string;
   status: string;
   basis?: string | null;
+  proposedBy?: string | null;
   proposedAt?: string;
-  confirmedAt?: string | null;
+  confirmations?: { by: string; at: string | null }[];
+  informedBy?: string | null;
   informedAt?: string | null;
 }
 

@@ -264,6 +264,7 @@ export const ar: Record<string, string> = {
   'Confirm as second reviewer': 'التأكيد بصفتي المراجع الثاني',
   'The family was informed in person': 'أُبلغت العائلة شخصياً',
   'None.': 'لا شيء.',
+  'Confirmations: {{count}} of 2': 'التأكيدات: {{count}} من 2',
 
   // Person
   Birth: 'الولادة',

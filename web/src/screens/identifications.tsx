@@ -81,6 +81,11 @@ export function IdentificationsScreen() {
   const [actionError, setActionError] = useState<unknown>(null);
   const list = useLoad(() => api.get<List<Identification>>('/api/identifications', { status }), [status]);
 
+  // Two different reviewers confirm, neither of them the proposer (the server enforces it; the button follows).
+  const me = session?.user.id;
+  const mayConfirm = (i: Identification) =>
+    i.proposedBy !== me && !(i.confirmations ?? []).some((c) => c.by === me);
+
   async function act(id: string, action: 'confirm' | 'family-informed') {
     setActionError(null);
     try {
@@ -131,7 +136,12 @@ export function IdentificationsScreen() {
                 </p>
               )}
               <p className="muted">{formatDate(i.proposedAt)}</p>
-              {i.status === 'proposed' && can('identifications:confirm') && (
+              {i.status === 'proposed' && (
+                <p className="confirmations">
+                  {t('Confirmations: {{count}} of 2', { count: i.confirmations?.length ?? 0 })}
+                </p>
+              )}
+              {i.status === 'proposed' && can('identifications:confirm') && mayConfirm(i) && (
                 <button type="button" onClick={() => void act(i.id, 'confirm')}>
                   {t('Confirm as second reviewer')}
                 </button>

@@ -266,7 +266,7 @@ describe('the web interface in a real browser', () => {
       ['/search?q=Halabi', '.result'],
       [`/persons/${seeded.personId}`, '.record-card'],
       [`/evidence/${seeded.evidenceId}`, '.evidence-view'],
-      ['/identifications', '.cards'],
+      ['/identifications', '.tabs'],
     ] as const) {
       await page.goto(`${server.url}${path}`);
       await page.waitForSelector(ready);

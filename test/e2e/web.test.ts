@@ -257,6 +257,36 @@ describe('the web interface in a real browser', () => {
     await ctx.close();
   });
 
+  it('imports a CSV and follows its progress to the end', async () => {
+    const ctx = await context('en');
+    const page = await ctx.newPage();
+    await signIn(page, seeded.users.documenter);
+    await page.click('.staff-nav a[href="/imports"]');
+    const csv = [
+      'record_id,full_name,birth_date,governorate,arrest_date',
+      's1,Yusuf Hasan Darwish,1979,Hama,2012-08',
+      's2,يوسف حسن درويش,1979-04-02,حماة,2012-08-14',
+      's3,,not a date,,',
+    ].join('\n');
+    await page.setInputFiles('input[name="file"]', {
+      name: 'synthetic-list.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await page.fill('input[name="source"]', 'Synthetic import (not real people)');
+    await page.uncheck('input[name="dryRun"]');
+    await page.click('button:text-is("Start the import")');
+    await page.waitForURL(/\/imports\/[^/]+$/);
+    await page.waitForSelector('[data-status="finished"], [data-status="failed"]');
+    expect(await page.getAttribute('[data-status]', 'data-status')).toBe('finished');
+    expect(await page.$$('table tbody tr')).not.toHaveLength(0);
+    await screenshot(page, 'import-en');
+    await page.click('.staff-nav a[href="/ingest"]');
+    await page.waitForSelector('.cards li');
+    await screenshot(page, 'ingest-en');
+    await ctx.close();
+  });
+
   it('fits the staff screens on a 360 px phone', async () => {
     const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'ar-SY' });
     const page = await ctx.newPage();

@@ -14,6 +14,8 @@ export class ApiError extends Error {
   }
 }
 
+export const sessionEndedEvent = 'athar:session-ended';
+
 // The CSRF token comes from the session answer; every write made with the session cookie must carry it.
 let csrfToken: string | null = null;
 export function setCsrfToken(token: string | null): void {
@@ -53,7 +55,15 @@ async function request<T>(
   if (res.status === 204) return undefined as T;
   const type = res.headers.get('content-type') ?? '';
   const data: unknown = type.includes('json') ? await res.json().catch(() => ({})) : await res.text();
-  if (!res.ok) throw new ApiError(res.status, typeof data === 'object' && data ? (data as ProblemBody) : {});
+  if (!res.ok) {
+    const problem = typeof data === 'object' && data ? (data as ProblemBody) : {};
+    // A session that ended (expired, signed out elsewhere) while a screen was open: tell the session holder, which
+    // sends the user to sign in again. Sign-in itself answers 401 too, and is left to its own screen.
+    if (res.status === 401 && problem.code === 'unauthenticated' && !path.startsWith('/api/session')) {
+      globalThis.dispatchEvent?.(new Event(sessionEndedEvent));
+    }
+    throw new ApiError(res.status, problem);
+  }
   return data as T;
 }
 

@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { ApiError, api, type SessionAnswer, setCsrfToken } from './api.js';
+import { ApiError, api, type SessionAnswer, sessionEndedEvent, setCsrfToken } from './api.js';
 
 interface SessionState {
   /** undefined while the first GET /api/session is in flight; null when nobody is signed in. */
@@ -26,6 +26,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         if (!(error instanceof ApiError) || error.status !== 401) console.warn('session check failed', error);
         setSession(null);
       });
+  }, []);
+
+  useEffect(() => {
+    const ended = () => {
+      setCsrfToken(null);
+      setSession(null);
+    };
+    window.addEventListener(sessionEndedEvent, ended);
+    return () => window.removeEventListener(sessionEndedEvent, ended);
   }, []);
 
   const signedIn = useCallback((answer: SessionAnswer) => {

@@ -3,6 +3,7 @@ import { ConfigError } from '../config/config.js';
 import { StoreError } from '../store/errors.js';
 import { version } from '../version.js';
 import { registerEvidence } from './commands/evidence.js';
+import { registerImport } from './commands/import.js';
 import { registerIngest } from './commands/ingest.js';
 import { registerInit } from './commands/init.js';
 import { registerLedger } from './commands/ledger.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerNames(program);
   registerLink(program);
   registerMatch(program);
+  registerImport(program);
   registerSynth(program);
   registerUsers(program);
   for (const command of program.commands) command.exitOverride();

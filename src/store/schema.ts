@@ -44,6 +44,10 @@ export interface Database {
   report_consents: ReportConsentTable;
   antemortem_profiles: AntemortemProfileTable;
   contacts: ContactTable;
+  assertions: AssertionTable;
+  relations: RelationTable;
+  record_name_keys: RecordNameKeyTable;
+  imports: ImportTable;
 }
 
 export interface MetaTable {
@@ -519,4 +523,64 @@ export interface ContactTable {
   nonce: Buffer;
   key_id: string;
   created_at: string;
+}
+
+/** A claim a source made about a record or a person (migration 0008). Append-only: corrections are new claims. */
+export interface AssertionTable {
+  id: string;
+  record_id: string | null;
+  person_id: string | null;
+  /** information_sought | believed_alive | believed_missing | believed_dead | seen_in_detention | … (src/services/case-status.ts) */
+  kind: string;
+  statement: string | null;
+  asserted_at: string;
+  asserted_by: string | null;
+  source_id: string | null;
+  created_at: string;
+  created_by: string | null;
+}
+
+/** A typed relation between two persons with its certainty; retracted, never deleted (migration 0008). */
+export interface RelationTable {
+  id: string;
+  person_a: string;
+  person_b: string;
+  /** same_person | parent_child | sibling | spouse | alleged_perpetrator */
+  type: string;
+  /** maybe | likely | certain */
+  certainty: string;
+  note: string | null;
+  created_at: string;
+  created_by: string | null;
+  retracted_at: string | null;
+  retracted_by: string | null;
+  retract_reason: string | null;
+}
+
+/** The names module's blocking keys of a record's name parts, for name search (migration 0008). */
+export interface RecordNameKeyTable {
+  key: string;
+  record_id: string;
+}
+
+/** A CSV import and its progress (migration 0008). */
+export interface ImportTable {
+  id: string;
+  /** running | finished | failed */
+  status: string;
+  kind: string;
+  source_name: string | null;
+  file_name: string;
+  dry_run: number;
+  total: number;
+  done: number;
+  created: number;
+  skipped: number;
+  /** JSON array of { row, line, field, message }, capped. */
+  errors: string;
+  error_count: number;
+  failure: string | null;
+  created_at: string;
+  created_by: string | null;
+  finished_at: string | null;
 }

@@ -5,6 +5,7 @@ import { ledger } from './0002-ledger.js';
 import { evidence } from './0005-evidence.js';
 import { access } from './0006-access.js';
 import { accounts } from './0007-accounts.js';
+import { registry } from './0008-registry.js';
 import { review } from './0009-review.js';
 import { intake } from './0010-intake.js';
 
@@ -19,6 +20,7 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0005-evidence': evidence(),
     '0006-access': access(),
     '0007-accounts': accounts(),
+    '0008-registry': registry(),
     '0009-review': review(),
     '0010-intake': intake(caps),
   };

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { assertionKinds } from '../../services/case-status.js';
+import type { AppContext } from '../../services/context.js';
+import type { App } from '../app.js';
+import { presentAssertion } from '../presenters/registry.js';
+import { actorId, answering, registryServices } from './registry-support.js';
+
+/** Claims about a person or a record (append-only); a person's case status is derived from them. */
+export async function assertionRoutes(app: App, ctx: AppContext): Promise<void> {
+  const { registry } = registryServices(ctx);
+  app.post(
+    '/api/assertions',
+    {
+      config: { access: 'records:write' },
+      schema: {
+        summary: 'Add a claim about a person or a record',
+        tags: ['records'],
+        body: z
+          .object({
+            personId: z.string().min(1).max(100).optional(),
+            recordId: z.string().min(1).max(100).optional(),
+            kind: z.enum(assertionKinds),
+            statement: z.string().max(4000).optional(),
+            assertedAt: z
+              .string()
+              .regex(/^\d{4}(-\d{2}(-\d{2}(T[\d:.]+Z)?)?)?$/)
+              .optional(),
+            sourceId: z.string().min(1).optional(),
+          })
+          .refine((b) => (b.personId ? 1 : 0) + (b.recordId ? 1 : 0) === 1, {
+            message: 'name exactly one of personId and recordId',
+            path: ['personId'],
+          }),
+      },
+    },
+    async (request, reply) => {
+      const made = await answering(() => registry.addAssertion(request.body, actorId(request)));
+      return reply.status(201).send(presentAssertion(made));
+    },
+  );
+}

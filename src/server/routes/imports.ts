@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import type { AppContext } from '../../services/context.js';
+import { settleImports, startImport } from '../../services/import-jobs.js';
+import { recordKinds } from '../../services/record-fields.js';
+import { ImportRepository } from '../../store/repositories/imports.js';
+import type { App } from '../app.js';
+import { Problem } from '../problems.js';
+import { actorId } from './registry-support.js';
+
+const maxCsvBytes = 20 * 1024 * 1024;
+
+/** CSV imports over HTTP: started in the background, followed by their progress. docs/import.md. */
+export async function importRoutes(app: App, ctx: AppContext): Promise<void> {
+  // A closing server lets the imports it runs finish their batches first.
+  app.addHook('onClose', async () => settleImports());
+  // The CSV body parser (and its larger limit) belongs to this route alone: registered in its own scope.
+  await app.register(async (scoped: App) => {
+    scoped.addContentTypeParser(
+      'text/csv',
+      { parseAs: 'string', bodyLimit: maxCsvBytes },
+      (_request, body, done) => done(null, body),
+    );
+    scoped.post(
+      '/api/imports',
+      {
+        config: { access: 'records:write' },
+        bodyLimit: maxCsvBytes,
+        schema: {
+          summary:
+            'Import a person-record CSV (body text/csv, at most 20 MB) in the background; answers 202 { id }',
+          tags: ['imports'],
+          querystring: z.object({
+            kind: z.enum(recordKinds),
+            source: z.string().trim().min(1).max(300).optional(),
+            fileName: z.string().trim().min(1).max(300).optional(),
+            dryRun: z.enum(['true', 'false', '1', '0']).optional(),
+          }),
+        },
+      },
+      async (request, reply) => {
+        if (typeof request.body !== 'string' || !/^text\/csv\b/.test(request.headers['content-type'] ?? '')) {
+          throw new Problem('unsupported_media_type', 'send the file as text/csv');
+        }
+        const q = request.query;
+        const started = await startImport(
+          ctx.store,
+          request.body,
+          {
+            kind: q.kind,
+            sourceName: q.source ?? null,
+            fileName: q.fileName ?? 'upload.csv',
+            dryRun: q.dryRun === 'true' || q.dryRun === '1',
+            actor: actorId(request),
+          },
+          ctx.clock,
+        );
+        return reply.status(202).send({ id: started.id });
+      },
+    );
+  });
+
+  app.get(
+    '/api/imports/:id',
+    {
+      config: { access: 'records:write' },
+      schema: {
+        summary: 'Progress of an import: { id, status, done, total, created, skipped, errors }',
+        tags: ['imports'],
+        params: z.object({ id: z.string().min(1).max(100) }),
+      },
+    },
+    async (request) => {
+      const row = await new ImportRepository(ctx.store.db).get(request.params.id);
+      if (!row) throw new Problem('not_found', `no import ${request.params.id}`);
+      return {
+        id: row.id,
+        status: row.status,
+        kind: row.kind,
+        fileName: row.file_name,
+        dryRun: row.dry_run === 1,
+        done: row.done,
+        total: row.total,
+        created: row.created,
+        skipped: row.skipped,
+        errorCount: row.error_count,
+        errors: JSON.parse(row.errors) as unknown[],
+        failure: row.failure,
+        createdAt: row.created_at,
+        finishedAt: row.finished_at,
+      };
+    },
+  );
+}

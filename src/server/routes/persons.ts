@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import type { AppContext } from '../../services/context.js';
+import type { App } from '../app.js';
+import { presentPerson, viewerOf } from '../presenters/registry.js';
+import { Problem } from '../problems.js';
+import { actorId, answering, auditRead, registryServices } from './registry-support.js';
+
+const id = z.string().min(1).max(100);
+
+function presentLink(l: {
+  id: string;
+  recordId: string;
+  personId: string;
+  basis: string;
+  linkedAt: string;
+  linkedBy: string | null;
+  note: string | null;
+  unlinkedAt: string | null;
+  unlinkReason: string | null;
+}) {
+  return {
+    id: l.id,
+    recordId: l.recordId,
+    personId: l.personId,
+    basis: l.basis,
+    linkedAt: l.linkedAt,
+    linkedBy: l.linkedBy,
+    note: l.note,
+    unlinkedAt: l.unlinkedAt,
+    unlinkReason: l.unlinkReason,
+  };
+}
+
+/** Persons: the view built from linked records, and linking with provenance (records are never edited). */
+export async function personRoutes(app: App, ctx: AppContext): Promise<void> {
+  const { registry } = registryServices(ctx);
+
+  app.get(
+    '/api/persons/:id',
+    {
+      config: { access: 'persons:read' },
+      schema: {
+        summary:
+          'A person: derived status, linked records with their sources, events, relations, claims, identifications (audited)',
+        tags: ['persons'],
+        params: z.object({ id }),
+      },
+    },
+    async (request) => {
+      const person = await registry.person(request.params.id);
+      if (!person) throw new Problem('not_found', `no person ${request.params.id}`);
+      await auditRead(ctx, request, { action: 'read', subjectType: 'person', subjectId: person.id });
+      return presentPerson(person, viewerOf(request.actor));
+    },
+  );
+
+  app.post(
+    '/api/persons',
+    {
+      config: { access: 'persons:link' },
+      schema: {
+        summary: 'Create a person from records (each moved from its current person, with provenance)',
+        tags: ['persons'],
+        body: z.object({
+          recordIds: z.array(id).min(1).max(100),
+          note: z.string().max(4000).optional(),
+          force: z.boolean().optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const made = await answering(() =>
+        registry.createPerson(request.body.recordIds, actorId(request), {
+          note: request.body.note ?? null,
+          force: request.body.force ?? false,
+        }),
+      );
+      return reply.status(201).send({ id: made.id, links: made.links.map(presentLink) });
+    },
+  );
+
+  app.post(
+    '/api/persons/:id/links',
+    {
+      config: { access: 'persons:link' },
+      schema: {
+        summary:
+          'Link a record to the person; refused (409) when the persons are recorded as relatives, unless forced with a note',
+        tags: ['persons'],
+        params: z.object({ id }),
+        body: z.object({
+          recordId: id,
+          note: z.string().max(4000).optional(),
+          force: z.boolean().optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const link = await answering(() =>
+        registry.link(request.params.id, request.body.recordId, actorId(request), {
+          note: request.body.note ?? null,
+          force: request.body.force ?? false,
+        }),
+      );
+      return reply.status(201).send(presentLink(link));
+    },
+  );
+
+  app.post(
+    '/api/persons/:id/links/:linkId/undo',
+    {
+      config: { access: 'persons:link' },
+      schema: {
+        summary:
+          'Undo a link: close it with a reason and give the record back to the person it was moved from',
+        tags: ['persons'],
+        params: z.object({ id, linkId: id }),
+        body: z.object({ reason: z.string().trim().min(1).max(4000) }),
+      },
+    },
+    async (request) => {
+      const done = await answering(() =>
+        registry.undoLink(request.params.id, request.params.linkId, actorId(request), request.body.reason),
+      );
+      return {
+        closed: presentLink(done.closed),
+        ...(done.restored ? { restored: presentLink(done.restored) } : {}),
+      };
+    },
+  );
+}

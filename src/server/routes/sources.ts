@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { AppContext } from '../../services/context.js';
+import { type Source, SourceRepository, sourceKinds } from '../../store/repositories/sources.js';
+import type { App } from '../app.js';
+import { Problem } from '../problems.js';
+import { actorId } from './registry-support.js';
+
+function present(s: Source) {
+  return {
+    id: s.id,
+    name: s.name,
+    kind: s.kind,
+    description: s.description,
+    reliabilityNotes: s.reliabilityNotes,
+    createdAt: s.createdAt,
+  };
+}
+
+/** Sources: who or what records came from, with reliability notes. */
+export async function sourceRoutes(app: App, ctx: AppContext): Promise<void> {
+  const sources = new SourceRepository(ctx.store.db);
+
+  app.get(
+    '/api/sources',
+    { config: { access: 'sources:read' }, schema: { summary: 'Every source, by name', tags: ['sources'] } },
+    async () => ({ items: (await sources.list()).map(present) }),
+  );
+
+  app.get(
+    '/api/sources/:id',
+    {
+      config: { access: 'sources:read' },
+      schema: {
+        summary: 'One source',
+        tags: ['sources'],
+        params: z.object({ id: z.string().min(1).max(100) }),
+      },
+    },
+    async (request) => {
+      const source = await sources.get(request.params.id);
+      if (!source) throw new Problem('not_found', `no source ${request.params.id}`);
+      return present(source);
+    },
+  );
+
+  app.post(
+    '/api/sources',
+    {
+      config: { access: 'sources:write' },
+      schema: {
+        summary: 'Create a source (names are unique)',
+        tags: ['sources'],
+        body: z.object({
+          name: z.string().trim().min(1).max(300),
+          kind: z.enum(sourceKinds),
+          description: z.string().max(4000).optional(),
+          reliabilityNotes: z.string().max(4000).optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      if (await sources.findByName(request.body.name)) {
+        throw new Problem('conflict', `a source is already named ${JSON.stringify(request.body.name)}`);
+      }
+      const made = await sources.create({ ...request.body, createdBy: actorId(request) });
+      return reply.status(201).send(present(made));
+    },
+  );
+}

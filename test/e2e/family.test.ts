@@ -45,6 +45,9 @@ describe('the family pages in a real browser', () => {
     await page.fill('input[name="person.fullName"]', 'سامر يوسف الخطيب');
     await page.fill('input[name="person.birthDate"]', '١٩٨٨');
     await page.fill('input[name="arrest.date"]', '2014-02');
+    await page.click('.looks summary');
+    await page.fill('input[name="anteMortem.heightCm"]', '١٧٥');
+    await page.fill('textarea[name="anteMortem.distinctiveFeatures"]', 'ندبة فوق الحاجب الأيسر');
     await page.check('input[name="consent.internalUse"]');
     await page.check('input[name="consent.contactWithResults"]');
     await page.click('button[type="submit"]');
@@ -54,6 +57,17 @@ describe('the family pages in a real browser', () => {
     expect(reference).not.toBe('');
     expect(secret).not.toBe('');
     await screenshot(page, 'report-receipt-ar');
+    // What the family described arrived, with Arabic digits read as a number.
+    const profile = await server.ctx.store.db
+      .selectFrom('antemortem_profiles')
+      .innerJoin('family_reports', 'family_reports.id', 'antemortem_profiles.report_id')
+      .select('antemortem_profiles.profile')
+      .where('family_reports.reference', '=', reference)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(profile.profile)).toMatchObject({
+      heightCm: 175,
+      distinctiveFeatures: 'ندبة فوق الحاجب الأيسر',
+    });
 
     await page.goto(`${server.url}/status`);
     await page.fill('input[name="reference"]', reference);

@@ -366,6 +366,18 @@ export const ar: Record<string, string> = {
   'Kept apart from the report, encrypted, and seen only by our family liaisons.':
     'تُحفظ منفصلة عن البلاغ ومشفّرة، ولا يراها إلا مسؤولو التواصل مع العائلات.',
   'Sending…': 'جارٍ الإرسال…',
+  'What they looked like (optional)': 'أوصاف الشخص (اختياري)',
+  'This helps compare your relative with records and photographs. Skip anything you do not know.':
+    'تساعد هذه المعلومات في مقارنة قريبك بالسجلات والصور. تجاوز ما لا تعرفه.',
+  'Height in centimetres': 'الطول بالسنتيمتر',
+  Build: 'البنية',
+  Hair: 'الشعر',
+  'Eye colour': 'لون العينين',
+  'Scars, tattoos, marks or anything distinctive': 'ندوب أو وشوم أو شامات أو أي علامة مميزة',
+  'Illnesses, operations, broken bones': 'أمراض أو عمليات جراحية أو كسور',
+  'Teeth: missing teeth, fillings, crowns': 'الأسنان: أسنان مفقودة أو حشوات أو تيجان',
+  'Ring, watch or other things they carried': 'خاتم أو ساعة أو أشياء أخرى كان يحملها',
+  'Clothes when last seen': 'الملابس عند آخر مرة شوهد فيها',
   'Send the report': 'إرسال البلاغ',
 
   // Review

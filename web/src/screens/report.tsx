@@ -35,6 +35,30 @@ const arrestFields = [
   ['branch', msg('Branch or place of detention, if known')],
 ] as const;
 
+/** What the person looked like: the ante-mortem answers forensic comparison needs; every one optional. */
+const lookFields = [
+  ['heightCm', msg('Height in centimetres')],
+  ['physique', msg('Build')],
+  ['hair', msg('Hair')],
+  ['eyeColour', msg('Eye colour')],
+  ['distinctiveFeatures', msg('Scars, tattoos, marks or anything distinctive')],
+  ['medicalHistory', msg('Illnesses, operations, broken bones')],
+  ['dentalHistory', msg('Teeth: missing teeth, fillings, crowns')],
+  ['personalItems', msg('Ring, watch or other things they carried')],
+  ['clothingLastSeen', msg('Clothes when last seen')],
+] as const;
+
+/** The ante-mortem answers as the API takes them: height as a number, the rest as text; empty ones left out. */
+function anteMortemOf(values: Record<string, string>): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [k, raw] of Object.entries(values)) {
+    const v = raw.trim();
+    if (!v) continue;
+    out[k] = k === 'heightCm' ? Number(asciiDigits(v)) : v;
+  }
+  return out;
+}
+
 const contactFields = [
   ['name', msg('Your name')],
   ['relation', msg('Your relation to the missing person')],
@@ -59,6 +83,7 @@ export function ReportScreen() {
   const [person, setPerson] = useState<Record<string, string>>({});
   const [sex, setSex] = useState('');
   const [arrest, setArrest] = useState<Record<string, string>>({});
+  const [looks, setLooks] = useState<Record<string, string>>({});
   const [contact, setContact] = useState<Record<string, string>>({});
   const [consent, setConsent] = useState<Record<ConsentKey, boolean>>(
     Object.fromEntries(consentQuestions.map(([k]) => [k, false])) as Record<ConsentKey, boolean>,
@@ -73,9 +98,11 @@ export function ReportScreen() {
     setError(null);
     try {
       const arrestValues = compact(arrest);
+      const anteMortem = anteMortemOf(looks);
       const answer = await api.post<{ reference: string; secret: string }>('/api/public/reports', {
         person: { ...compact(person), ...(sex ? { sex } : {}) },
         ...(Object.keys(arrestValues).length ? { arrest: arrestValues } : {}),
+        ...(Object.keys(anteMortem).length ? { anteMortem } : {}),
         consent,
         contact: compact(contact),
         language: i18n.language === 'en' ? 'en' : 'ar',
@@ -177,6 +204,41 @@ export function ReportScreen() {
           <legend>{t('The arrest or disappearance')}</legend>
           {arrestFields.map(([name, label]) => input(arrest, setArrest, name, label, 'arrest'))}
         </fieldset>
+        <details className="looks">
+          <summary>{t('What they looked like (optional)')}</summary>
+          <fieldset>
+            <legend>
+              {t(
+                'This helps compare your relative with records and photographs. Skip anything you do not know.',
+              )}
+            </legend>
+            {lookFields.map(([name, label]) =>
+              name === 'heightCm' ? (
+                <label key={name}>
+                  {t(label)}
+                  <input
+                    name="anteMortem.heightCm"
+                    inputMode="numeric"
+                    value={looks.heightCm ?? ''}
+                    onChange={(e) => setLooks({ ...looks, heightCm: e.target.value })}
+                    dir="ltr"
+                  />
+                </label>
+              ) : (
+                <label key={name}>
+                  {t(label)}
+                  <textarea
+                    name={`anteMortem.${name}`}
+                    rows={2}
+                    value={looks[name] ?? ''}
+                    onChange={(e) => setLooks({ ...looks, [name]: e.target.value })}
+                    dir="auto"
+                  />
+                </label>
+              ),
+            )}
+          </fieldset>
+        </details>
         <fieldset>
           <legend>{t('How we may use this report')}</legend>
           <p className="muted">

@@ -425,6 +425,16 @@ describeEachDialect('family intake', (store, dialect) => {
     expect(await withdrawnRecordIds(store().db)).toContain(recordId);
     expect(await recordsHiddenFrom(store().db, 'reviewer')).toContain(recordId);
     expect(await recordsHiddenFrom(store().db, 'liaison')).not.toContain(recordId);
+    // The registry's reads obey it: the record is not there for an investigator, by id or by name search.
+    const reader = await api.as('investigator');
+    expect((await reader.get(`/api/records/${recordId}`)).statusCode).toBe(404);
+    expect((await liaison.get(`/api/records/${recordId}`)).statusCode).toBe(200);
+    const found = async (client: typeof reader) =>
+      (await client.get(`/api/records?q=${encodeURIComponent('محمد أحمد خالد الحلبي')}&limit=100`))
+        .json()
+        .items.map((r: { id: string }) => r.id);
+    expect(await found(reader)).not.toContain(recordId);
+    expect(await found(liaison)).toContain(recordId);
 
     const again = await liaison.post(`/api/reports/${id}/consent`, {
       purpose: 'internal_use',
@@ -433,6 +443,7 @@ describeEachDialect('family intake', (store, dialect) => {
     expect(again.json().history).toHaveLength(10);
     expect(again.json().consent.internal_use).toBe(true);
     expect(await withdrawnRecordIds(store().db)).not.toContain(recordId);
+    expect((await reader.get(`/api/records/${recordId}`)).statusCode).toBe(200);
 
     // Forensic comparison follows the same rule: a reviewer reads the profile only while internal use holds.
     const reviewer = await api.as('reviewer');

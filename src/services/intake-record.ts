@@ -5,6 +5,7 @@ import { detectScript, normalize, parse } from '../names/index.js';
 import type { RecordTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { appendLogEntry } from './ledger.js';
+import { nameKeys } from './record-fields.js';
 import type { ReportInput } from './report-input.js';
 
 /**
@@ -12,7 +13,7 @@ import type { ReportInput } from './report-input.js';
  * each family is its own witness), names as given plus their parsed parts and matching forms. Contact details
  * and the ante-mortem profile are NOT part of the record: they live in their own tables.
  *
- * Kept to this one function on purpose: the registry's record service can replace it at merge.
+ * Its name keys are the registry's (record-fields.ts), so name search finds reports like any other record.
  */
 export async function recordFromReport(
   db: Db,
@@ -76,6 +77,14 @@ export async function recordFromReport(
     created_by: meta.createdBy,
   };
   await db.insertInto('records').values(record).execute();
+  // Name keys, as the registry writes them, so that the report is found by name search like any record.
+  const keys = nameKeys({ first, father, grandfather, family, full: fullName });
+  if (keys.length > 0) {
+    await db
+      .insertInto('record_name_keys')
+      .values(keys.map((key) => ({ key, record_id: recordId })))
+      .execute();
+  }
   // A registry change: staged in the tamper-evident log in the same transaction (digests only, no names).
   await appendLogEntry(db, recordEntry('record.created', record));
   return recordId;

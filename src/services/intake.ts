@@ -349,3 +349,18 @@ export async function withdrawnRecordIds(db: Db): Promise<Set<string>> {
 export async function recordsHiddenFrom(db: Db, role: string): Promise<Set<string>> {
   return seesWithdrawnRecords.has(role) ? new Set() : withdrawnRecordIds(db);
 }
+
+/**
+ * Which of these records a role must not see because their family report withdrew internal use. Only family
+ * reports carry consent, so a page without them costs no query (the person page is a hot path).
+ */
+export async function hiddenAmong(
+  db: Db,
+  role: string,
+  records: readonly { id: string; kind: string }[],
+): Promise<Set<string>> {
+  if (seesWithdrawnRecords.has(role)) return new Set();
+  const ids = records.filter((r) => r.kind === 'family_report').map((r) => r.id);
+  if (ids.length === 0) return new Set();
+  return new Set(await new ReportRepository(db).recordsWithdrawnFrom('internal_use', ids));
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../services/context.js';
+import { hiddenAmong } from '../../services/intake.js';
 import type { App } from '../app.js';
 import { presentPerson, viewerOf } from '../presenters/registry.js';
 import { Problem } from '../problems.js';
@@ -50,7 +51,17 @@ export async function personRoutes(app: App, ctx: AppContext): Promise<void> {
       const person = await registry.person(request.params.id);
       if (!person) throw new Problem('not_found', `no person ${request.params.id}`);
       await auditRead(ctx, request, { action: 'read', subjectType: 'person', subjectId: person.id });
-      return presentPerson(person, viewerOf(request.actor));
+      const hidden = await hiddenAmong(ctx.store.db, request.actor?.role ?? '', person.records);
+      const shown =
+        hidden.size === 0
+          ? person
+          : {
+              ...person,
+              records: person.records.filter((r) => !hidden.has(r.id)),
+              events: person.events.filter((e) => e.record_id === null || !hidden.has(e.record_id)),
+              assertions: person.assertions.filter((a) => a.record_id === null || !hidden.has(a.record_id)),
+            };
+      return presentPerson(shown, viewerOf(request.actor));
     },
   );
 

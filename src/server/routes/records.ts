@@ -3,6 +3,7 @@ import { resolveBranch, resolveGovernorate } from '../../gazetteer/index.js';
 import type { PersonRecordFields } from '../../linkage/record.js';
 import { assertionKinds, caseStatuses } from '../../services/case-status.js';
 import type { AppContext } from '../../services/context.js';
+import { hiddenAmong } from '../../services/intake.js';
 import { recordKinds } from '../../services/record-fields.js';
 import { CursorError } from '../../services/record-search.js';
 import type { RecordInput } from '../../services/registry.js';
@@ -169,11 +170,18 @@ export async function recordRoutes(app: App, ctx: AppContext): Promise<void> {
         },
       });
       const viewer = viewerOf(request.actor);
+      const hidden = await hiddenAmong(
+        ctx.store.db,
+        request.actor?.role ?? '',
+        result.items.map((hit) => hit.record),
+      );
       return {
-        items: result.items.map((hit) => ({
-          ...presentRecord(hit.record, viewer),
-          ...(hit.score === undefined ? {} : { score: hit.score, why: hit.why ?? [] }),
-        })),
+        items: result.items
+          .filter((hit) => !hidden.has(hit.record.id))
+          .map((hit) => ({
+            ...presentRecord(hit.record, viewer),
+            ...(hit.score === undefined ? {} : { score: hit.score, why: hit.why ?? [] }),
+          })),
         ...(result.nextCursor ? { nextCursor: result.nextCursor } : {}),
       };
     },
@@ -191,7 +199,10 @@ export async function recordRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const record = await registry.record(request.params.id);
-      if (!record) throw new Problem('not_found', `no record ${request.params.id}`);
+      // A record whose family withdrew consent to internal use is, for this role, not there.
+      if (!record || (await hiddenAmong(ctx.store.db, request.actor?.role ?? '', [record])).size > 0) {
+        throw new Problem('not_found', `no record ${request.params.id}`);
+      }
       await auditRead(ctx, request, { action: 'read', subjectType: 'record', subjectId: record.id });
       return presentRecord(record, viewerOf(request.actor), { original: true });
     },

@@ -156,10 +156,12 @@ export class ReportRepository {
    * The records of reports whose consent does not allow `purpose` now: the latest choice for it is a refusal or
    * withdrawal, or no choice was ever made. One query, so sharing and search can filter by it at any size.
    */
-  async recordsWithdrawnFrom(purpose: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('family_reports as r')
-      .select('r.record_id')
+  /** Records of reports that do not (or no longer) consent to `purpose`; only among `recordIds` when given. */
+  async recordsWithdrawnFrom(purpose: string, recordIds?: readonly string[]): Promise<string[]> {
+    if (recordIds && recordIds.length === 0) return [];
+    let query = this.db.selectFrom('family_reports as r').select('r.record_id');
+    if (recordIds) query = query.where('r.record_id', 'in', recordIds);
+    const rows = await query
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(

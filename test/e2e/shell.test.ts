@@ -28,7 +28,7 @@ describe('the web shell in a real browser', () => {
     await screenshot(page, 'shell-ar');
 
     await page.selectOption('.language-switch select', 'en');
-    await page.waitForFunction("document.documentElement.dir === 'ltr'");
+    await page.waitForSelector('html[dir="ltr"]', { state: 'attached' });
     expect(await page.getAttribute('html', 'lang')).toBe('en');
     expect(await page.textContent('.free-notice')).toMatch(/This service is free/);
     await screenshot(page, 'shell-en');

@@ -1,0 +1,258 @@
+import type { ProblemBody } from './lib/problems.js';
+
+/** An answer that was not 2xx, carrying the problem+json body (or a synthetic `network` problem). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: ProblemBody,
+  ) {
+    super(problem.detail ?? problem.title ?? `HTTP ${status}`);
+    this.name = 'ApiError';
+  }
+  get code(): string {
+    return this.problem.code ?? (this.status === 0 ? 'network' : 'internal');
+  }
+}
+
+export const sessionEndedEvent = 'athar:session-ended';
+
+// The CSRF token comes from the session answer; every write made with the session cookie must carry it.
+let csrfToken: string | null = null;
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+type Query = Record<string, string | number | undefined | null>;
+
+export function withQuery(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const s = params.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = contentType;
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+  } catch {
+    throw new ApiError(0, { code: 'network' });
+  }
+  if (res.status === 204) return undefined as T;
+  const type = res.headers.get('content-type') ?? '';
+  const data: unknown = type.includes('json') ? await res.json().catch(() => ({})) : await res.text();
+  if (!res.ok) {
+    const problem = typeof data === 'object' && data ? (data as ProblemBody) : {};
+    // A session that ended (expired, signed out elsewhere) while a screen was open: tell the session holder, which
+    // sends the user to sign in again. Sign-in itself answers 401 too, and is left to its own screen.
+    if (res.status === 401 && problem.code === 'unauthenticated' && !path.startsWith('/api/session')) {
+      globalThis.dispatchEvent?.(new Event(sessionEndedEvent));
+    }
+    throw new ApiError(res.status, problem);
+  }
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query) => request<T>('GET', withQuery(path, query)),
+  post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
+  patch: <T>(path: string, body: unknown = {}) => request<T>('PATCH', path, body),
+  delete: <T>(path: string) => request<T>('DELETE', path),
+  /** A text body as is (CSV imports). */
+  postText: <T>(path: string, text: string, contentType: string, query?: Query) =>
+    request<T>('POST', withQuery(path, query), text, contentType),
+};
+
+// Shapes from the API contract (docs/web.md); only what the screens read.
+export interface SessionAnswer {
+  user: {
+    id: string;
+    username: string;
+    displayName: string | null;
+    role: string;
+    mustChangePassword: boolean;
+    totpRequired?: boolean;
+    totpEnrolled?: boolean;
+  };
+  csrfToken: string;
+  permissions: string[];
+  /** The session may only enrol TOTP until it is set up. */
+  totpEnrolmentRequired?: boolean;
+}
+
+export interface RecordItem {
+  id: string;
+  fullName?: string | null;
+  firstName?: string | null;
+  fatherName?: string | null;
+  grandfatherName?: string | null;
+  familyName?: string | null;
+  motherName?: string | null;
+  script?: string | null;
+  source?: { id: string; name: string } | null;
+  kind?: string | null;
+  birthDate?: string | null;
+  governorateId?: string | null;
+  arrestDate?: string | null;
+  branchId?: string | null;
+  personId?: string | null;
+  score?: number;
+  why?: string[];
+  original?: Record<string, unknown> | null;
+  link?: { id: string; basis: string; linkedAt: string };
+  [field: string]: unknown;
+}
+
+export interface Place {
+  id: string;
+  nameEn: string;
+  nameAr: string;
+  number?: string | number | null;
+  aliases?: string[];
+}
+
+export interface List<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+export interface PersonAnswer {
+  id: string;
+  status: string;
+  displayName: string;
+  records: RecordItem[];
+  events: {
+    id: string;
+    type: string;
+    dateStart?: string | null;
+    dateEnd?: string | null;
+    datePrecision?: string | null;
+    place?: string | null;
+    branchId?: string | null;
+    governorateId?: string | null;
+    description?: string | null;
+    recordId?: string | null;
+  }[];
+  relations: {
+    id: string;
+    personA: string;
+    personB: string;
+    type: string;
+    certainty?: string | null;
+    retractedAt?: string | null;
+  }[];
+  assertions: {
+    id: string;
+    kind: string;
+    statement?: string | null;
+    assertedAt?: string;
+    recordId?: string | null;
+  }[];
+  identifications: { id: string; evidenceId: string; status: string }[];
+}
+
+export interface EvidenceAnswer {
+  id: string;
+  sha256: string;
+  sizeBytes?: number;
+  mediaType: string;
+  width?: number | null;
+  height?: number | null;
+  originalName?: string | null;
+  metadata?: Record<string, unknown> | null;
+  graphic?: boolean;
+  annotations?: { id: string; kind: string; value: string; readFrom?: string | null; createdAt?: string }[];
+  bodyLabels?: {
+    body: {
+      id: string;
+      collection: string | null;
+      branch: string | null;
+      detaineeNumber: string | null;
+      examinationNumber: string | null;
+    };
+    labels: { id: string; part: string; value: string; readFrom?: string | null }[];
+  }[];
+  custody?: {
+    id: string;
+    kind: string;
+    actor?: string | null;
+    at: string;
+    reason?: string | null;
+    ledgerIndex?: number | null;
+    included?: boolean;
+  }[];
+  log?: { index: number | null; included: boolean; checkpointSize?: number | null };
+  nearDuplicates?: { id: string; distance?: number | null; sha256?: string; originalName?: string | null }[];
+}
+
+export interface ReviewPair {
+  id: string;
+  a: RecordItem;
+  b: RecordItem;
+  probability: number;
+  matchWeight: number;
+  modelVersion: string;
+  /** null when the pair was queued without one and the model cannot explain it now. */
+  explanation: {
+    prior: number | { weight: number };
+    steps: { field: string; level: string; weight: number; tfAdjustment?: number }[];
+    total: number;
+    probability: number;
+  } | null;
+  agreement: Record<string, 'agree' | 'partial' | 'disagree' | 'missing'>;
+}
+
+export interface Identification {
+  id: string;
+  evidenceId: string;
+  personId: string;
+  status: string;
+  basis?: string | null;
+  proposedBy?: string | null;
+  proposedAt?: string;
+  confirmations?: { by: string; at: string | null }[];
+  informedBy?: string | null;
+  informedAt?: string | null;
+}
+
+export interface Progress {
+  id: string;
+  status: string;
+  done: number;
+  total: number | null;
+  [k: string]: unknown;
+}
+
+export interface Stats {
+  totals: { records: number; persons: number; evidence: number; identifications: number; reports: number };
+  byGovernorate: { id: string; nameEn: string; nameAr: string; count: number }[];
+  byArrestYear: { year: number | string; count: number }[];
+  byBranch: { id: string; nameEn: string; nameAr: string; count: number }[];
+  identificationsByMonth: { month: string; count: number }[];
+  activity: { day: string; ingested: number; imported: number }[];
+}
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  actorId?: string | null;
+  actorRole?: string | null;
+  action: string;
+  subjectType?: string | null;
+  subjectId?: string | null;
+  details?: unknown;
+}

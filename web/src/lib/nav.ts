@@ -1,0 +1,24 @@
+import { msg } from './msg.js';
+
+/** The staff screens and the permission each needs; the menu shows only what the signed-in role may use. */
+export const staffScreens = [
+  { path: '/dashboard', label: msg('Dashboard'), permission: 'stats:read' },
+  { path: '/search', label: msg('Search'), permission: 'records:read' },
+  { path: '/review', label: msg('Review queue'), permission: 'review:read' },
+  { path: '/identifications', label: msg('Identifications'), permission: 'identifications:read' },
+  { path: '/ingest', label: msg('Ingest runs'), permission: 'evidence:read' },
+  { path: '/imports', label: msg('Imports'), permission: 'records:write' },
+  { path: '/audit', label: msg('Audit log'), permission: 'audit:read' },
+] as const;
+
+export type StaffScreen = (typeof staffScreens)[number];
+
+export function screensFor(permissions: readonly string[]): StaffScreen[] {
+  const granted = new Set(permissions);
+  return staffScreens.filter((s) => granted.has(s.permission));
+}
+
+/** Where a user lands after signing in: the first screen they may use (an admin without stats still lands). */
+export function homeFor(permissions: readonly string[]): string {
+  return screensFor(permissions)[0]?.path ?? '/account';
+}

@@ -1,0 +1,297 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, type List, type Progress } from '../api.js';
+import { ErrorNote, Loading, useFormatDate } from '../components/common.js';
+import { apiWord, fieldLabel, msg } from '../lib/index.js';
+
+const finished = new Set([
+  'done',
+  'completed',
+  'complete',
+  'failed',
+  'cancelled',
+  'succeeded',
+  'error',
+  'interrupted',
+]);
+
+/** Polls while anything is still running, so the page shows live progress without a socket. */
+function usePoll<T>(load: () => Promise<T>, running: (data: T) => boolean, deps: unknown[], every = 1500) {
+  const [data, setData] = useState<T>();
+  const [error, setError] = useState<unknown>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what the load depends on.
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async () => {
+      try {
+        const next = await load();
+        if (!live) return;
+        setData(next);
+        setError(null);
+        if (running(next)) timer = setTimeout(tick, every);
+      } catch (err) {
+        if (live) setError(err);
+      }
+    };
+    void tick();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [...deps]);
+  return { data, error };
+}
+
+function ProgressBar({ item }: { item: Progress }) {
+  const { t } = useTranslation();
+  const total = item.total ?? 0;
+  return (
+    <div className="progress">
+      <progress value={item.done} max={total || undefined} aria-label={t('Progress')} />
+      <span>
+        {total
+          ? t('{{done}} of {{total}}', { done: item.done, total })
+          : t('{{done}} so far', { done: item.done })}
+      </span>
+    </div>
+  );
+}
+
+export function IngestScreen() {
+  const { t } = useTranslation();
+  const formatDate = useFormatDate();
+  const { data, error } = usePoll(
+    () => api.get<List<Progress>>('/api/ingest-runs'),
+    (d) => d.items.some((i) => !finished.has(i.status)),
+    [],
+  );
+  return (
+    <section>
+      <h1 tabIndex={-1}>{t('Ingest runs')}</h1>
+      <p className="muted">
+        {t('Files are ingested with the command line (athar ingest); this page follows the runs.')}
+      </p>
+      <ErrorNote error={error} />
+      {!data && !error && <Loading />}
+      {data && data.items.length === 0 && <p className="muted">{t('None yet.')}</p>}
+      <ul className="cards" aria-live="polite">
+        {(data?.items ?? []).map((i) => (
+          <li key={i.id} className="card" data-status={i.status}>
+            <div>
+              <p>
+                <strong>{t(apiWord(i.status))}</strong> · {formatDate(String(i.startedAt ?? ''))}
+              </p>
+              {Array.isArray(i.roots) && (
+                <p dir="ltr" className="muted">
+                  {(i.roots as string[]).join(', ')}
+                </p>
+              )}
+              <ProgressBar item={i} />
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+const recordKinds = [
+  ['registry_line', msg('Line of a registry or list')],
+  ['family_report', msg('Family report')],
+  ['death_notice', msg('Death notice')],
+  ['diaspora_list', msg('Diaspora list')],
+  ['evidence_card', msg('Evidence card')],
+  ['other', msg('Other')],
+] as const;
+
+// The API has no list of imports; this browser remembers the ones it started.
+const startedKey = 'athar.imports';
+function startedImports(): { id: string; fileName: string; at: string }[] {
+  try {
+    return JSON.parse(sessionStorage.getItem(startedKey) ?? '[]') as {
+      id: string;
+      fileName: string;
+      at: string;
+    }[];
+  } catch {
+    return [];
+  }
+}
+
+export function ImportsScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const formatDate = useFormatDate();
+  const [file, setFile] = useState<File | null>(null);
+  const [kind, setKind] = useState('registry_line');
+  const [source, setSource] = useState('');
+  const [dryRun, setDryRun] = useState(true);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!file) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const text = await file.text();
+      const { id } = await api.postText<{ id: string }>('/api/imports', text, 'text/csv', {
+        kind,
+        source: source.trim() || undefined,
+        fileName: file.name,
+        dryRun: dryRun ? 'true' : 'false',
+      });
+      sessionStorage.setItem(
+        startedKey,
+        JSON.stringify(
+          [{ id, fileName: file.name, at: new Date().toISOString() }, ...startedImports()].slice(0, 50),
+        ),
+      );
+      navigate(`/imports/${id}`);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const started = startedImports();
+  return (
+    <section>
+      <h1 tabIndex={-1}>{t('Imports')}</h1>
+      <form onSubmit={submit} className="form narrow">
+        <label>
+          {t('Person-record CSV file')}
+          <input
+            type="file"
+            name="file"
+            accept=".csv,text/csv"
+            required
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
+        </label>
+        <label>
+          {t('What the rows are')}
+          <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)}>
+            {recordKinds.map(([value, label]) => (
+              <option key={value} value={value}>
+                {t(label)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('Source name')}
+          <input name="source" value={source} onChange={(e) => setSource(e.target.value)} dir="auto" />
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            name="dryRun"
+            checked={dryRun}
+            onChange={(e) => setDryRun(e.target.checked)}
+          />
+          <span>{t('Trial run: check every row and store nothing')}</span>
+        </label>
+        <ErrorNote error={error} />
+        <button type="submit" disabled={busy || !file}>
+          {t('Start the import')}
+        </button>
+      </form>
+      {started.length > 0 && (
+        <>
+          <h2>{t('Imports started here')}</h2>
+          <ul>
+            {started.map((s) => (
+              <li key={s.id}>
+                <Link to={`/imports/${s.id}`} dir="auto">
+                  {s.fileName}
+                </Link>{' '}
+                · {formatDate(s.at)}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+interface ImportProgress extends Progress {
+  fileName?: string;
+  dryRun?: boolean;
+  created?: number;
+  skipped?: number;
+  errorCount?: number;
+  errors?: { row?: number; line?: number; field?: string; message?: string }[];
+  failure?: string | null;
+}
+
+export function ImportScreen() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const { data, error } = usePoll(
+    () => api.get<ImportProgress>(`/api/imports/${encodeURIComponent(id)}`),
+    (d) => !finished.has(d.status),
+    [id],
+  );
+  return (
+    <section>
+      <h1 tabIndex={-1} dir="auto">
+        {data?.fileName ?? t('Import')}
+      </h1>
+      <ErrorNote error={error} />
+      {!data && !error && <Loading />}
+      {data && (
+        <div aria-live="polite" data-status={data.status}>
+          <p>
+            <strong>{t(apiWord(data.status))}</strong>
+            {data.dryRun && ` · ${t('trial run')}`}
+          </p>
+          <ProgressBar item={data} />
+          <dl className="narrow">
+            <div className="field-row">
+              <dt>{t('Created')}</dt>
+              <dd>{data.created ?? 0}</dd>
+            </div>
+            <div className="field-row">
+              <dt>{t('Skipped')}</dt>
+              <dd>{data.skipped ?? 0}</dd>
+            </div>
+            <div className="field-row">
+              <dt>{t('Rows with problems')}</dt>
+              <dd>{data.errorCount ?? 0}</dd>
+            </div>
+          </dl>
+          {data.failure && <p className="error-note">{data.failure}</p>}
+          {(data.errors ?? []).length > 0 && (
+            <div className="table-scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('Row')}</th>
+                    <th scope="col">{t('Field')}</th>
+                    <th scope="col">{t('Problem')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(data.errors ?? []).slice(0, 200).map((p, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a row can have several problems; order is stable.
+                    <tr key={`${p.row}-${p.field}-${i}`}>
+                      <td>{p.row}</td>
+                      <td>{p.field ? t(fieldLabel(p.field)) : ''}</td>
+                      <td dir="ltr">{p.message}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

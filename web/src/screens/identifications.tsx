@@ -119,42 +119,44 @@ export function IdentificationsScreen() {
       </div>
       {list.loading && !list.data && <Loading />}
       <ErrorNote error={list.error ?? actionError} />
-      <ul className="cards" role="tabpanel">
-        {(list.data?.items ?? []).map((i) => (
-          <li key={i.id} className="card">
-            <Link to={`/evidence/${i.evidenceId}`}>
-              <BlurredThumbnail evidenceId={i.evidenceId} />
-            </Link>
-            <div>
-              <p>
-                <Link to={`/persons/${i.personId}`}>{t('Open the person')}</Link> ·{' '}
-                {t(identificationStatus(i.status))}
-              </p>
-              {i.basis && (
-                <p dir="auto" className="muted">
-                  {i.basis}
+      <div role="tabpanel">
+        <ul className="cards">
+          {(list.data?.items ?? []).map((i) => (
+            <li key={i.id} className="card">
+              <Link to={`/evidence/${i.evidenceId}`}>
+                <BlurredThumbnail evidenceId={i.evidenceId} />
+              </Link>
+              <div>
+                <p>
+                  <Link to={`/persons/${i.personId}`}>{t('Open the person')}</Link> ·{' '}
+                  {t(identificationStatus(i.status))}
                 </p>
-              )}
-              <p className="muted">{formatDate(i.proposedAt)}</p>
-              {i.status === 'proposed' && (
-                <p className="confirmations">
-                  {t('Confirmations: {{count}} of 2', { count: i.confirmations?.length ?? 0 })}
-                </p>
-              )}
-              {i.status === 'proposed' && can('identifications:confirm') && mayConfirm(i) && (
-                <button type="button" onClick={() => void act(i.id, 'confirm')}>
-                  {t('Confirm as second reviewer')}
-                </button>
-              )}
-              {i.status === 'confirmed' && can('identifications:inform') && (
-                <button type="button" onClick={() => void act(i.id, 'family-informed')}>
-                  {t('The family was informed in person')}
-                </button>
-              )}
-            </div>
-          </li>
-        ))}
-      </ul>
+                {i.basis && (
+                  <p dir="auto" className="muted">
+                    {i.basis}
+                  </p>
+                )}
+                <p className="muted">{formatDate(i.proposedAt)}</p>
+                {i.status === 'proposed' && (
+                  <p className="confirmations">
+                    {t('Confirmations: {{count}} of 2', { count: i.confirmations?.length ?? 0 })}
+                  </p>
+                )}
+                {i.status === 'proposed' && can('identifications:confirm') && mayConfirm(i) && (
+                  <button type="button" onClick={() => void act(i.id, 'confirm')}>
+                    {t('Confirm as second reviewer')}
+                  </button>
+                )}
+                {i.status === 'confirmed' && can('identifications:inform') && (
+                  <button type="button" onClick={() => void act(i.id, 'family-informed')}>
+                    {t('The family was informed in person')}
+                  </button>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      </div>
       {list.data && list.data.items.length === 0 && <p className="muted">{t('None.')}</p>}
       {can('identifications:propose') && session && <ProposeForm onDone={() => list.reload()} />}
     </section>

@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.js';
+import { type SeededArchive, seedArchive } from './seed.js';
+import { type RunningServer, startServer } from './server.js';
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Runs axe-core's WCAG 2.1 A and AA rules on the page as it stands; answers one line per violation. */
+async function violations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const found = (await page.evaluate(`axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) })))`)) as AxeViolation[];
+  return found.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+}
+
+/**
+ * WCAG 2.1 AA as axe-core checks it (contrast, labels, names, landmarks, lang): the public family pages and the
+ * main staff screens, in Arabic and in English. The page's CSP is bypassed only to load axe itself.
+ */
+describe('accessibility (axe-core, WCAG 2.1 A and AA)', () => {
+  let server: RunningServer;
+  let seeded: SeededArchive;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    seeded = await seedArchive(server);
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function open(lang: 'ar' | 'en', signedIn: boolean): Promise<Page> {
+    const ctx = await browser.newContext({
+      bypassCSP: true,
+      viewport: { width: 1280, height: 900 },
+      locale: lang === 'en' ? 'en-GB' : 'ar-SY',
+    });
+    await ctx.addInitScript(`localStorage.setItem('athar.lang', '${lang}')`);
+    const page = await ctx.newPage();
+    if (signedIn) {
+      await page.goto(`${server.url}/sign-in`);
+      await page.fill('input[name="username"]', seeded.users.reviewer.username);
+      await page.fill('input[name="password"]', seeded.users.reviewer.password);
+      await page.press('input[name="password"]', 'Enter');
+      await page.waitForSelector('.staff-nav');
+    }
+    return page;
+  }
+
+  for (const lang of ['ar', 'en'] as const) {
+    it(`has no violations on the public pages (${lang})`, async () => {
+      const page = await open(lang, false);
+      const problems: string[] = [];
+      for (const [url, ready] of [
+        ['/', 'main'],
+        ['/report', 'form'],
+        ['/status', 'form'],
+        ['/sign-in', 'form'],
+      ] as const) {
+        await page.goto(`${server.url}${url}`);
+        await page.waitForSelector(ready);
+        for (const v of await violations(page)) problems.push(`${url}: ${v}`);
+      }
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+
+    it(`has no violations on the staff screens (${lang})`, async () => {
+      const page = await open(lang, true);
+      const problems: string[] = [];
+      for (const [url, ready] of [
+        ['/dashboard', 'main h1'],
+        ['/search', 'form'],
+        [`/persons/${seeded.personId}`, 'main h1'],
+        [`/evidence/${seeded.evidenceId}`, 'main h1'],
+        ['/review', 'main h1'],
+        ['/identifications', 'main h1'],
+      ] as const) {
+        await page.goto(`${server.url}${url}`);
+        await page.waitForSelector(ready);
+        await page.waitForLoadState('networkidle');
+        for (const v of await violations(page)) problems.push(`${url}: ${v}`);
+      }
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  }
+});

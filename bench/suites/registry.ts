@@ -439,16 +439,20 @@ async function nameSearch(): Promise<void> {
   });
 }
 
+// BENCH_REGISTRY_DIALECT=sqlite|postgres runs the person page on one dialect only (while iterating on it).
+const only = process.env.BENCH_REGISTRY_DIALECT;
 try {
-  const sqliteDir = path.join(work, 'sqlite');
-  fs.mkdirSync(sqliteDir);
-  const sqlite = await openStore({ kind: 'sqlite', file: path.join(sqliteDir, 'athar.db') });
-  try {
-    await personPage('SQLite', sqlite);
-  } finally {
-    await sqlite.close();
+  if (only !== 'postgres') {
+    const sqliteDir = path.join(work, 'sqlite');
+    fs.mkdirSync(sqliteDir);
+    const sqlite = await openStore({ kind: 'sqlite', file: path.join(sqliteDir, 'athar.db') });
+    try {
+      await personPage('SQLite', sqlite);
+    } finally {
+      await sqlite.close();
+    }
   }
-  const postgres = await postgresStore();
+  const postgres = only === 'sqlite' ? undefined : await postgresStore();
   if (postgres) {
     try {
       await personPage('PostgreSQL', postgres.store);

@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { hashPassword } from '../../src/access/passwords.js';
 import { newSecret, secretDigest } from '../../src/access/secrets.js';
@@ -178,6 +179,9 @@ async function seedRegistry(store: Store, count: number): Promise<string[]> {
           .execute();
     });
   }
+  // PostgreSQL's planner statistics, as autovacuum or an import (≥ 1,000 records) would have them: without them it
+  // reads a person's links through the partial index of all open links. (SQLite has no autovacuum to imitate.)
+  if (store.capabilities.dialect === 'postgres') await sql`analyze`.execute(store.db);
   log(
     `seeded ${records.length} records, ${personOf.size} persons in ${Math.round(performance.now() - started)} ms`,
   );
@@ -240,6 +244,27 @@ function load(
   });
 }
 
+/** CPU seconds used so far by the local PostgreSQL server's processes (Linux /proc; 0 where unreadable). */
+function postgresCpuSeconds(): number {
+  let ticks = 0;
+  try {
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (!stat.includes('(postgres)')) continue;
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return ticks / 100;
+}
+
 async function personPage(dialect: string, store: Store): Promise<void> {
   const personIds = await seedRegistry(store, pageRecords);
   const dir = path.join(work, `server-${dialect}`);
@@ -259,10 +284,17 @@ async function personPage(dialect: string, store: Store): Promise<void> {
   if (check.statusCode !== 200) throw new Error(`person page answered ${check.statusCode}: ${check.body}`);
   log(`${dialect}: person page is ${check.body.length} bytes; warming up`);
   await load(url, cookie, idsFile, 3);
+  // Server CPU per request: a figure that the other work on a shared machine disturbs far less than req/s.
+  const cpuBefore = process.cpuUsage();
+  const pgBefore = postgresCpuSeconds();
   const result = await load(url, cookie, idsFile, duration);
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMsPerRequest = (cpu.user + cpu.system) / 1000 / Math.max(1, result.total);
+  // PostgreSQL's CPU per request (all its processes, so other users of the server count too).
+  const pgMsPerRequest = ((postgresCpuSeconds() - pgBefore) * 1000) / Math.max(1, result.total);
   await app.close();
   log(
-    `${dialect}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}`,
+    `${dialect}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, server CPU ${cpuMsPerRequest.toFixed(3)} ms/request${dialect === 'PostgreSQL' ? `, PostgreSQL CPU ${pgMsPerRequest.toFixed(3)} ms/request` : ''}`,
   );
   rows.push({
     suite: 'registry',
@@ -272,6 +304,10 @@ async function personPage(dialect: string, store: Store): Promise<void> {
     p50Ms: result.p50,
     extra: {
       p99Ms: result.p99,
+      serverCpuMsPerRequest: Math.round(cpuMsPerRequest * 1000) / 1000,
+      ...(dialect === 'PostgreSQL'
+        ? { postgresCpuMsPerRequest: Math.round(pgMsPerRequest * 1000) / 1000 }
+        : {}),
       goal: 'req/s >= 3000, p99 <= 50 ms',
       connections,
       seconds: duration,
@@ -439,16 +475,20 @@ async function nameSearch(): Promise<void> {
   });
 }
 
+// BENCH_REGISTRY_DIALECT=sqlite|postgres runs the person page on one dialect only (while iterating on it).
+const only = process.env.BENCH_REGISTRY_DIALECT;
 try {
-  const sqliteDir = path.join(work, 'sqlite');
-  fs.mkdirSync(sqliteDir);
-  const sqlite = await openStore({ kind: 'sqlite', file: path.join(sqliteDir, 'athar.db') });
-  try {
-    await personPage('SQLite', sqlite);
-  } finally {
-    await sqlite.close();
+  if (only !== 'postgres') {
+    const sqliteDir = path.join(work, 'sqlite');
+    fs.mkdirSync(sqliteDir);
+    const sqlite = await openStore({ kind: 'sqlite', file: path.join(sqliteDir, 'athar.db') });
+    try {
+      await personPage('SQLite', sqlite);
+    } finally {
+      await sqlite.close();
+    }
   }
-  const postgres = await postgresStore();
+  const postgres = only === 'sqlite' ? undefined : await postgresStore();
   if (postgres) {
     try {
       await personPage('PostgreSQL', postgres.store);

@@ -3,9 +3,10 @@ import { type Access, allows, permissionsOf } from '../access/policies.js';
 import { secretDigest } from '../access/secrets.js';
 import type { AppContext } from '../services/context.js';
 import { AuditRepository } from '../store/repositories/audit.js';
-import { CredentialRepository } from '../store/repositories/credentials.js';
+import { CredentialRepository, credentialsGeneration } from '../store/repositories/credentials.js';
 import type { App } from './app.js';
 import { Problem } from './problems.js';
+import { SessionCache } from './session-cache.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -43,6 +44,7 @@ export function registerAccess(app: App, ctx: AppContext): { routes: RouteEntry[
   const routes: RouteEntry[] = [];
   let declaring = true;
   const credentials = new CredentialRepository(ctx.store.db);
+  const sessions = new SessionCache();
 
   app.decorateRequest('actor', null);
 
@@ -102,10 +104,20 @@ export function registerAccess(app: App, ctx: AppContext): { routes: RouteEntry[
       };
     }
     if (!cookie) return null;
-    const session = await credentials.sessionUser(secretDigest(cookie), nowText);
-    if (!session) return null;
+    const sessionId = secretDigest(cookie);
+    let session = sessions.get(sessionId, now, nowText);
+    if (!session) {
+      const readIn = credentialsGeneration();
+      session = await credentials.sessionUser(sessionId, nowText);
+      if (!session) return null;
+      sessions.remember(sessionId, session, readIn, now);
+    }
     if (now - Date.parse(session.lastSeenAt) > touchEveryMs) {
-      await credentials.touchSession(session.sessionId, nowText, new Date(now + sessionIdleMs).toISOString());
+      const expiresAt = new Date(now + sessionIdleMs).toISOString();
+      await credentials.touchSession(session.sessionId, nowText, expiresAt);
+      // The remembered lookup is one object: slide it too, so the next requests do not touch again.
+      session.lastSeenAt = nowText;
+      session.expiresAt = expiresAt;
     }
     return {
       userId: session.userId,

@@ -4,7 +4,11 @@ import { type Permission, permissionsOf } from '../access/policies.js';
 import { isRole } from '../access/roles.js';
 import { newSecret, secretDigest } from '../access/secrets.js';
 import { newTotpSecret, totpStep, totpUri } from '../access/totp.js';
-import { type ApiToken, CredentialRepository } from '../store/repositories/credentials.js';
+import {
+  type ApiToken,
+  CredentialRepository,
+  credentialsChanged,
+} from '../store/repositories/credentials.js';
 import { RateLimitRepository } from '../store/repositories/rate-limits.js';
 import { type User, type UserPatch, UserRepository } from '../store/repositories/users.js';
 import type { Store } from '../store/store.js';
@@ -197,6 +201,7 @@ export class AccountService {
       await new UserRepository(trx).setPassword(input.userId, hash, false);
       await new CredentialRepository(trx).deleteSessionsOf(input.userId, input.sessionId);
     });
+    credentialsChanged();
   }
 
   /** Offers a new TOTP secret; it becomes active only when a code from it is confirmed. */
@@ -224,6 +229,7 @@ export class AccountService {
       await new UserRepository(trx).activateTotp(userId, secret, step);
       await new CredentialRepository(trx).endEnrolment(userId);
     });
+    credentialsChanged();
   }
 
   async listTokens(userId: string): Promise<ApiToken[]> {
@@ -303,24 +309,27 @@ export class AccountService {
     if (patch.role !== undefined && !isRole(patch.role)) {
       throw new AccountError('invalid', `no role ${patch.role}`, 'role');
     }
-    return this.store.transaction(async (trx) => {
-      const users = new UserRepository(trx);
-      const before = await users.findById(id);
-      if (!before) throw new AccountError('not_found', `no user ${id}`);
-      const activeAdmin = before.role === 'admin' && !before.disabled;
-      const staysActiveAdmin =
-        (patch.role ?? before.role) === 'admin' && !(patch.disabled ?? before.disabled);
-      if (activeAdmin && !staysActiveAdmin && (await users.countActiveAdmins(id)) === 0) {
-        throw new AccountError(
-          'conflict',
-          'this is the last admin who can sign in; make another admin first',
-          patch.disabled ? 'disabled' : 'role',
-        );
-      }
-      await users.update(id, patch);
-      if (patch.disabled) await new CredentialRepository(trx).deleteSessionsOf(id);
-      return { before, after: (await users.findById(id)) as User };
-    });
+    // Counted again once committed: a session read meanwhile saw the old row (src/server/session-cache.ts).
+    return this.store
+      .transaction(async (trx) => {
+        const users = new UserRepository(trx);
+        const before = await users.findById(id);
+        if (!before) throw new AccountError('not_found', `no user ${id}`);
+        const activeAdmin = before.role === 'admin' && !before.disabled;
+        const staysActiveAdmin =
+          (patch.role ?? before.role) === 'admin' && !(patch.disabled ?? before.disabled);
+        if (activeAdmin && !staysActiveAdmin && (await users.countActiveAdmins(id)) === 0) {
+          throw new AccountError(
+            'conflict',
+            'this is the last admin who can sign in; make another admin first',
+            patch.disabled ? 'disabled' : 'role',
+          );
+        }
+        await users.update(id, patch);
+        if (patch.disabled) await new CredentialRepository(trx).deleteSessionsOf(id);
+        return { before, after: (await users.findById(id)) as User };
+      })
+      .finally(credentialsChanged);
   }
 
   /**
@@ -338,6 +347,7 @@ export class AccountService {
       if (options.resetTotp) await users.clearTotp(id);
       await new CredentialRepository(trx).deleteSessionsOf(id);
     });
+    credentialsChanged();
     return { password };
   }
 }

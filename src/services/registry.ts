@@ -8,6 +8,7 @@ import { newId } from '../ids.js';
 import { formatDate, parseDate } from '../linkage/dates.js';
 import type { PersonRecordFields } from '../linkage/record.js';
 import { AssertionRepository } from '../store/repositories/assertions.js';
+import { PersonPageRepository } from '../store/repositories/person-page.js';
 import { type RecordLink, RecordLinkRepository } from '../store/repositories/record-links.js';
 import { RecordRepository, type RecordView } from '../store/repositories/records.js';
 import { RelationRepository } from '../store/repositories/relations.js';
@@ -273,42 +274,17 @@ export class RegistryService {
 
   /** The person as athar now understands it: linked records with their sources and links, and what is said of it. */
   async person(personId: string): Promise<PersonView | undefined> {
-    const db = this.store.db;
-    // Every query names the person alone, so on PostgreSQL all six run at once on the pool (one round trip of
-    // latency); on SQLite they queue on its one connection.
-    const [person, records, events, relations, assertions, identifications] = await Promise.all([
-      db.selectFrom('persons').select(['id', 'created_at']).where('id', '=', personId).executeTakeFirst(),
-      this.records().linkedTo(personId),
-      db
-        .selectFrom('events')
-        .selectAll()
-        .where('person_id', '=', personId)
-        .union(
-          db
-            .selectFrom('events as e')
-            .innerJoin('record_links as l', 'l.record_id', 'e.record_id')
-            .selectAll('e')
-            .where('l.person_id', '=', personId)
-            .where('l.unlinked_at', 'is', null),
-        )
-        .execute()
-        .then((rows) =>
-          rows.sort((a, b) => {
-            const x = a.date_start ?? '';
-            const y = b.date_start ?? '';
-            return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : 1;
-          }),
-        ),
-      new RelationRepository(db).ofPerson(personId),
-      new AssertionRepository(db).aboutPerson(personId),
-      db
-        .selectFrom('identifications')
-        .select(['id', 'evidence_id', 'status'])
-        .where('person_id', '=', personId)
-        .orderBy('proposed_at')
-        .execute(),
-    ]);
-    if (!person) return undefined;
+    const page = await new PersonPageRepository(this.store.db, this.store.capabilities).load(personId);
+    if (!page) return undefined;
+    const { person, records, relations, identifications } = page;
+    const events = page.events.sort((a, b) => {
+      const x = a.date_start ?? '';
+      const y = b.date_start ?? '';
+      return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : 1;
+    });
+    const assertions = page.assertions.sort((a, b) =>
+      a.asserted_at < b.asserted_at ? -1 : a.asserted_at > b.asserted_at ? 1 : a.id < b.id ? -1 : 1,
+    );
     const withLinks = records.map(({ link, ...r }) => ({
       ...r,
       link: {

@@ -178,6 +178,32 @@ describeEachDialect('accounts over HTTP', (store) => {
     expect(await auditRows('sign_out', u.id)).toHaveLength(1);
   });
 
+  it('ends a session at once for this process on sign-out, password change and role change, though lookups are remembered', async () => {
+    const u = await makeUser('investigator', { totpRequired: false });
+    const a = holder(await signIn({ username: u.username, password }));
+    const b = holder(await signIn({ username: u.username, password }));
+    const c = holder(await signIn({ username: u.username, password }));
+    // Every session is looked up (and remembered) first.
+    for (const s of [a, b, c]) expect((await s({ method: 'GET', url: '/api/session' })).statusCode).toBe(200);
+    const next = 'another-synthetic-password';
+    expect(
+      (await a({ method: 'POST', url: '/api/me/password', payload: { current: password, next } })).statusCode,
+    ).toBe(204);
+    expect((await a({ method: 'GET', url: '/api/session' })).statusCode).toBe(200);
+    expect((await b({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
+    expect((await c({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
+
+    const admin = await makeUser('admin', { totpRequired: false });
+    const boss = holder(await signIn({ username: admin.username, password }));
+    expect((await a({ method: 'GET', url: '/api/session' })).json().user.role).toBe('investigator');
+    const demoted = await boss({ method: 'PATCH', url: `/api/users/${u.id}`, payload: { role: 'liaison' } });
+    expect(demoted.statusCode).toBe(200);
+    expect((await a({ method: 'GET', url: '/api/session' })).json().user.role).toBe('liaison');
+
+    expect((await a({ method: 'DELETE', url: '/api/session' })).statusCode).toBe(204);
+    expect((await a({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
+  });
+
   it(`locks an account for a while after ${signInLimits.lockAfter} failures in a row`, async () => {
     const u = await makeUser('reviewer');
     const from = nextAddress();

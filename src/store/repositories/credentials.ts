@@ -2,6 +2,21 @@ import type { Permission } from '../../access/policies.js';
 import { newId, nowIso } from '../../ids.js';
 import type { Db } from '../store.js';
 
+let generation = 0;
+
+/**
+ * Counts a change to who a session is (its user's role, state, password, the session itself), so that memories of
+ * session lookups (src/server/session-cache.ts) are dropped. Call before a write and again after it commits.
+ */
+export function credentialsChanged(): void {
+  generation++;
+}
+
+/** How many credential changes this process has seen. */
+export function credentialsGeneration(): number {
+  return generation;
+}
+
 export interface SessionUser {
   sessionId: string;
   userId: string;
@@ -94,19 +109,25 @@ export class CredentialRepository {
   }
 
   async deleteSession(sessionId: string): Promise<void> {
+    credentialsChanged();
     await this.db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+    credentialsChanged();
   }
 
   /** Ends every session of a user, or every other one when `keep` names the session that stays. */
   async deleteSessionsOf(userId: string, keep?: string): Promise<void> {
     let q = this.db.deleteFrom('sessions').where('user_id', '=', userId);
     if (keep) q = q.where('id', '<>', keep);
+    credentialsChanged();
     await q.execute();
+    credentialsChanged();
   }
 
   /** TOTP is set up: the user's sessions reach every route their role allows. */
   async endEnrolment(userId: string): Promise<void> {
+    credentialsChanged();
     await this.db.updateTable('sessions').set({ enrolment_only: 0 }).where('user_id', '=', userId).execute();
+    credentialsChanged();
   }
 
   async createToken(input: {

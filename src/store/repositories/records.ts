@@ -9,6 +9,39 @@ export interface RecordView extends RecordTable {
   person_id: string | null;
 }
 
+/** A record linked to a person as the person page reads it: the record's columns, then its link's. */
+export type LinkedRecordRow = RecordView & {
+  link_id: string;
+  link_linked_at: string;
+  link_linked_by: string | null;
+  link_basis: string;
+  link_decision_id: string | null;
+  link_note: string | null;
+};
+
+/** A linked record row as the record with its (standing) link. */
+export function linkedRecord(
+  { link_id, link_linked_at, link_linked_by, link_basis, link_decision_id, link_note, ...r }: LinkedRecordRow,
+  personId: string,
+): RecordView & { link: RecordLinkTable } {
+  return {
+    ...r,
+    link: {
+      id: link_id,
+      record_id: r.id,
+      person_id: personId,
+      linked_at: link_linked_at,
+      linked_by: link_linked_by,
+      basis: link_basis,
+      decision_id: link_decision_id,
+      note: link_note,
+      unlinked_at: null,
+      unlinked_by: null,
+      unlink_reason: null,
+    },
+  };
+}
+
 /** Filters of a record listing or search; ids already resolved from aliases. */
 export interface RecordFilter {
   governorateId?: string;
@@ -101,40 +134,15 @@ export class RecordRepository {
   async linkedTo(personId: string): Promise<(RecordView & { link: RecordLinkTable })[]> {
     // Plain SQL (the same on both dialects): the person page's hottest query, where Kysely's builder costs about
     // as much as the query itself.
-    const { rows } = await sql<
-      RecordView & {
-        link_id: string;
-        link_linked_at: string;
-        link_linked_by: string | null;
-        link_basis: string;
-        link_decision_id: string | null;
-        link_note: string | null;
-      }
-    >`select r.*, s.name as source_name, l.person_id as person_id, l.id as link_id, l.linked_at as link_linked_at,
-        l.linked_by as link_linked_by, l.basis as link_basis, l.decision_id as link_decision_id, l.note as link_note
+    const { rows } = await sql<LinkedRecordRow>`select r.*, s.name as source_name, l.person_id as person_id,
+        l.id as link_id, l.linked_at as link_linked_at, l.linked_by as link_linked_by, l.basis as link_basis,
+        l.decision_id as link_decision_id, l.note as link_note
       from record_links l
       join records r on r.id = l.record_id
       join sources s on s.id = r.source_id
       where l.person_id = ${personId} and l.unlinked_at is null
       order by l.linked_at, l.id`.execute(this.db);
-    return rows.map(
-      ({ link_id, link_linked_at, link_linked_by, link_basis, link_decision_id, link_note, ...r }) => ({
-        ...(r as RecordView),
-        link: {
-          id: link_id,
-          record_id: r.id,
-          person_id: personId,
-          linked_at: link_linked_at,
-          linked_by: link_linked_by,
-          basis: link_basis,
-          decision_id: link_decision_id,
-          note: link_note,
-          unlinked_at: null,
-          unlinked_by: null,
-          unlink_reason: null,
-        },
-      }),
-    );
+    return rows.map((row) => linkedRecord(row, personId));
   }
 
   /** Up to `limit` records matching the filter, newest first, with id below `before`. */

@@ -1,6 +1,7 @@
 import { newId, nowIso } from '../../ids.js';
 import type { UserTable } from '../schema.js';
 import type { Db } from '../store.js';
+import { credentialsChanged } from './credentials.js';
 
 export interface User {
   id: string;
@@ -132,11 +133,13 @@ export class UserRepository {
   }
 
   async setPassword(id: string, passwordHash: string, mustChange = false): Promise<void> {
+    credentialsChanged();
     await this.db
       .updateTable('users')
       .set({ password_hash: passwordHash, must_change_password: mustChange ? 1 : 0 })
       .where('id', '=', id)
       .execute();
+    credentialsChanged();
   }
 
   async update(id: string, patch: UserPatch): Promise<void> {
@@ -146,7 +149,9 @@ export class UserRepository {
     if (patch.totpRequired !== undefined) set.totp_required = patch.totpRequired ? 1 : 0;
     if (patch.displayName !== undefined) set.display_name = patch.displayName;
     if (Object.keys(set).length === 0) return;
+    credentialsChanged();
     await this.db.updateTable('users').set(set).where('id', '=', id).execute();
+    credentialsChanged();
   }
 
   /** Admins who can still sign in, leaving one out (the one about to change). */

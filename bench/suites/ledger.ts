@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { FsBlobStore } from '../../src/blobs/fs-blob-store.js';
 import type { Config } from '../../src/config/config.js';
 import { newId } from '../../src/ids.js';
@@ -23,6 +22,7 @@ import { LedgerRepository } from '../../src/store/repositories/ledger.js';
 import type { RecordTable } from '../../src/store/schema.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { type BenchRow, percentile, quick, report } from '../harness.js';
+import { benchPostgresStore } from '../pg-store.js';
 
 const rows: BenchRow[] = [];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-bench-ledger-'));
@@ -94,34 +94,6 @@ async function sqliteStore(name: string): Promise<Store> {
   const dir = path.join(tmp, name);
   fs.mkdirSync(dir);
   return openStore({ kind: 'sqlite', file: path.join(dir, 'athar.db') });
-}
-
-async function postgresStore(): Promise<{ store: Store; drop: () => Promise<void> } | undefined> {
-  const adminUrl = process.env.ATHAR_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `athar_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  try {
-    await admin.connect();
-    await admin.query(`create database ${name} encoding 'UTF8' template template0`);
-  } catch (error) {
-    log(`PostgreSQL not reachable (${(error as Error).message}): its row is left out`);
-    return undefined;
-  } finally {
-    await admin.end().catch(() => {});
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const store = await openStore({ kind: 'postgres', url: url.toString(), poolSize: 4 });
-  return {
-    store,
-    drop: async () => {
-      await store.close();
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
 }
 
 /** Stores the tiles of a tree of `size` synthetic leaves, without entries: proofs read tiles only. */
@@ -317,7 +289,7 @@ try {
   const sqlite = await sqliteStore('appends');
   await appendRow(sqlite, 'SQLite', quick ? 20_000 : 200_000);
   await sqlite.close();
-  const postgres = await postgresStore();
+  const postgres = await benchPostgresStore('athar_bench', 4);
   if (postgres) {
     await appendRow(postgres.store, 'PostgreSQL', quick ? 10_000 : 100_000);
     await postgres.drop();

@@ -18,7 +18,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { hashPassword } from '../../src/access/passwords.js';
 import { newSecret, secretDigest } from '../../src/access/secrets.js';
 import { FsBlobStore } from '../../src/blobs/fs-blob-store.js';
@@ -37,6 +36,7 @@ import { UserRepository } from '../../src/store/repositories/users.js';
 import type { RecordTable } from '../../src/store/schema.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { type BenchRow, percentile, quick, report } from '../harness.js';
+import { benchPostgresStore } from '../pg-store.js';
 
 const pageRecords = quick ? 10_000 : 100_000;
 const searchRecords = Number(process.env.BENCH_SEARCH_RECORDS ?? (quick ? 100_000 : 1_000_000));
@@ -317,34 +317,6 @@ async function personPage(dialect: string, store: Store): Promise<void> {
   });
 }
 
-async function postgresStore(): Promise<{ store: Store; drop: () => Promise<void> } | undefined> {
-  const adminUrl = process.env.ATHAR_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `athar_bench_registry_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  try {
-    await admin.connect();
-    await admin.query(`create database ${name} encoding 'UTF8' template template0`);
-  } catch (error) {
-    log(`PostgreSQL not reachable (${(error as Error).message}): its row is left out`);
-    return undefined;
-  } finally {
-    await admin.end().catch(() => {});
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const store = await openStore({ kind: 'postgres', url: url.toString(), poolSize: 8 });
-  return {
-    store,
-    drop: async () => {
-      await store.close();
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 /** Zipf-like pick from a pool (rank r drawn with weight 1/(r+1)). */
 function zipf(pool: readonly PoolName[], u: number): PoolName {
   const n = pool.length;
@@ -488,7 +460,7 @@ try {
       await sqlite.close();
     }
   }
-  const postgres = only === 'sqlite' ? undefined : await postgresStore();
+  const postgres = only === 'sqlite' ? undefined : await benchPostgresStore('athar_bench_registry', 8);
   if (postgres) {
     try {
       await personPage('PostgreSQL', postgres.store);

@@ -1,8 +1,8 @@
 import type { Actor } from '../access/actor.js';
 import { type Access, allows, permissionsOf } from '../access/policies.js';
 import { secretDigest } from '../access/secrets.js';
+import { auditWriter } from '../services/audit-writer.js';
 import type { AppContext } from '../services/context.js';
-import { AuditRepository } from '../store/repositories/audit.js';
 import { CredentialRepository, credentialsGeneration } from '../store/repositories/credentials.js';
 import type { App } from './app.js';
 import { Problem } from './problems.js';
@@ -146,13 +146,16 @@ export interface AuditedAct {
   details?: Record<string, unknown>;
 }
 
-/** Writes an audit row for the request's caller (or anonymous) with its address. */
-export async function audit(
+/**
+ * Writes an audit row for the request's caller (or anonymous) with its address. Rows go through the store's
+ * group-commit writer: the caller waits until its row is committed, and concurrent requests share one commit.
+ */
+export function audit(
   ctx: AppContext,
   request: { actor: Actor | null; ip: string },
   act: AuditedAct,
 ): Promise<void> {
-  await new AuditRepository(ctx.store.db).append(
+  return auditWriter(ctx.store).append(
     {
       actorId: request.actor?.userId ?? null,
       actorRole: request.actor?.role ?? null,

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../store/repositories/audit.js';
+import { type AuditEntry, AuditRepository } from '../store/repositories/audit.js';
 import type { Store } from '../store/store.js';
 
 interface Pending {
@@ -11,7 +11,7 @@ interface Pending {
 const batchLimit = 500;
 
 /**
- * Audit rows for reads and searches, written by group commit: every caller waits until its row is committed (the
+ * Audit rows, written by group commit: every caller waits until its row is committed (the
  * read is not answered before it is audited), but rows that arrive while a commit is under way share the next
  * one. Under load, a hundred concurrent reads cost one transaction (one fsync on SQLite) instead of a hundred.
  */
@@ -36,21 +36,7 @@ export class AuditWriter {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, batchLimit);
       try {
-        await this.store.db
-          .insertInto('audit_log')
-          .values(
-            batch.map(({ entry, at }) => ({
-              at,
-              actor_id: entry.actorId,
-              actor_role: entry.actorRole,
-              action: entry.action,
-              subject_type: entry.subjectType ?? null,
-              subject_id: entry.subjectId ?? null,
-              details: entry.details ? JSON.stringify(entry.details) : null,
-              ip: entry.ip ?? null,
-            })),
-          )
-          .execute();
+        await new AuditRepository(this.store.db).appendMany(batch);
         for (const p of batch) p.resolve();
       } catch (error) {
         for (const p of batch) p.reject(error);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { AppContext } from '../../services/context.js';
 import { hiddenAmong } from '../../services/intake.js';
+import { audit } from '../access.js';
 import type { App } from '../app.js';
 import { presentPerson, viewerOf } from '../presenters/registry.js';
 import { Problem } from '../problems.js';
-import { actorId, answering, auditRead, registryServices } from './registry-support.js';
+import { actorId, answering, registryServices } from './registry-support.js';
 
 const id = z.string().min(1).max(100);
 
@@ -50,7 +51,7 @@ export async function personRoutes(app: App, ctx: AppContext): Promise<void> {
     async (request) => {
       const person = await registry.person(request.params.id);
       if (!person) throw new Problem('not_found', `no person ${request.params.id}`);
-      await auditRead(ctx, request, { action: 'read', subjectType: 'person', subjectId: person.id });
+      await audit(ctx, request, { action: 'read', subjectType: 'person', subjectId: person.id });
       const hidden = await hiddenAmong(ctx.store.db, request.actor?.role ?? '', person.records);
       const shown =
         hidden.size === 0

@@ -9,10 +9,11 @@ import { CursorError } from '../../services/record-search.js';
 import type { RecordInput } from '../../services/registry.js';
 import { PlaceRepository } from '../../store/repositories/places.js';
 import type { RecordFilter } from '../../store/repositories/records.js';
+import { audit } from '../access.js';
 import type { App } from '../app.js';
 import { presentAssertion, presentRecord, viewerOf } from '../presenters/registry.js';
 import { Problem } from '../problems.js';
-import { actorId, answering, auditRead, registryServices } from './registry-support.js';
+import { actorId, answering, registryServices } from './registry-support.js';
 
 const text = z.string().max(2000);
 const dateText = z.string().max(40);
@@ -154,7 +155,7 @@ export async function recordRoutes(app: App, ctx: AppContext): Promise<void> {
           }
           throw error;
         });
-      await auditRead(ctx, request, {
+      await audit(ctx, request, {
         action: 'search',
         subjectType: 'record',
         details: {
@@ -203,7 +204,7 @@ export async function recordRoutes(app: App, ctx: AppContext): Promise<void> {
       if (!record || (await hiddenAmong(ctx.store.db, request.actor?.role ?? '', [record])).size > 0) {
         throw new Problem('not_found', `no record ${request.params.id}`);
       }
-      await auditRead(ctx, request, { action: 'read', subjectType: 'record', subjectId: record.id });
+      await audit(ctx, request, { action: 'read', subjectType: 'record', subjectId: record.id });
       return presentRecord(record, viewerOf(request.actor), { original: true });
     },
   );

@@ -1,10 +1,8 @@
-/** What the registry's route files share: their services per context, error mapping and audited reads. */
+/** What the registry's route files share: their services per context, and error mapping. */
 import type { FastifyRequest } from 'fastify';
-import { auditWriter } from '../../services/audit-writer.js';
 import type { AppContext } from '../../services/context.js';
 import { RecordSearch } from '../../services/record-search.js';
 import { RegistryError, RegistryService } from '../../services/registry.js';
-import type { AuditedAct } from '../access.js';
 import { Problem } from '../problems.js';
 
 const services = new WeakMap<AppContext, { registry: RegistryService; search: RecordSearch }>();
@@ -64,22 +62,6 @@ export async function answering<T>(work: () => Promise<T>): Promise<T> {
     }
     throw error;
   }
-}
-
-/** Audits a read or a search by group commit: the answer waits until its audit row is committed. */
-export function auditRead(ctx: AppContext, request: FastifyRequest, act: AuditedAct): Promise<void> {
-  return auditWriter(ctx.store).append(
-    {
-      actorId: request.actor?.userId ?? null,
-      actorRole: request.actor?.role ?? null,
-      action: act.action,
-      subjectType: act.subjectType ?? null,
-      subjectId: act.subjectId ?? null,
-      details: act.details ?? null,
-      ip: request.ip,
-    },
-    new Date(ctx.clock()).toISOString(),
-  );
 }
 
 /** The acting user's id (routes that write require a signed-in actor). */

@@ -22,18 +22,26 @@ export class AuditRepository {
   constructor(private readonly db: Db) {}
 
   async append(entry: AuditEntry, at = nowIso()): Promise<void> {
+    await this.appendMany([{ entry, at }]);
+  }
+
+  /** Several rows in one statement (the group-commit writer's batches). */
+  async appendMany(rows: readonly { entry: AuditEntry; at: string }[]): Promise<void> {
+    if (rows.length === 0) return;
     await this.db
       .insertInto('audit_log')
-      .values({
-        at,
-        actor_id: entry.actorId,
-        actor_role: entry.actorRole,
-        action: entry.action,
-        subject_type: entry.subjectType ?? null,
-        subject_id: entry.subjectId ?? null,
-        details: entry.details ? JSON.stringify(entry.details) : null,
-        ip: entry.ip ?? null,
-      })
+      .values(
+        rows.map(({ entry, at }) => ({
+          at,
+          actor_id: entry.actorId,
+          actor_role: entry.actorRole,
+          action: entry.action,
+          subject_type: entry.subjectType ?? null,
+          subject_id: entry.subjectId ?? null,
+          details: entry.details ? JSON.stringify(entry.details) : null,
+          ip: entry.ip ?? null,
+        })),
+      )
       .execute();
   }
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { windowStart } from '../../access/account-rules.js';
 import type { Db } from '../store.js';
 
 /**
@@ -11,10 +12,9 @@ export class RateLimitRepository {
 
   /** Counts one hit on `key` in the window of `windowMs` that holds `nowMs`; answers the count so far in it. */
   async hit(key: string, windowMs: number, nowMs: number): Promise<number> {
-    const windowStart = new Date(Math.floor(nowMs / windowMs) * windowMs).toISOString();
     const row = await this.db
       .insertInto('rate_limits')
-      .values({ key, window_start: windowStart, count: 1 })
+      .values({ key, window_start: windowStart(nowMs, windowMs), count: 1 })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet({
           count: sql<number>`case when ${sql.ref('rate_limits.window_start')} = ${sql.ref('excluded.window_start')} then ${sql.ref('rate_limits.count')} + 1 else 1 end`,

@@ -1,4 +1,4 @@
-import { RecordLinkRepository } from '../store/repositories/record-links.js';
+import { type RecordLink, RecordLinkRepository } from '../store/repositories/record-links.js';
 import type { Db } from '../store/store.js';
 import { recordLinked, recordUnlinked } from './linkage-journal.js';
 
@@ -20,6 +20,27 @@ export interface LinkingDecision {
 /** The reason written on links a decision closed when it moved records to another person. */
 export function movedBy(decisionId: string): string {
   return `moved by decision ${decisionId}`;
+}
+
+/** Reopens a link that a move closed, as it was (same person, basis and decision), and journals it. */
+export async function reopenMovedLink(
+  db: Db,
+  moved: RecordLink,
+  at: string,
+  by: string,
+  note: string,
+): Promise<RecordLink> {
+  const restored = await new RecordLinkRepository(db).open({
+    recordId: moved.recordId,
+    personId: moved.personId,
+    at,
+    by,
+    basis: moved.basis,
+    decisionId: moved.decisionId,
+    note,
+  });
+  await recordLinked(db, restored);
+  return restored;
 }
 
 /**
@@ -79,16 +100,7 @@ export class RecordLinkLinker implements PairLinker {
     }
     for (const moved of await links.closedWithReason(movedBy(decisionId))) {
       if (await links.active(moved.recordId)) continue;
-      const restored = await links.open({
-        recordId: moved.recordId,
-        personId: moved.personId,
-        at,
-        by,
-        basis: moved.basis,
-        decisionId: moved.decisionId,
-        note: `restored: decision ${decisionId} undone`,
-      });
-      await recordLinked(db, restored);
+      await reopenMovedLink(db, moved, at, by, `restored: decision ${decisionId} undone`);
     }
   }
 }

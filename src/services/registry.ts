@@ -17,6 +17,7 @@ import type { Db, Store } from '../store/store.js';
 import { type CaseStatus, deriveCaseStatus } from './case-status.js';
 import { appendLogEntries, recordEntry } from './ledger.js';
 import { recordLinked, recordUnlinked } from './linkage-journal.js';
+import { reopenMovedLink } from './pair-linker.js';
 import { type FieldIssue, prepareRecord, type RecordKind } from './record-fields.js';
 
 /** A registry rule refused the request; routes turn it into problem+json. */
@@ -493,16 +494,7 @@ export class RegistryService {
         (l) => l.unlinkReason === `moved to person ${personId}` && l.unlinkedAt === link.linkedAt,
       );
       if (!moved) return { closed };
-      const restored = await links.open({
-        recordId: moved.recordId,
-        personId: moved.personId,
-        at,
-        by,
-        basis: moved.basis,
-        decisionId: moved.decisionId,
-        note: `restored: link ${linkId} undone`,
-      });
-      await recordLinked(trx, restored);
+      const restored = await reopenMovedLink(trx, moved, at, by, `restored: link ${linkId} undone`);
       return { closed, restored };
     });
   }

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { assertionKinds } from '../../services/case-status.js';
 import type { AppContext } from '../../services/context.js';
 import type { App } from '../app.js';
 import { presentAssertion } from '../presenters/registry.js';
-import { actorId, answering, registryServices } from './registry-support.js';
+import { actorId, answering, claimFields, registryServices } from './registry-support.js';
 
 /** Claims about a person or a record (append-only); a person's case status is derived from them. */
 export async function assertionRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -19,13 +18,7 @@ export async function assertionRoutes(app: App, ctx: AppContext): Promise<void> 
           .object({
             personId: z.string().min(1).max(100).optional(),
             recordId: z.string().min(1).max(100).optional(),
-            kind: z.enum(assertionKinds),
-            statement: z.string().max(4000).optional(),
-            assertedAt: z
-              .string()
-              .regex(/^\d{4}(-\d{2}(-\d{2}(T[\d:.]+Z)?)?)?$/)
-              .optional(),
-            sourceId: z.string().min(1).optional(),
+            ...claimFields,
           })
           .refine((b) => (b.personId ? 1 : 0) + (b.recordId ? 1 : 0) === 1, {
             message: 'name exactly one of personId and recordId',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { resolveBranch, resolveGovernorate } from '../../gazetteer/index.js';
 import type { PersonRecordFields } from '../../linkage/record.js';
-import { assertionKinds, caseStatuses } from '../../services/case-status.js';
+import { caseStatuses } from '../../services/case-status.js';
 import type { AppContext } from '../../services/context.js';
 import { hiddenAmong } from '../../services/intake.js';
 import { recordKinds } from '../../services/record-fields.js';
@@ -13,7 +13,7 @@ import { audit } from '../access.js';
 import type { App } from '../app.js';
 import { presentAssertion, presentRecord, viewerOf } from '../presenters/registry.js';
 import { Problem } from '../problems.js';
-import { actorId, answering, registryServices } from './registry-support.js';
+import { actorId, answering, claimFields, registryServices } from './registry-support.js';
 
 const text = z.string().max(2000);
 const dateText = z.string().max(40);
@@ -271,15 +271,7 @@ export async function recordRoutes(app: App, ctx: AppContext): Promise<void> {
         summary: 'Add a claim about a record (append-only; the case status is derived from claims)',
         tags: ['records'],
         params: idParams,
-        body: z.object({
-          kind: z.enum(assertionKinds),
-          statement: z.string().max(4000).optional(),
-          assertedAt: z
-            .string()
-            .regex(/^\d{4}(-\d{2}(-\d{2}(T[\d:.]+Z)?)?)?$/)
-            .optional(),
-          sourceId: z.string().min(1).optional(),
-        }),
+        body: z.object(claimFields),
       },
     },
     async (request, reply) => {

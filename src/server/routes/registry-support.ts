@@ -1,5 +1,7 @@
 /** What the registry's route files share: their services per context, and error mapping. */
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { assertionKinds } from '../../services/case-status.js';
 import type { AppContext } from '../../services/context.js';
 import { RecordSearch } from '../../services/record-search.js';
 import { RegistryError, RegistryService } from '../../services/registry.js';
@@ -69,3 +71,14 @@ export function actorId(request: FastifyRequest): string {
   if (!request.actor) throw new Problem('unauthenticated');
   return request.actor.userId;
 }
+
+/** What a claim says, shared by `POST /api/assertions` and `POST /api/records/:id/assertions`. */
+export const claimFields = {
+  kind: z.enum(assertionKinds),
+  statement: z.string().max(4000).optional(),
+  assertedAt: z
+    .string()
+    .regex(/^\d{4}(-\d{2}(-\d{2}(T[\d:.]+Z)?)?)?$/)
+    .optional(),
+  sourceId: z.string().min(1).optional(),
+};

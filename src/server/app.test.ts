@@ -55,12 +55,15 @@ describe.each(dialects)('the HTTP server [%s]', (dialect: Dialect) => {
     expect(res.json()).toMatchObject({ type: 'urn:athar:problem:not_found', status: 404, code: 'not_found' });
   });
 
-  it('sends security headers', async () => {
-    const res = await app.inject({ method: 'GET', url: '/healthz' });
-    expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
-    expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  it('sends security headers, on answers and on problems alike', async () => {
+    for (const url of ['/healthz', '/api/nothing-here', '/api/persons/x']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.headers['content-security-policy'], url).toMatch(/default-src 'self'/);
+      expect(res.headers['content-security-policy'], url).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
+      expect(res.headers['x-powered-by'], url).toBeUndefined();
+    }
   });
 
   it('serves the web app for client routes and caches hashed assets for good', async () => {

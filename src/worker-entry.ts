@@ -1,7 +1,7 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
- * Starts a worker thread on a module of src/services. From TypeScript sources (tsx, no build step) a worker does
+ * Starts a worker thread on a module beside `base` (pass `import.meta.url`). From TypeScript sources (tsx, no build step) a worker does
  * not inherit the loader, so a small bootstrap loads the module through tsx's API.
  */
 export function startWorker(base: string, name: string, options: WorkerOptions): Worker {

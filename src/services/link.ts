@@ -12,6 +12,7 @@ import { Scorer } from '../linkage/scorer.js';
 import { orderByKey } from '../linkage/sort.js';
 import { TermFrequencies } from '../linkage/term-frequencies.js';
 import { type TrainingReport, trainModel } from '../linkage/train.js';
+import { startWorker } from '../worker-entry.js';
 import { readModelFile, writeModelFile } from './linkage-model-file.js';
 import {
   CsvError,
@@ -24,7 +25,6 @@ import {
 } from './person-csv.js';
 import type { ReadJob, ReadResult } from './read-worker.js';
 import { defaultWorkers, scoreInWorkers } from './score-pool.js';
-import { startWorker } from './worker-entry.js';
 
 export type LinkStage = 'reading' | 'training' | 'blocking' | 'scoring' | 'clustering' | 'writing';
 

@@ -3,7 +3,7 @@ import type { CandidatePairs } from '../linkage/blocking.js';
 import type { FeatureSnapshot, RecordFeatures } from '../linkage/features.js';
 import type { LinkageModel } from '../linkage/model.js';
 import type { TermFrequencies, TermFrequencySnapshot } from '../linkage/term-frequencies.js';
-import { startWorker } from './worker-entry.js';
+import { startWorker } from '../worker-entry.js';
 
 /** What each scoring worker receives (all arrays on shared memory). */
 export interface ScoreJob {

@@ -8,7 +8,8 @@ export class StoreError extends Error {
       | 'unreachable'
       | 'not_writable'
       | 'bad_encoding'
-      | 'migration_failed',
+      | 'migration_failed'
+      | 'write_failed',
   ) {
     super(message);
     this.name = 'StoreError';

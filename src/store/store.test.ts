@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, describeEachDialect } from '../../test/stores.js';
 import { newId, nowIso } from '../ids.js';
@@ -173,6 +174,27 @@ describeEachDialect('store', (store, dialect) => {
     expect(rows.map((r) => r.action)).toEqual(['search', 'record.read']);
     expect(rows[0]?.details).toEqual({ q: 'محمد' });
     expect(typeof rows[0]?.id).toBe('number');
+  });
+
+  it('commits appends as one transaction off the event loop, and refuses a bad batch whole, naming the problem', async () => {
+    const audit = new AuditRepository(store().db);
+    const row = (action: string) => ({
+      entry: { actorId: 'appender', actorRole: 'admin', action },
+      at: nowIso(),
+    });
+    await store().append([audit.insertMany([row('one'), row('two')]).compile()]);
+    // Both statements or neither: the second one breaks a NOT NULL constraint.
+    const broken = sql`insert into audit_log (at, action) values (${nowIso()}, null)`.compile(store().db);
+    await expect(store().append([audit.insertMany([row('three')]).compile(), broken])).rejects.toThrow(
+      /action|null/i,
+    );
+    const many = Array.from({ length: 50 }, (_, i) =>
+      store().append([audit.insertMany([row(`many-${i}`)]).compile()]),
+    );
+    await Promise.all(many);
+    const rows = await audit.query({ actorId: 'appender', limit: 100 });
+    expect(rows.map((r) => r.action).filter((a) => !a.startsWith('many-'))).toEqual(['two', 'one']);
+    expect(rows.filter((r) => r.action.startsWith('many-'))).toHaveLength(50);
   });
 
   it('reads and writes meta values', async () => {

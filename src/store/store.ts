@@ -1,8 +1,9 @@
-import { type Kysely, Migrator, sql, type Transaction } from 'kysely';
+import { type CompiledQuery, type Kysely, Migrator, sql, type Transaction } from 'kysely';
 import type { Config } from '../config/config.js';
 import { type Capabilities, postgresCapabilities, sqliteCapabilities } from './capabilities.js';
 import { openPostgres } from './dialects/postgres.js';
 import { openSqlite } from './dialects/sqlite.js';
+import { SqliteAppender } from './dialects/sqlite-appender.js';
 import { StoreError } from './errors.js';
 import { allMigrations } from './migrations/index.js';
 import { syncGazetteer } from './repositories/places.js';
@@ -17,6 +18,12 @@ export interface Store {
   /** Where the data lives, fit for messages (no password). */
   readonly location: string;
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Commits appends (statements compiled by `db`) in one transaction without holding the event loop: on SQLite
+   * through a second connection in a worker thread, on PostgreSQL (already asynchronous) through `transaction`.
+   * Resolves once they are committed. For append-only rows such as the audit log's.
+   */
+  append(statements: readonly CompiledQuery[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,10 +40,12 @@ export async function openStore(
   let db: Kysely<Database>;
   let capabilities: Capabilities;
   let location: string;
+  let appender: SqliteAppender | undefined;
   if (database.kind === 'sqlite') {
     ({ db } = openSqlite(database.file));
     capabilities = sqliteCapabilities;
     location = database.file;
+    appender = new SqliteAppender(database.file);
   } else {
     ({ db } = await openPostgres(database.url, database.poolSize));
     capabilities = postgresCapabilities;
@@ -47,7 +56,16 @@ export async function openStore(
     capabilities,
     location,
     transaction: (work) => db.transaction().execute(work),
-    close: () => db.destroy(),
+    append: appender
+      ? (statements) => appender.append(statements)
+      : (statements) =>
+          db.transaction().execute(async (trx) => {
+            for (const statement of statements) await trx.executeQuery(statement);
+          }),
+    close: async () => {
+      await appender?.close();
+      await db.destroy();
+    },
   };
   try {
     await refuseForeign(store);

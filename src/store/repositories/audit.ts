@@ -28,21 +28,23 @@ export class AuditRepository {
   /** Several rows in one statement (the group-commit writer's batches). */
   async appendMany(rows: readonly { entry: AuditEntry; at: string }[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.db
-      .insertInto('audit_log')
-      .values(
-        rows.map(({ entry, at }) => ({
-          at,
-          actor_id: entry.actorId,
-          actor_role: entry.actorRole,
-          action: entry.action,
-          subject_type: entry.subjectType ?? null,
-          subject_id: entry.subjectId ?? null,
-          details: entry.details ? JSON.stringify(entry.details) : null,
-          ip: entry.ip ?? null,
-        })),
-      )
-      .execute();
+    await this.insertMany(rows).execute();
+  }
+
+  /** The insert of `appendMany`, for a caller that commits it elsewhere (Store.append). */
+  insertMany(rows: readonly { entry: AuditEntry; at: string }[]) {
+    return this.db.insertInto('audit_log').values(
+      rows.map(({ entry, at }) => ({
+        at,
+        actor_id: entry.actorId,
+        actor_role: entry.actorRole,
+        action: entry.action,
+        subject_type: entry.subjectType ?? null,
+        subject_id: entry.subjectId ?? null,
+        details: entry.details ? JSON.stringify(entry.details) : null,
+        ip: entry.ip ?? null,
+      })),
+    );
   }
 
   async query(filter: {

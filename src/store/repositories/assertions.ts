@@ -1,4 +1,5 @@
 import { newId } from '../../ids.js';
+import { prepared } from '../prepared.js';
 import type { AssertionTable } from '../schema.js';
 import type { Db } from '../store.js';
 
@@ -14,20 +15,7 @@ export class AssertionRepository {
 
   /** Every claim about a person or about a record now linked to it, oldest first (one query, no id list needed). */
   async aboutPerson(personId: string): Promise<AssertionTable[]> {
-    // A union of two index lookups: "person_id = ? or record_id in (subquery)" is a full scan on PostgreSQL.
-    const rows = await this.db
-      .selectFrom('assertions')
-      .selectAll()
-      .where('person_id', '=', personId)
-      .union(
-        this.db
-          .selectFrom('assertions as a')
-          .innerJoin('record_links as l', 'l.record_id', 'a.record_id')
-          .selectAll('a')
-          .where('l.person_id', '=', personId)
-          .where('l.unlinked_at', 'is', null),
-      )
-      .execute();
+    const rows = await assertionsAboutPerson(this.db, personId);
     return rows.sort((a, b) =>
       a.asserted_at < b.asserted_at ? -1 : a.asserted_at > b.asserted_at ? 1 : a.id < b.id ? -1 : 1,
     );
@@ -60,3 +48,19 @@ export class AssertionRepository {
     );
   }
 }
+
+// A union of two index lookups: "person_id = ? or record_id in (subquery)" is a full scan on PostgreSQL.
+const assertionsAboutPerson = prepared((db, personId: string) =>
+  db
+    .selectFrom('assertions')
+    .selectAll()
+    .where('person_id', '=', personId)
+    .union(
+      db
+        .selectFrom('assertions as a')
+        .innerJoin('record_links as l', 'l.record_id', 'a.record_id')
+        .selectAll('a')
+        .where('l.person_id', '=', personId)
+        .where('l.unlinked_at', 'is', null),
+    ),
+);

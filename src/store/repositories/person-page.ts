@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Capabilities } from '../capabilities.js';
+import { prepared } from '../prepared.js';
 import type { AssertionTable, EventTable, RecordLinkTable, RelationTable } from '../schema.js';
 import type { Db } from '../store.js';
 import { AssertionRepository } from './assertions.js';
@@ -22,6 +23,32 @@ export interface PersonPageRows {
  * The person page's reads. On PostgreSQL one statement (each part a JSON array from an index lookup), so a page
  * costs one round trip and one parse/plan instead of six on the pool; on SQLite, in process, six plain queries.
  */
+// Compiled once (prepared.ts): on SQLite the page is six small queries, where building each cost as much as running it.
+const personRow = prepared((db, personId: string) =>
+  db.selectFrom('persons').select(['id', 'created_at']).where('id', '=', personId),
+);
+const personEvents = prepared((db, personId: string) =>
+  db
+    .selectFrom('events')
+    .selectAll()
+    .where('person_id', '=', personId)
+    .union(
+      db
+        .selectFrom('events as e')
+        .innerJoin('record_links as l', 'l.record_id', 'e.record_id')
+        .selectAll('e')
+        .where('l.person_id', '=', personId)
+        .where('l.unlinked_at', 'is', null),
+    ),
+);
+const personIdentifications = prepared((db, personId: string) =>
+  db
+    .selectFrom('identifications')
+    .select(['id', 'evidence_id', 'status'])
+    .where('person_id', '=', personId)
+    .orderBy('proposed_at'),
+);
+
 export class PersonPageRepository {
   constructor(
     private readonly db: Db,
@@ -34,30 +61,13 @@ export class PersonPageRepository {
 
   private async loadEach(personId: string): Promise<PersonPageRows | undefined> {
     const db = this.db;
-    const [person, records, events, relations, assertions, identifications] = await Promise.all([
-      db.selectFrom('persons').select(['id', 'created_at']).where('id', '=', personId).executeTakeFirst(),
+    const [[person], records, events, relations, assertions, identifications] = await Promise.all([
+      personRow(db, personId),
       new RecordRepository(db, this.capabilities).linkedTo(personId),
-      db
-        .selectFrom('events')
-        .selectAll()
-        .where('person_id', '=', personId)
-        .union(
-          db
-            .selectFrom('events as e')
-            .innerJoin('record_links as l', 'l.record_id', 'e.record_id')
-            .selectAll('e')
-            .where('l.person_id', '=', personId)
-            .where('l.unlinked_at', 'is', null),
-        )
-        .execute(),
+      personEvents(db, personId),
       new RelationRepository(db).ofPerson(personId),
       new AssertionRepository(db).aboutPerson(personId),
-      db
-        .selectFrom('identifications')
-        .select(['id', 'evidence_id', 'status'])
-        .where('person_id', '=', personId)
-        .orderBy('proposed_at')
-        .execute(),
+      personIdentifications(db, personId),
     ]);
     if (!person) return undefined;
     return { person, records, events, relations, assertions, identifications };
@@ -67,15 +77,35 @@ export class PersonPageRepository {
     // The same queries as loadEach (the events and claims as unions of two index lookups: an OR with a subquery
     // scans the table on PostgreSQL), each folded into a JSON array; rows keep their column names and types
     // (all text but records.birth_year, an integer either way).
-    const { rows } = await sql<{
-      id: string;
-      created_at: string;
-      records: LinkedRecordRow[];
-      events: EventTable[];
-      relations: RelationTable[];
-      assertions: AssertionTable[];
-      identifications: { id: string; evidence_id: string; status: string }[];
-    }>`select p.id, p.created_at,
+    const rows = await personPageAtOnce(this.db, personId);
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      person: { id: row.id, created_at: row.created_at },
+      records: row.records.map((r) => linkedRecord(r, personId)),
+      events: row.events,
+      relations: row.relations,
+      assertions: row.assertions,
+      identifications: row.identifications.map(({ id, evidence_id, status }) => ({
+        id,
+        evidence_id,
+        status,
+      })),
+    };
+  }
+}
+
+// The PostgreSQL page as one statement (see loadAtOnce), compiled once.
+const personPageAtOnce = prepared(
+  (_db, personId: string) => sql<{
+    id: string;
+    created_at: string;
+    records: LinkedRecordRow[];
+    events: EventTable[];
+    relations: RelationTable[];
+    assertions: AssertionTable[];
+    identifications: { id: string; evidence_id: string; status: string }[];
+  }>`select p.id, p.created_at,
         coalesce((select json_agg(x order by x.link_linked_at, x.link_id) from (
           select r.*, s.name as source_name, l.person_id as person_id, l.id as link_id,
             l.linked_at as link_linked_at, l.linked_by as link_linked_by, l.basis as link_basis,
@@ -101,20 +131,5 @@ export class PersonPageRepository {
         coalesce((select json_agg(x order by x.proposed_at) from (
           select id, evidence_id, status, proposed_at from identifications where person_id = p.id) x), '[]')
           as identifications
-      from persons p where p.id = ${personId}`.execute(this.db);
-    const row = rows[0];
-    if (!row) return undefined;
-    return {
-      person: { id: row.id, created_at: row.created_at },
-      records: row.records.map((r) => linkedRecord(r, personId)),
-      events: row.events,
-      relations: row.relations,
-      assertions: row.assertions,
-      identifications: row.identifications.map(({ id, evidence_id, status }) => ({
-        id,
-        evidence_id,
-        status,
-      })),
-    };
-  }
-}
+      from persons p where p.id = ${personId}`,
+);

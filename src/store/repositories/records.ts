@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { type Capabilities, chunkRows } from '../capabilities.js';
+import { prepared } from '../prepared.js';
 import type { RecordLinkTable, RecordNameKeyTable, RecordTable } from '../schema.js';
 import type { Db } from '../store.js';
 
@@ -132,16 +133,7 @@ export class RecordRepository {
 
   /** The records a person is made of (open links), with each link, in the order they were linked. One query. */
   async linkedTo(personId: string): Promise<(RecordView & { link: RecordLinkTable })[]> {
-    // Plain SQL (the same on both dialects): the person page's hottest query, where Kysely's builder costs about
-    // as much as the query itself.
-    const { rows } = await sql<LinkedRecordRow>`select r.*, s.name as source_name, l.person_id as person_id,
-        l.id as link_id, l.linked_at as link_linked_at, l.linked_by as link_linked_by, l.basis as link_basis,
-        l.decision_id as link_decision_id, l.note as link_note
-      from record_links l
-      join records r on r.id = l.record_id
-      join sources s on s.id = r.source_id
-      where l.person_id = ${personId} and l.unlinked_at is null
-      order by l.linked_at, l.id`.execute(this.db);
+    const rows = await recordsLinkedTo(this.db, personId);
     return rows.map((row) => linkedRecord(row, personId));
   }
 
@@ -209,3 +201,15 @@ function applyFilter<Q extends { where: (...args: any[]) => any }>(q: Q, filter:
   if (filter.to) out = out.where('r.arrest_date', '<=', filter.to);
   return out;
 }
+
+// Plain SQL (the same on both dialects), compiled once: the person page's hottest query.
+const recordsLinkedTo = prepared(
+  (_db, personId: string) => sql<LinkedRecordRow>`select r.*, s.name as source_name, l.person_id as person_id,
+      l.id as link_id, l.linked_at as link_linked_at, l.linked_by as link_linked_by, l.basis as link_basis,
+      l.decision_id as link_decision_id, l.note as link_note
+    from record_links l
+    join records r on r.id = l.record_id
+    join sources s on s.id = r.source_id
+    where l.person_id = ${personId} and l.unlinked_at is null
+    order by l.linked_at, l.id`,
+);

@@ -1,4 +1,5 @@
 import { newId } from '../../ids.js';
+import { prepared } from '../prepared.js';
 import type { RelationTable } from '../schema.js';
 import type { Db } from '../store.js';
 
@@ -43,13 +44,7 @@ export class RelationRepository {
 
   /** Every relation a person is part of (standing and retracted), oldest first. */
   async ofPerson(personId: string): Promise<RelationTable[]> {
-    return this.db
-      .selectFrom('relations')
-      .selectAll()
-      .where((eb) => eb.or([eb('person_a', '=', personId), eb('person_b', '=', personId)]))
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+    return relationsOfPerson(this.db, personId);
   }
 
   /** Standing relations of these types between two persons, either way round. */
@@ -68,3 +63,12 @@ export class RelationRepository {
       .execute();
   }
 }
+
+const relationsOfPerson = prepared((db, personId: string) =>
+  db
+    .selectFrom('relations')
+    .selectAll()
+    .where((eb) => eb.or([eb('person_a', '=', personId), eb('person_b', '=', personId)]))
+    .orderBy('created_at')
+    .orderBy('id'),
+);

@@ -13,6 +13,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -285,10 +286,24 @@ async function personPage(dialect: string, store: Store): Promise<void> {
   log(`${dialect}: person page is ${check.body.length} bytes; warming up`);
   await load(url, cookie, idsFile, 3);
   // Server CPU per request: a figure that the other work on a shared machine disturbs far less than req/s.
+  const profiler = process.env.BENCH_CPU_PROFILE ? new inspector.Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const cpuBefore = process.cpuUsage();
   const pgBefore = postgresCpuSeconds();
   const result = await load(url, cookie, idsFile, duration);
   const cpu = process.cpuUsage(cpuBefore);
+  if (profiler) {
+    // BENCH_CPU_PROFILE=DIR writes the server's CPU profile of the measured load (open it in Chrome's DevTools).
+    const { profile } = await profiler.post('Profiler.stop');
+    const file = path.join(process.env.BENCH_CPU_PROFILE as string, `person-page-${dialect}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    profiler.disconnect();
+    log(`${dialect}: CPU profile in ${file}`);
+  }
   const cpuMsPerRequest = (cpu.user + cpu.system) / 1000 / Math.max(1, result.total);
   // PostgreSQL's CPU per request (all its processes, so other users of the server count too).
   const pgMsPerRequest = ((postgresCpuSeconds() - pgBefore) * 1000) / Math.max(1, result.total);

@@ -7,7 +7,16 @@ export interface Config {
   dataDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
   blobs: { kind: 'fs'; root: string };
-  server: { host: string; port: number; trustProxy: boolean; webRoot: string };
+  server: {
+    host: string;
+    port: number;
+    trustProxy: boolean;
+    webRoot: string;
+    /** Server processes sharing the port (node:cluster); 1 serves in this process. */
+    workers: number;
+    /** The key of reveal grants; null: a random one per start (one process, or one `serve --workers` group). */
+    revealKey: Buffer | null;
+  };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; origin: string };
   /** The key that seals contact details; null: read (or, at init, make) <data>/keys/contacts.key. */
   contacts: { key: Buffer | null };
@@ -19,6 +28,7 @@ export interface ConfigFlags {
   databaseUrl?: string;
   port?: string | number;
   host?: string;
+  workers?: string | number;
   logLevel?: string;
 }
 
@@ -42,6 +52,12 @@ export const configVariables = {
   ATHAR_BLOBS: { flag: undefined, default: '<data>/blobs', about: 'blob store folder (content-addressed)' },
   ATHAR_HOST: { flag: '--host', default: '127.0.0.1', about: 'address the server binds to' },
   ATHAR_PORT: { flag: '--port', default: '8080', about: 'port the server listens on' },
+  ATHAR_WORKERS: {
+    flag: '--workers',
+    default: '1',
+    about:
+      'server processes sharing the port, up to the number of cores (one process migrates and signs the log)',
+  },
   ATHAR_TRUST_PROXY: {
     flag: undefined,
     default: 'false',
@@ -64,16 +80,29 @@ export const configVariables = {
     about:
       'base64 of the 32-byte AES-256-GCM key that seals family contact details (several servers share it)',
   },
+  ATHAR_REVEAL_KEY: {
+    flag: undefined,
+    default: '(random per start)',
+    about:
+      'base64 of the 32-byte key of reveal grants; give servers behind one balancer the same (serve --workers shares its own)',
+  },
 } as const;
 
 /** Variables whose values are secrets: never echoed in configuration errors. */
-const secretVariables: ReadonlySet<string> = new Set(['ATHAR_CONTACTS_KEY']);
+const secretVariables: ReadonlySet<string> = new Set(['ATHAR_CONTACTS_KEY', 'ATHAR_REVEAL_KEY']);
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
 const boolText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const key32 = z
+  .string()
+  .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, {
+    message: 'must be 32 random bytes in base64 (e.g. openssl rand -base64 32)',
+  })
+  .optional();
 
 const schema = z.object({
   ATHAR_DATA: z.string().min(1, 'must not be empty'),
@@ -98,6 +127,11 @@ const schema = z.object({
     .int('must be a whole number')
     .min(0, 'must be 0–65535')
     .max(65535, 'must be 0–65535'),
+  ATHAR_WORKERS: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be 1–64')
+    .max(64, 'must be 1–64'),
   ATHAR_TRUST_PROXY: boolText,
   ATHAR_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     message: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -106,12 +140,8 @@ const schema = z.object({
     .string()
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces, e.g. archive.example.org/log'),
   ATHAR_WEB_ROOT: z.string().optional(),
-  ATHAR_CONTACTS_KEY: z
-    .string()
-    .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, {
-      message: 'must be 32 random bytes in base64 (e.g. openssl rand -base64 32)',
-    })
-    .optional(),
+  ATHAR_CONTACTS_KEY: key32,
+  ATHAR_REVEAL_KEY: key32,
 });
 
 /**
@@ -138,11 +168,13 @@ export function loadConfig(
     ATHAR_BLOBS: pick('ATHAR_BLOBS', undefined),
     ATHAR_HOST: pick('ATHAR_HOST', flags.host) ?? '127.0.0.1',
     ATHAR_PORT: pick('ATHAR_PORT', flags.port) ?? '8080',
+    ATHAR_WORKERS: pick('ATHAR_WORKERS', flags.workers) ?? '1',
     ATHAR_TRUST_PROXY: pick('ATHAR_TRUST_PROXY', undefined) ?? 'false',
     ATHAR_LOG_LEVEL: pick('ATHAR_LOG_LEVEL', flags.logLevel) ?? 'info',
     ATHAR_LOG_ORIGIN: pick('ATHAR_LOG_ORIGIN', undefined) ?? 'athar.localhost/log',
     ATHAR_WEB_ROOT: pick('ATHAR_WEB_ROOT', undefined),
     ATHAR_CONTACTS_KEY: pick('ATHAR_CONTACTS_KEY', undefined),
+    ATHAR_REVEAL_KEY: pick('ATHAR_REVEAL_KEY', undefined),
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -175,6 +207,8 @@ export function loadConfig(
       port: v.ATHAR_PORT,
       trustProxy: v.ATHAR_TRUST_PROXY,
       webRoot: path.resolve(cwd, v.ATHAR_WEB_ROOT ?? path.join(repoRoot, 'web', 'dist')),
+      workers: v.ATHAR_WORKERS,
+      revealKey: v.ATHAR_REVEAL_KEY ? Buffer.from(v.ATHAR_REVEAL_KEY, 'base64') : null,
     },
     log: { level: v.ATHAR_LOG_LEVEL, origin: v.ATHAR_LOG_ORIGIN },
     contacts: { key: v.ATHAR_CONTACTS_KEY ? Buffer.from(v.ATHAR_CONTACTS_KEY, 'base64') : null },

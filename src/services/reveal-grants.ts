@@ -3,15 +3,17 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export type GrantCheck = 'ok' | 'malformed' | 'expired' | 'not_yours';
 
 /**
- * Short-lived grants to load one unblurred view: an HMAC over (evidence id, user id, expiry) with a key made at
- * start and never stored, so a grant only works in the process that issued it, for the user it was issued to,
- * on the item it names, until it expires. The reveal that issues it is the custody event; the grant only lets
+ * Short-lived grants to load one unblurred view: an HMAC over (evidence id, user id, expiry) with a key never
+ * stored — made at start, shared by the processes of one `serve --workers` group, or given as ATHAR_REVEAL_KEY to
+ * servers behind one balancer — so a grant only works on those servers, for the user it was issued to, on the
+ * item it names, until it expires. The reveal that issues it is the custody event; the grant only lets
  * the browser fetch the image without putting the reason in a URL.
  */
 export class RevealGrants {
-  private readonly key = randomBytes(32);
-
-  constructor(readonly ttlMs = 2 * 60 * 1000) {}
+  constructor(
+    private readonly key: Buffer = randomBytes(32),
+    readonly ttlMs = 2 * 60 * 1000,
+  ) {}
 
   issue(evidenceId: string, userId: string, nowMs: number): { grant: string; expiresAt: string } {
     const expires = nowMs + this.ttlMs;

@@ -1,63 +1,192 @@
+import cluster, { type Worker } from 'node:cluster';
+import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
+import type { Config } from '../../config/config.js';
 import { configFrom, withDataOptions } from '../options.js';
 import { CliError, exitCodes, note } from '../output.js';
 import { printAdminPassword } from './init.js';
+
+interface ServeOptions {
+  data?: string;
+  databaseUrl?: string;
+  port?: string;
+  host?: string;
+  logLevel?: string;
+  workers?: string;
+}
+
+/** What the processes of one `serve --workers` group tell each other (through the primary). */
+type GroupMessage = { athar: 'credentials-changed' };
+const isGroupMessage = (m: unknown): m is GroupMessage =>
+  typeof m === 'object' && m !== null && (m as GroupMessage).athar === 'credentials-changed';
 
 export function registerServe(program: Command): void {
   withDataOptions(program.command('serve'))
     .description('serve the API and the web interface (initialises the data folder on first start)')
     .option('--port <port>', 'port (env ATHAR_PORT, default 8080)')
     .option('--host <host>', 'address to bind (env ATHAR_HOST, default 127.0.0.1)')
+    .option(
+      '--workers <n>',
+      'server processes sharing the port, up to the cores (env ATHAR_WORKERS, default 1)',
+    )
     .option('--log-level <level>', 'fatal … trace, or silent (env ATHAR_LOG_LEVEL)')
-    .action(
-      async (options: {
-        data?: string;
-        databaseUrl?: string;
-        port?: string;
-        host?: string;
-        logLevel?: string;
-      }) => {
-        const config = configFrom(options);
-        const { initialise } = await import('../../services/setup.js');
-        const { buildServer } = await import('../../server/app.js');
-        const { openLedger } = await import('../../services/ledger-setup.js');
-        const { ctx, result } = await initialise(config);
-        if (result.admin) printAdminPassword(result.admin);
-        const app = await buildServer(ctx);
-        try {
-          await app.listen({ host: config.server.host, port: config.server.port });
-        } catch (error) {
-          await app.close();
-          await ctx.close();
-          const e = error as NodeJS.ErrnoException;
-          const where = `${config.server.host}:${config.server.port}`;
-          if (e.code === 'EADDRINUSE') {
-            throw new CliError(
-              `port ${where} is already in use (choose another with --port or ATHAR_PORT)`,
-              exitCodes.usage,
-            );
-          }
-          if (e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES') {
-            throw new CliError(`cannot listen on ${where}: ${e.code}`, exitCodes.usage);
-          }
-          throw error;
-        }
-        const address = app.server.address();
-        const port = typeof address === 'object' && address ? address.port : config.server.port;
-        note(`athar is serving http://${config.server.host}:${port} (data: ${config.dataDir})`);
-        // The log's sequencer: staged entries are sequenced as they come, checkpoints signed at most every second.
-        const { sequencer } = openLedger(ctx, {
-          onError: (error) => app.log.error({ err: error }, 'log sequencer'),
-        });
-        sequencer.start();
-        const stop = async () => {
-          await sequencer.stop();
-          await app.close();
-          await ctx.close();
-          process.exit(0);
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      },
+    .action(async (options: ServeOptions) => {
+      const config = configFrom(options);
+      if (cluster.isWorker) return serveWorker(config);
+      if (config.server.workers > 1) return servePrimary(config);
+      return serveAlone(config);
+    });
+}
+
+/** One process: migrates, serves, and sequences the log. */
+async function serveAlone(config: Config): Promise<void> {
+  const { initialise } = await import('../../services/setup.js');
+  const { buildServer } = await import('../../server/app.js');
+  const { ctx, result } = await initialise(config);
+  if (result.admin) printAdminPassword(result.admin);
+  const app = await buildServer(ctx);
+  try {
+    await app.listen({ host: config.server.host, port: config.server.port });
+  } catch (error) {
+    await app.close();
+    await ctx.close();
+    throw listenError(error, config);
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.server.port;
+  note(`athar is serving http://${config.server.host}:${port} (data: ${config.dataDir})`);
+  const sequencer = await startSequencer(ctx, (error) => app.log.error({ err: error }, 'log sequencer'));
+  const stop = async () => {
+    await sequencer.stop();
+    await app.close();
+    await ctx.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/**
+ * The primary of `serve --workers N`: migrates and initialises once, sequences the log (one sequencer per log),
+ * forks N processes that serve the port between them (node:cluster hands connections round), gives them one
+ * reveal-grant key, relays credential changes so that no process remembers a signed-out session, and restarts a
+ * process that dies. SIGINT/SIGTERM stop them all.
+ */
+async function servePrimary(config: Config): Promise<void> {
+  const { initialise } = await import('../../services/setup.js');
+  const { ctx, result } = await initialise(config);
+  if (result.admin) printAdminPassword(result.admin);
+  const sequencer = await startSequencer(ctx, (error) => note(`log sequencer: ${(error as Error).message}`));
+  const env = { ATHAR_REVEAL_KEY: (config.server.revealKey ?? randomBytes(32)).toString('base64') };
+  const workers = config.server.workers;
+  let stopping = false;
+  let listening = 0;
+  const everListened = new WeakSet<Worker>();
+
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    await Promise.all(
+      alive.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            if (w.isDead()) return resolve();
+            w.once('exit', () => resolve());
+            w.process.kill('SIGTERM');
+          }),
+      ),
     );
+    await sequencer.stop();
+    await ctx.close();
+    process.exit(code);
+  };
+
+  cluster.on('message', (from, message: unknown) => {
+    if (!isGroupMessage(message)) return;
+    for (const w of Object.values(cluster.workers ?? {}))
+      if (w && w !== from && w.isConnected()) w.send(message);
+  });
+  cluster.on('listening', (worker, address) => {
+    everListened.add(worker);
+    listening++;
+    if (listening === workers) {
+      note(
+        `athar is serving http://${config.server.host}:${address.port} with ${workers} processes (data: ${config.dataDir})`,
+      );
+    }
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    if (!everListened.has(worker)) {
+      // It never served (the port is taken, the database unreachable…): it said why; starting more would not help.
+      note(`a server process ended before serving (exit ${code ?? signal}); stopping`);
+      void stop(code && code > 0 ? code : exitCodes.failure);
+      return;
+    }
+    listening--;
+    note(`server process ${worker.process.pid} ended (${signal ?? `exit ${code}`}); starting another`);
+    setTimeout(() => {
+      if (!stopping) cluster.fork(env);
+    }, 1000);
+  });
+  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0));
+  for (let i = 0; i < workers; i++) cluster.fork(env);
+}
+
+/** A process of a `serve --workers` group: serves the port; its primary migrated the database and signs the log. */
+async function serveWorker(config: Config): Promise<void> {
+  const { openContext } = await import('../../services/context.js');
+  const { buildServer } = await import('../../server/app.js');
+  const { onCredentialsChanged, credentialsChangedElsewhere } = await import(
+    '../../store/repositories/credentials.js'
+  );
+  const ctx = await openContext(config, { migrate: false });
+  const app = await buildServer(ctx);
+  onCredentialsChanged(() => process.send?.({ athar: 'credentials-changed' } satisfies GroupMessage));
+  process.on('message', (message: unknown) => {
+    if (isGroupMessage(message)) credentialsChangedElsewhere();
+  });
+  try {
+    await app.listen({ host: config.server.host, port: config.server.port });
+  } catch (error) {
+    await app.close();
+    await ctx.close();
+    throw listenError(error, config);
+  }
+  const stop = async () => {
+    await app.close();
+    await ctx.close();
+    process.exit(0);
+  };
+  // Ctrl-C reaches every process of the group: each one ends its requests and closes its database.
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function startSequencer(
+  ctx: import('../../services/context.js').AppContext,
+  onError: (error: unknown) => void,
+): Promise<{ stop(): Promise<void> }> {
+  const { openLedger } = await import('../../services/ledger-setup.js');
+  // The log's sequencer: staged entries are sequenced as they come, checkpoints signed at most every second.
+  const { sequencer } = openLedger(ctx, { onError });
+  sequencer.start();
+  return sequencer;
+}
+
+function listenError(error: unknown, config: Config): unknown {
+  const e = error as NodeJS.ErrnoException;
+  const where = `${config.server.host}:${config.server.port}`;
+  if (e.code === 'EADDRINUSE') {
+    return new CliError(
+      `port ${where} is already in use (choose another with --port or ATHAR_PORT)`,
+      exitCodes.usage,
+    );
+  }
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES') {
+    return new CliError(`cannot listen on ${where}: ${e.code}`, exitCodes.usage);
+  }
+  return error;
 }

@@ -53,7 +53,7 @@ export function attachment(name: string | null, fallback: string): string {
  * reason, each a custody event — the unblurred view and the original bytes. Annotations and body labels.
  */
 export async function evidenceRoutes(app: App, ctx: AppContext): Promise<void> {
-  const grants = new RevealGrants();
+  const grants = new RevealGrants(ctx.config.server.revealKey ?? undefined);
 
   app.get(
     '/api/evidence',

@@ -10,6 +10,20 @@ let generation = 0;
  */
 export function credentialsChanged(): void {
   generation++;
+  for (const listener of listeners) listener();
+}
+
+const listeners = new Set<() => void>();
+
+/** Hears every credential change made in this process (`serve --workers` tells the other processes). */
+export function onCredentialsChanged(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Counts a change that another process made (and told this one of): drops remembered lookups, tells no one. */
+export function credentialsChangedElsewhere(): void {
+  generation++;
 }
 
 /** How many credential changes this process has seen. */

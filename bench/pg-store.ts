@@ -8,7 +8,7 @@ import { openStore, type Store } from '../src/store/store.js';
 export async function benchPostgresStore(
   prefix: string,
   poolSize: number,
-): Promise<{ store: Store; drop: () => Promise<void> } | undefined> {
+): Promise<{ store: Store; url: string; drop: () => Promise<void> } | undefined> {
   const adminUrl = process.env.ATHAR_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `${prefix}_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
@@ -26,6 +26,7 @@ export async function benchPostgresStore(
   const store = await openStore({ kind: 'postgres', url: url.toString(), poolSize });
   return {
     store,
+    url: url.toString(),
     drop: async () => {
       await store.close();
       const c = new pg.Client({ connectionString: adminUrl });

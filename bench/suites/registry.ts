@@ -14,6 +14,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -266,7 +267,94 @@ function postgresCpuSeconds(): number {
   return ticks / 100;
 }
 
-async function personPage(dialect: string, store: Store): Promise<void> {
+/** CPU seconds used so far by a process and its descendants (Linux /proc; every thread counts). */
+function processTreeCpuSeconds(root: number): number {
+  const parentOf = new Map<number, number>();
+  const ticksOf = new Map<number, number>();
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parentOf.set(Number(pid), Number(fields[1]));
+      ticksOf.set(Number(pid), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let ticks = 0;
+  for (const [pid, t] of ticksOf) {
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = parentOf.get(p)) {
+      if (p === root) {
+        ticks += t;
+        break;
+      }
+    }
+  }
+  return ticks / 100;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** `athar serve --workers N` on the bench's data, as a deployment runs it; resolves once every process serves. */
+async function startServe(
+  dir: string,
+  env: Record<string, string>,
+  workers: number,
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(repo, 'bin', 'athar.js'),
+      'serve',
+      '--data',
+      dir,
+      '--port',
+      String(port),
+      '--workers',
+      String(workers),
+    ],
+    {
+      cwd: repo,
+      env: { ...process.env, ATHAR_LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (/athar is serving/.test(stderr)) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`athar serve exited ${code}: ${stderr}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid as number,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+interface Serving {
+  /** How the server runs, for the row's name. */
+  how: string;
+  url: string;
+  /** CPU seconds of the server so far. */
+  cpuSeconds: () => number;
+}
+
+async function personPage(dialect: string, store: Store, databaseUrl?: string): Promise<void> {
   const personIds = await seedRegistry(store, pageRecords);
   const dir = path.join(work, `server-${dialect}`);
   fs.mkdirSync(dir);
@@ -277,44 +365,74 @@ async function personPage(dialect: string, store: Store): Promise<void> {
   const app = await buildServer(ctx, { logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address() as { port: number };
-  const url = `http://127.0.0.1:${address.port}`;
   const cookie = await signedInCookie(store);
   const idsFile = path.join(dir, 'ids.json');
   fs.writeFileSync(idsFile, JSON.stringify(personIds));
   const check = await app.inject({ method: 'GET', url: `/api/persons/${personIds[0]}`, headers: { cookie } });
   if (check.statusCode !== 200) throw new Error(`person page answered ${check.statusCode}: ${check.body}`);
-  log(`${dialect}: person page is ${check.body.length} bytes; warming up`);
-  await load(url, cookie, idsFile, 3);
+  log(`${dialect}: person page is ${check.body.length} bytes`);
+  const cpuSeconds = () => {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1e6;
+  };
+  await measure(
+    dialect,
+    { how: '1 process', url: `http://127.0.0.1:${address.port}`, cpuSeconds },
+    cookie,
+    idsFile,
+  );
+  await app.close();
+  // The same data served by `athar serve --workers 2`: one process per core, as this machine would be deployed.
+  const sqliteFile = store.capabilities.dialect === 'sqlite' ? store.location : undefined;
+  const serve = await startServe(
+    sqliteFile ? path.dirname(sqliteFile) : dir,
+    databaseUrl ? { ATHAR_DATABASE_URL: databaseUrl } : {},
+    2,
+  );
+  try {
+    await measure(
+      dialect,
+      { how: 'serve --workers 2', url: serve.url, cpuSeconds: () => processTreeCpuSeconds(serve.pid) },
+      cookie,
+      idsFile,
+    );
+  } finally {
+    await serve.stop();
+  }
+}
+
+async function measure(dialect: string, serving: Serving, cookie: string, idsFile: string): Promise<void> {
+  log(`${dialect}, ${serving.how}: warming up`);
+  await load(serving.url, cookie, idsFile, 3);
   // Server CPU per request: a figure that the other work on a shared machine disturbs far less than req/s.
-  const profiler = process.env.BENCH_CPU_PROFILE ? new inspector.Session() : undefined;
+  const profiler =
+    process.env.BENCH_CPU_PROFILE && serving.how === '1 process' ? new inspector.Session() : undefined;
   if (profiler) {
     profiler.connect();
     await profiler.post('Profiler.enable');
     await profiler.post('Profiler.start');
   }
-  const cpuBefore = process.cpuUsage();
+  const cpuBefore = serving.cpuSeconds();
   const pgBefore = postgresCpuSeconds();
-  const result = await load(url, cookie, idsFile, duration);
-  const cpu = process.cpuUsage(cpuBefore);
+  const result = await load(serving.url, cookie, idsFile, duration);
+  const cpuMsPerRequest = ((serving.cpuSeconds() - cpuBefore) * 1000) / Math.max(1, result.total);
   if (profiler) {
-    // BENCH_CPU_PROFILE=DIR writes the server's CPU profile of the measured load (open it in Chrome's DevTools).
+    // BENCH_CPU_PROFILE=DIR writes the in-process server's CPU profile of the measured load (Chrome DevTools).
     const { profile } = await profiler.post('Profiler.stop');
     const file = path.join(process.env.BENCH_CPU_PROFILE as string, `person-page-${dialect}.cpuprofile`);
     fs.writeFileSync(file, JSON.stringify(profile));
     profiler.disconnect();
     log(`${dialect}: CPU profile in ${file}`);
   }
-  const cpuMsPerRequest = (cpu.user + cpu.system) / 1000 / Math.max(1, result.total);
   // PostgreSQL's CPU per request (all its processes, so other users of the server count too).
   const pgMsPerRequest = ((postgresCpuSeconds() - pgBefore) * 1000) / Math.max(1, result.total);
-  await app.close();
   log(
-    `${dialect}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, server CPU ${cpuMsPerRequest.toFixed(3)} ms/request${dialect === 'PostgreSQL' ? `, PostgreSQL CPU ${pgMsPerRequest.toFixed(3)} ms/request` : ''}`,
+    `${dialect}, ${serving.how}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, server CPU ${cpuMsPerRequest.toFixed(3)} ms/request${dialect === 'PostgreSQL' ? `, PostgreSQL CPU ${pgMsPerRequest.toFixed(3)} ms/request` : ''}`,
   );
   rows.push({
     suite: 'registry',
-    name: `person page GET /api/persons/:id (${dialect})`,
-    size: `${pageRecords / 1000}k records, ${personIds.length / 1000}k persons`,
+    name: `person page GET /api/persons/:id (${dialect}, ${serving.how})`,
+    size: `${pageRecords / 1000}k records`,
     throughput: { value: result.rps, unit: 'req/s' },
     p50Ms: result.p50,
     extra: {
@@ -478,7 +596,7 @@ try {
   const postgres = only === 'sqlite' ? undefined : await benchPostgresStore('athar_bench_registry', 8);
   if (postgres) {
     try {
-      await personPage('PostgreSQL', postgres.store);
+      await personPage('PostgreSQL', postgres.store, postgres.url);
     } finally {
       await postgres.drop();
     }

@@ -25,6 +25,8 @@ export const sessionCookie = 'athar_session';
 export const csrfHeader = 'x-csrf-token';
 /** Idle sessions end after this long; any request slides the window. */
 export const sessionIdleMs = 8 * 60 * 60 * 1000;
+/** However busy, a session ends this long after sign-in (a stolen cookie does not live for ever). */
+export const sessionMaxMs = 12 * 60 * 60 * 1000;
 const touchEveryMs = 60 * 1000;
 
 export interface RouteEntry {
@@ -108,12 +110,15 @@ export function registerAccess(app: App, ctx: AppContext): { routes: RouteEntry[
     let session = sessions.get(sessionId, now, nowText);
     if (!session) {
       const readIn = credentialsGeneration();
-      session = await credentials.sessionUser(sessionId, nowText);
+      session = await credentials.sessionUser(sessionId, nowText, new Date(now - sessionMaxMs).toISOString());
       if (!session) return null;
       sessions.remember(sessionId, session, readIn, now);
     }
     if (now - Date.parse(session.lastSeenAt) > touchEveryMs) {
-      const expiresAt = new Date(now + sessionIdleMs).toISOString();
+      // The idle window slides, but never past the session's absolute end.
+      const expiresAt = new Date(
+        Math.min(now + sessionIdleMs, Date.parse(session.createdAt) + sessionMaxMs),
+      ).toISOString();
       await credentials.touchSession(session.sessionId, nowText, expiresAt);
       // The remembered lookup is one object: slide it too, so the next requests do not touch again.
       session.lastSeenAt = nowText;

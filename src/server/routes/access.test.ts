@@ -8,7 +8,9 @@ import type { Role } from '../../access/roles.js';
 import { totpCode } from '../../access/totp.js';
 import { newId } from '../../ids.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
+import { credentialsChanged } from '../../store/repositories/credentials.js';
 import { UserRepository } from '../../store/repositories/users.js';
+import { sessionMaxMs } from '../access.js';
 
 // Synthetic accounts only: usernames are random, the password is a fixed test string.
 const password = 'synthetic-password-for-tests';
@@ -202,6 +204,33 @@ describeEachDialect('accounts over HTTP', (store) => {
 
     expect((await a({ method: 'DELETE', url: '/api/session' })).statusCode).toBe(204);
     expect((await a({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
+  });
+
+  it(`ends a busy session ${sessionMaxMs / 3_600_000} hours after sign-in: the idle window never slides past that`, async () => {
+    const u = await makeUser('investigator', { totpRequired: false });
+    const s = holder(await signIn({ username: u.username, password }));
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    const age = async (createdAgo: number) => {
+      // As if signed in long ago and last seen two minutes ago (so this request slides the window).
+      await store()
+        .db.updateTable('sessions')
+        .set({ created_at: ago(createdAgo), last_seen_at: ago(120_000) })
+        .where('user_id', '=', u.id)
+        .execute();
+      credentialsChanged();
+    };
+    await age(sessionMaxMs - 60_000);
+    expect((await s({ method: 'GET', url: '/api/session' })).statusCode).toBe(200);
+    const row = await store()
+      .db.selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', u.id)
+      .executeTakeFirstOrThrow();
+    // Slid to the absolute end (a minute away), not to eight idle hours from now.
+    expect(Date.parse(row.expires_at)).toBeLessThanOrEqual(Date.parse(row.created_at) + sessionMaxMs);
+    expect(Date.parse(row.expires_at) - Date.now()).toBeLessThan(120_000);
+    await age(sessionMaxMs + 1000);
+    expect((await s({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
   });
 
   it(`locks an account for a while after ${signInLimits.lockAfter} failures in a row`, async () => {

@@ -39,6 +39,8 @@ export interface SessionUser {
   csrfToken: string;
   expiresAt: string;
   lastSeenAt: string;
+  /** When the session began (sign-in): its absolute lifetime counts from here. */
+  createdAt: string;
   /** The user must still enrol TOTP: only the enrolment routes answer this session. */
   enrolmentOnly: boolean;
 }
@@ -67,7 +69,12 @@ export interface TokenUser {
 export class CredentialRepository {
   constructor(private readonly db: Db) {}
 
-  async sessionUser(sessionId: string, now = nowIso()): Promise<SessionUser | undefined> {
+  /** The session's user, if the session has not expired at `now` and began after `beganAfter` (when given). */
+  async sessionUser(
+    sessionId: string,
+    now = nowIso(),
+    beganAfter?: string,
+  ): Promise<SessionUser | undefined> {
     const row = await this.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -79,10 +86,12 @@ export class CredentialRepository {
         'sessions.csrf_token as csrfToken',
         'sessions.expires_at as expiresAt',
         'sessions.last_seen_at as lastSeenAt',
+        'sessions.created_at as createdAt',
         'sessions.enrolment_only',
       ])
       .where('sessions.id', '=', sessionId)
       .where('sessions.expires_at', '>', now)
+      .$if(beganAfter !== undefined, (q) => q.where('sessions.created_at', '>', beganAfter as string))
       .where('users.disabled', '=', 0)
       .executeTakeFirst();
     if (!row) return undefined;

@@ -169,6 +169,18 @@ describeEachDialect('importing person-record CSV', (store: () => Store) => {
         'kind=diaspora_list&source=Synthetic%20upload&fileName=bad.csv',
       );
       expect(await settle(documenter, rerun.json().id)).toMatchObject({ created: 0, skipped: 1 });
+
+      // The list: newest first, without the error lists, a page at a time.
+      const first = (await documenter.get('/api/imports?limit=2')).json();
+      expect(first.items.map((i: { id: string }) => i.id)).toEqual([rerun.json().id, dry.json().id]);
+      expect(first.items[0]).toMatchObject({
+        fileName: 'bad.csv',
+        sourceName: 'Synthetic upload',
+        errorCount: 4,
+      });
+      expect(first.items[0].errors).toBeUndefined();
+      const second = (await documenter.get(`/api/imports?limit=2&before=${first.next}`)).json();
+      expect(second.items[0].id).toBe(res.json().id);
     });
 
     it('takes text/csv only, and only from those who may write records', async () => {

@@ -3,6 +3,7 @@ import type { AppContext } from '../../services/context.js';
 import { settleImports, startImport } from '../../services/import-jobs.js';
 import { recordKinds } from '../../services/record-fields.js';
 import { ImportRepository } from '../../store/repositories/imports.js';
+import type { ImportTable } from '../../store/schema.js';
 import type { App } from '../app.js';
 import { Problem } from '../problems.js';
 import { actorId } from './registry-support.js';
@@ -60,6 +61,27 @@ export async function importRoutes(app: App, ctx: AppContext): Promise<void> {
   });
 
   app.get(
+    '/api/imports',
+    {
+      config: { access: 'records:write' },
+      schema: {
+        summary: 'Imports, newest first: { items: [progress without the error list], next }',
+        tags: ['imports'],
+        querystring: z.object({
+          before: z.string().min(1).max(100).optional(),
+          limit: z.coerce.number().int().min(1).max(100).default(20),
+        }),
+      },
+    },
+    async (request) => {
+      const { before, limit } = request.query;
+      const rows = await new ImportRepository(ctx.store.db).page(before, limit + 1);
+      const items = rows.slice(0, limit).map(({ errors: _errors, ...row }) => presentImport(row));
+      return { items, next: rows.length > limit ? (items[items.length - 1]?.id ?? null) : null };
+    },
+  );
+
+  app.get(
     '/api/imports/:id',
     {
       config: { access: 'records:write' },
@@ -72,22 +94,27 @@ export async function importRoutes(app: App, ctx: AppContext): Promise<void> {
     async (request) => {
       const row = await new ImportRepository(ctx.store.db).get(request.params.id);
       if (!row) throw new Problem('not_found', `no import ${request.params.id}`);
-      return {
-        id: row.id,
-        status: row.status,
-        kind: row.kind,
-        fileName: row.file_name,
-        dryRun: row.dry_run === 1,
-        done: row.done,
-        total: row.total,
-        created: row.created,
-        skipped: row.skipped,
-        errorCount: row.error_count,
-        errors: JSON.parse(row.errors) as unknown[],
-        failure: row.failure,
-        createdAt: row.created_at,
-        finishedAt: row.finished_at,
-      };
+      return { ...presentImport(row), errors: JSON.parse(row.errors) as unknown[] };
     },
   );
+}
+
+function presentImport(row: Omit<ImportTable, 'errors'>) {
+  return {
+    id: row.id,
+    status: row.status,
+    kind: row.kind,
+    sourceName: row.source_name,
+    fileName: row.file_name,
+    dryRun: row.dry_run === 1,
+    done: row.done,
+    total: row.total,
+    created: row.created,
+    skipped: row.skipped,
+    errorCount: row.error_count,
+    failure: row.failure,
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    finishedAt: row.finished_at,
+  };
 }

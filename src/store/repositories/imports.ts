@@ -16,4 +16,15 @@ export class ImportRepository {
   async get(id: string): Promise<ImportTable | undefined> {
     return this.db.selectFrom('imports').selectAll().where('id', '=', id).executeTakeFirst();
   }
+
+  /** Up to `limit` imports, newest first, with id below `before` (ids sort by time). */
+  async page(before: string | undefined, limit: number): Promise<ImportTable[]> {
+    return this.db
+      .selectFrom('imports')
+      .selectAll()
+      .$if(before !== undefined, (q) => q.where('id', '<', before as string))
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
 }

@@ -58,10 +58,14 @@ export async function openStore(
     transaction: (work) => db.transaction().execute(work),
     append: appender
       ? (statements) => appender.append(statements)
-      : (statements) =>
-          db.transaction().execute(async (trx) => {
-            for (const statement of statements) await trx.executeQuery(statement);
-          }),
+      : async (statements) => {
+          // One statement commits on its own: no BEGIN and COMMIT round trips.
+          if (statements.length === 1) await db.executeQuery(statements[0] as CompiledQuery);
+          else
+            await db.transaction().execute(async (trx) => {
+              for (const statement of statements) await trx.executeQuery(statement);
+            });
+        },
     close: async () => {
       await appender?.close();
       await db.destroy();

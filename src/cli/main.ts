@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config.js';
 import { StoreError } from '../store/errors.js';
 import { version } from '../version.js';
+import { registerContacts } from './commands/contacts.js';
 import { registerEvidence } from './commands/evidence.js';
 import { registerImport } from './commands/import.js';
 import { registerIngest } from './commands/ingest.js';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerImport(program);
   registerSynth(program);
   registerUsers(program);
+  registerContacts(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -18,6 +18,7 @@ import {
   seesWithdrawnRecords,
 } from './consent.js';
 import { type ContactDetails, openContact, sealContact } from './contact-cipher.js';
+import type { ContactKeys } from './contacts-key.js';
 import { recordFromReport } from './intake-record.js';
 import { completeProfile, type ReportInput } from './report-input.js';
 
@@ -63,8 +64,8 @@ function limitKey(kind: string, value: string): string {
 export interface IntakeDeps {
   store: Store;
   clock: () => number;
-  /** The contacts key (AES-256-GCM); read lazily so a server without one still serves everything else. */
-  contactsKey: () => Buffer;
+  /** The contacts keys (AES-256-GCM); read lazily so a server without one still serves everything else. */
+  contactKeys: ContactKeys;
 }
 
 /** Family intake: filing a report, the anonymous status lookup, and what liaisons do with reports. */
@@ -104,7 +105,7 @@ export class IntakeService {
     input: ReportInput,
     by: { channel: 'public' | 'liaison'; userId: string | null; role: string | null; ip: string | null },
   ): Promise<FiledReport> {
-    const key = hasContact(input.contact) ? this.deps.contactsKey() : undefined;
+    const key = hasContact(input.contact) ? this.deps.contactKeys.sealing() : undefined;
     const at = this.now();
     const id = newId();
     const secret = newCaseSecret();
@@ -244,7 +245,7 @@ export class IntakeService {
     let contact: ContactDetails | null | undefined;
     if (options.withContact) {
       const sealed = await this.reports().sealedContact(id);
-      contact = sealed ? openContact(this.deps.contactsKey(), id, sealed) : null;
+      contact = sealed ? openContact(this.deps.contactKeys.opening(sealed.keyId), id, sealed) : null;
     }
     return {
       ...report,

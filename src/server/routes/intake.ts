@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ContactKeyError } from '../../services/contact-cipher.js';
-import { contactsKeyProvider } from '../../services/contacts-key.js';
+import { contactKeysProvider } from '../../services/contacts-key.js';
 import type { AppContext } from '../../services/context.js';
 import { IntakeService } from '../../services/intake.js';
 import { reportInput } from '../../services/report-input.js';
@@ -30,7 +30,7 @@ export async function intakeRoutes(app: App, ctx: AppContext): Promise<void> {
   const intake = new IntakeService({
     store: ctx.store,
     clock: ctx.clock,
-    contactsKey: contactsKeyProvider(ctx.config),
+    contactKeys: contactKeysProvider(ctx.config),
   });
 
   app.post(

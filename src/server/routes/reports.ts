@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { allows } from '../../access/policies.js';
 import { consentPurposes, currentConsent } from '../../services/consent.js';
 import { ContactKeyError } from '../../services/contact-cipher.js';
-import { contactsKeyProvider } from '../../services/contacts-key.js';
+import { contactKeysProvider } from '../../services/contacts-key.js';
 import type { AppContext } from '../../services/context.js';
 import { IntakeService } from '../../services/intake.js';
 import { reportInput } from '../../services/report-input.js';
@@ -22,7 +22,7 @@ export async function reportRoutes(app: App, ctx: AppContext): Promise<void> {
   const intake = new IntakeService({
     store: ctx.store,
     clock: ctx.clock,
-    contactsKey: contactsKeyProvider(ctx.config),
+    contactKeys: contactKeysProvider(ctx.config),
   });
 
   app.get(

@@ -749,13 +749,16 @@ export const HAND_ARABIC_DELETE = Float64Array.from(specs, (s) => (s.side === Si
  */
 export const HAND_LATIN_INSERT = new Float64Array(LATIN_POSITIONS * UNIT_COUNT);
 /**
- * Costs the fit may not move, by position then unit, of a Latin unit left unmatched against Arabic. A Latin h inside
- * an Arabic name is a letter (ه or ح: Menhal منهل, Ahmad, Sohaib); where it belongs to a digraph (sh, kh, th, dh, gh)
- * it is read as one unit with it. Foreign names in the training pairs (Johnson, Graham) would teach the fit that it
- * is silent.
+ * Costs the fit may not move, by position then unit, of a Latin unit left unmatched against Arabic (position 1:
+ * inside the word). A Latin h inside an Arabic name is a letter (ه or ح: Menhal منهل, Ahmad, Sohaib); where it
+ * belongs to a digraph (sh, kh, th, dh, gh) it is read as one unit with it. A diphthong is a vowel and a written
+ * glide (ai, ay, ei: ي of Hussein, Sleiman; au, aw: و of Nawfal, Fawzi). Foreign names in the training pairs
+ * (Johnson, Graham, Mainz) would teach the fit that both go unwritten, and Suleiman would then read as سلمان.
  */
 export const FIXED_LATIN_UNWRITTEN: ReadonlyArray<readonly [unit: number, position: number, cost: number]> = [
   [LA.h, 1, 1],
+  [LA.ai, 1, 1],
+  [LA.au, 1, 1],
 ];
 /** Hand-set prior, by position then unit: a Latin unit left unmatched against Latin. */
 export const HAND_LATIN_DELETE = new Float64Array(LATIN_POSITIONS * UNIT_COUNT);

@@ -170,11 +170,14 @@ describe('token similarity', () => {
     ['Minhal', 'منهل', 'منال'],
     ['Soleyman', 'سليمان', 'سلمان'],
     ['Nawfal', 'نوفل', 'نفل'],
-  ])('counts the medial h or diphthong of %s as a written letter (alignment alone)', (latin, right, wrong) => {
-    const l = prepareToken(latin, { lexicon: false });
-    expect(spellingSimilarity(l, prepareToken(right, { lexicon: false }))).toBeGreaterThanOrEqual(0.94);
-    expect(spellingSimilarity(l, prepareToken(wrong, { lexicon: false }))).toBeLessThan(0.8);
-  });
+  ])(
+    'counts the medial h or diphthong of %s as a written letter (alignment alone)',
+    (latin, right, wrong) => {
+      const l = prepareToken(latin, { lexicon: false });
+      expect(spellingSimilarity(l, prepareToken(right, { lexicon: false }))).toBeGreaterThanOrEqual(0.94);
+      expect(spellingSimilarity(l, prepareToken(wrong, { lexicon: false }))).toBeLessThan(0.8);
+    },
+  );
 
   it('reads ç and ş by their sound', () => {
     expect(tokenSimilarity('Fayçal', 'فيصل')).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);

@@ -26,6 +26,7 @@ import { normalize, type PreparedToken, prepareToken } from '../src/names/index.
 import {
   BIGRAM,
   BIGRAM_COST,
+  FIXED_LATIN_UNWRITTEN,
   HAND_ARABIC_DELETE,
   HAND_LATIN_DELETE,
   HAND_LATIN_INSERT,
@@ -214,6 +215,10 @@ function crossFit(): Fit {
       theta[DEL_Y + p * N + l] = HAND_LATIN_INSERT[p * N + l] as number;
       trainable[DEL_Y + p * N + l] = 1;
     }
+  }
+  for (const [l, p, c] of FIXED_LATIN_UNWRITTEN) {
+    theta[DEL_Y + p * N + l] = c;
+    trainable[DEL_Y + p * N + l] = 0;
   }
   const ar2en = crossExamples(
     learn.map(([a, l], i) => [a, l, i] as [string, string, number]),

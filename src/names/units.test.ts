@@ -3,6 +3,7 @@ import {
   ARABIC_DROPPED,
   ARABIC_UNWRITTEN,
   BIGRAM_COST,
+  FIXED_LATIN_UNWRITTEN,
   LATIN_DROPPED,
   LATIN_UNWRITTEN,
   SUB,
@@ -31,5 +32,11 @@ describe('unit costs', () => {
       expect(SUB[x * UNIT_COUNT + x]).toBe(0);
       for (let y = 0; y < x; y++) expect(SUB[x * UNIT_COUNT + y]).toBe(SUB[y * UNIT_COUNT + x]);
     }
+  });
+
+  it('keep the costs the fit may not move', () => {
+    // bench/names-learn.ts holds these fixed; a stale learned-costs.ts would differ.
+    for (const [unit, position, cost] of FIXED_LATIN_UNWRITTEN)
+      expect(LATIN_UNWRITTEN[position * UNIT_COUNT + unit]).toBe(cost);
   });
 });

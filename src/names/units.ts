@@ -748,6 +748,18 @@ export const HAND_ARABIC_DELETE = Float64Array.from(specs, (s) => (s.side === Si
  * ة ا ى or ي (Nabil / Nabila, Hamd / Hamdi).
  */
 export const HAND_LATIN_INSERT = new Float64Array(LATIN_POSITIONS * UNIT_COUNT);
+/**
+ * Costs the fit may not move, by position then unit, of a Latin unit left unmatched against Arabic (position 1:
+ * inside the word). A Latin h inside an Arabic name is a letter (ه or ح: Menhal منهل, Ahmad, Sohaib); where it
+ * belongs to a digraph (sh, kh, th, dh, gh) it is read as one unit with it. A diphthong is a vowel and a written
+ * glide (ai, ay, ei: ي of Hussein, Sleiman; au, aw: و of Nawfal, Fawzi). Foreign names in the training pairs
+ * (Johnson, Graham, Mainz) would teach the fit that both go unwritten, and Suleiman would then read as سلمان.
+ */
+export const FIXED_LATIN_UNWRITTEN: ReadonlyArray<readonly [unit: number, position: number, cost: number]> = [
+  [LA.h, 1, 1],
+  [LA.ai, 1, 1],
+  [LA.au, 1, 1],
+];
 /** Hand-set prior, by position then unit: a Latin unit left unmatched against Latin. */
 export const HAND_LATIN_DELETE = new Float64Array(LATIN_POSITIONS * UNIT_COUNT);
 for (const spec of specs) {
@@ -823,6 +835,24 @@ bigram(AR.t, AR.s, [
   [LA.x, 0.5],
 ]);
 bigram(AR.k, AR.s, [[LA.x, 0.05]]);
+// A long vowel written with two letters and heard as one Latin vowel: initial أو / أي (Ous, Aws / أوس; Ihab, Eihab
+// / إيهاب) and a hamza seat after alif (Thair, Wail, Raid: ثائر, وائل, رائد — one "ai" for ا + ئ).
+bigram(AR.alifInitial, AR.w, [
+  [LA.ou, 0.05],
+  [LA.au, 0.05],
+  [LA.u, 0.1],
+  [LA.o, 0.1],
+  [LA.oo, 0.1],
+]);
+bigram(AR.alifInitial, AR.yHamza, [
+  [LA.i, 0.05],
+  [LA.ee, 0.05],
+  [LA.ai, 0.05],
+]);
+bigram(AR.alif, AR.yHamza, [
+  [LA.ai, 0.05],
+  [LA.e, 0.3],
+]);
 bigram(AR.d, AR.j, [[LA.j, 0.1]]);
 bigram(AR.d, AR.z, [[LA.z, 0.3]]);
 

@@ -1,4 +1,4 @@
-import type { RecordFeatures } from './features.js';
+import { precision, type RecordFeatures } from './features.js';
 import { PairBuffer } from './pairs.js';
 import { mixKey, orderByKey } from './sort.js';
 
@@ -56,6 +56,12 @@ const birthDate = (f: RecordFeatures, i: number) =>
     ? (f.birthYear[i] as number) * 512 + (f.birthMonth[i] as number) * 32 + (f.birthDay[i] as number)
     : -1;
 const detainee = (f: RecordFeatures, i: number) => f.detainee[i] as number;
+/** The month of death (year × 12 + month), when known to the month or day. */
+const deathMonth = (f: RecordFeatures, i: number) => {
+  if ((f.deathPrecision[i] as number) < precision.month) return -1;
+  const date = new Date((f.deathDay[i] as number) * 86_400_000);
+  return date.getUTCFullYear() * 12 + date.getUTCMonth();
+};
 const branch = (f: RecordFeatures, i: number) => f.branch[i] as number;
 
 /**
@@ -102,12 +108,14 @@ export const broadMatchRules: readonly (BlockingRule & { narrowBy: readonly Narr
 type SubKey = { name: string; key: (f: RecordFeatures, i: number) => number };
 
 /**
- * Within an oversized block, pairs that share the father's name *or* the birth year are compared (a record without
- * a father's name still meets its partner by birth year, and the other way round).
+ * Within an oversized block, pairs that share the father's name *or* the birth year *or* the month of death are
+ * compared (a record without a father's name still meets its partner by birth year, a forensic list row without
+ * either meets the death notice by its date of death).
  */
 export const overlapKeys: readonly SubKey[] = [
   { name: 'father', key: father },
   { name: 'birth_year', key: birthYear },
+  { name: 'death_month', key: deathMonth },
 ];
 
 /**
@@ -310,8 +318,32 @@ class BlockEmitter {
     });
     if (lacking.length > this.options.maxBlock) id = this.split(f, Int32Array.from(lacking), 0, id);
     else if (lacking.length > 1) this.all(Int32Array.from(lacking));
+    this.lackingAcross(f, block, lacking);
     this.local = undefined;
     return id;
+  }
+
+  /**
+   * A record lacking every overlap key (a list row with only first and family name and a governorate) would meet
+   * only records as bare as itself; it also meets every record of the block from its governorate, as long as
+   * that part is not itself oversized (beyond, its pairs are counted as not compared).
+   */
+  private lackingAcross(f: RecordFeatures, block: Int32Array, lacking: number[]): void {
+    if (lacking.length === 0) return;
+    const byGovernorate = new Map<number, number[]>();
+    for (const i of block) {
+      const g = f.governorate[i] as number;
+      if (g < 0) continue;
+      const list = byGovernorate.get(g);
+      if (list) list.push(i);
+      else byGovernorate.set(g, [i]);
+    }
+    const most = this.options.maxBlock * 4;
+    for (const i of lacking) {
+      const part = byGovernorate.get(f.governorate[i] as number);
+      if (!part || part.length > most) continue;
+      for (const j of part) if (j !== i) this.emit(i, j);
+    }
   }
 
   /** Every pair of a part, without giving its records a block id. */

@@ -1,5 +1,6 @@
 import { precision, type RecordFeatures } from './features.js';
 import { PairBuffer } from './pairs.js';
+import { hashString } from './random.js';
 import { mixKey, orderByKey } from './sort.js';
 
 /** A plain equality rule: records with the same key (an unsigned 32-bit hash of a few fields) are compared. */
@@ -92,7 +93,79 @@ export const trainingRules: readonly BlockingRule[] = [
 export const matchRules: readonly BlockingRule[] = [...blockingRules, ...trainingRules];
 
 /** What else a candidate of a broad rule must share with the report (beyond the rule's own keys). */
-export type Narrowing = 'birth' | 'father' | 'mother' | 'grandfather';
+export type Narrowing = 'birth' | 'father' | 'mother' | 'grandfather' | 'governorate';
+
+/**
+ * A rule giving a record several keys: two records meet when any of their keys agree. The match index's
+ * spelling-tolerant rules are of this kind.
+ */
+export interface MultiKeyRule {
+  readonly name: string;
+  /** Calls `push` with each of the record's keys (none when it lacks a field the rule needs). */
+  keys(f: RecordFeatures, i: number, push: (key: number) => void): void;
+  readonly narrowBy: readonly Narrowing[];
+}
+
+/**
+ * Hashes of a name skeleton and of each skeleton with one letter left out (a deletion neighbourhood): two
+ * skeletons one slip apart (a letter dropped, added or changed: Maxiz / مفيز, Al-anrani / التنراني) share one.
+ * Skeletons under three letters have none (one letter left would match half the registry).
+ */
+export function deletionVariants(key: string): number[] {
+  if (key.length < 3) return [];
+  const out = new Set<number>([hashString(key)]);
+  for (let k = 0; k < key.length; k++) out.add(hashString(key.slice(0, k) + key.slice(k + 1)));
+  return [...out];
+}
+
+function variantsOf(f: RecordFeatures, column: 'first' | 'family', i: number, cache: Map<number, number[]>) {
+  const v = f[column][i] as number;
+  if (v < 0) return undefined;
+  const key = f.names.keyOf(v);
+  let variants = cache.get(key);
+  if (!variants) {
+    variants = deletionVariants(f.names.keyText(key));
+    cache.set(key, variants);
+  }
+  return variants;
+}
+
+/** One name exact, the other within one slip: records with name, cached per skeleton. */
+function slipRule(
+  name: string,
+  salt: number,
+  exact: 'first' | 'family',
+  slipped: 'first' | 'family',
+): MultiKeyRule {
+  // Caches per vocabulary: skeleton ids are the vocabulary's own.
+  const caches = new WeakMap<object, Map<number, number[]>>();
+  return {
+    name,
+    narrowBy: ['birth', 'father', 'mother', 'governorate'],
+    keys(f, i, push) {
+      const e = f[exact][i] as number;
+      if (e < 0) return;
+      let cache = caches.get(f.names);
+      if (!cache) {
+        cache = new Map();
+        caches.set(f.names, cache);
+      }
+      const variants = variantsOf(f, slipped, i, cache);
+      if (!variants) return;
+      const exactKey = f.names.keyOf(e);
+      for (const h of variants) push(mixKey(salt, exactKey, h));
+    },
+  };
+}
+
+/**
+ * The match index's spelling-tolerant rules: first name exact and family name within one slip, and the other way
+ * round. A bare list row (first and family name, one misspelt) has no other way to meet its record.
+ */
+export const slipMatchRules: readonly MultiKeyRule[] = [
+  slipRule('first+family~1', 14, 'first', 'family'),
+  slipRule('family+first~1', 15, 'family', 'first'),
+];
 
 /** Broader rules the match index uses only for records that share one more thing with the report. */
 export const broadMatchRules: readonly (BlockingRule & { narrowBy: readonly Narrowing[] })[] = [

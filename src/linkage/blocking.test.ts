@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockingRules, candidatePairs } from './blocking.js';
+import { blockingRules, candidatePairs, deletionVariants } from './blocking.js';
 import { featuresOf } from './test-fixtures.js';
 
 describe('blocking', () => {
@@ -38,5 +38,13 @@ describe('blocking', () => {
     const { pairs, stats } = candidatePairs(f, rule, { maxBlock: 5, window: 2 });
     expect(stats[0]?.windowedBlocks).toBe(1);
     expect(pairs.length).toBe(19 + 18);
+  });
+
+  it('gives skeletons one slip apart a shared deletion variant, and short skeletons none', () => {
+    const shared = (x: string, y: string) => deletionVariants(x).some((h) => deletionVariants(y).includes(h));
+    expect(shared('MXZ', 'MFZ')).toBe(true);
+    expect(shared('NRN', 'TNRN')).toBe(true);
+    expect(shared('MXZ', 'TNRN')).toBe(false);
+    expect(deletionVariants('MN')).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
-import type { RecordFeatures } from './features.js';
+import { precision, type RecordFeatures } from './features.js';
 import { PairBuffer } from './pairs.js';
+import { hashString } from './random.js';
 import { mixKey, orderByKey } from './sort.js';
 
 /** A plain equality rule: records with the same key (an unsigned 32-bit hash of a few fields) are compared. */
@@ -56,6 +57,12 @@ const birthDate = (f: RecordFeatures, i: number) =>
     ? (f.birthYear[i] as number) * 512 + (f.birthMonth[i] as number) * 32 + (f.birthDay[i] as number)
     : -1;
 const detainee = (f: RecordFeatures, i: number) => f.detainee[i] as number;
+/** The month of death (year × 12 + month), when known to the month or day. */
+const deathMonth = (f: RecordFeatures, i: number) => {
+  if ((f.deathPrecision[i] as number) < precision.month) return -1;
+  const date = new Date((f.deathDay[i] as number) * 86_400_000);
+  return date.getUTCFullYear() * 12 + date.getUTCMonth();
+};
 const branch = (f: RecordFeatures, i: number) => f.branch[i] as number;
 
 /**
@@ -86,7 +93,79 @@ export const trainingRules: readonly BlockingRule[] = [
 export const matchRules: readonly BlockingRule[] = [...blockingRules, ...trainingRules];
 
 /** What else a candidate of a broad rule must share with the report (beyond the rule's own keys). */
-export type Narrowing = 'birth' | 'father' | 'mother' | 'grandfather';
+export type Narrowing = 'birth' | 'father' | 'mother' | 'grandfather' | 'governorate';
+
+/**
+ * A rule giving a record several keys: two records meet when any of their keys agree. The match index's
+ * spelling-tolerant rules are of this kind.
+ */
+export interface MultiKeyRule {
+  readonly name: string;
+  /** Calls `push` with each of the record's keys (none when it lacks a field the rule needs). */
+  keys(f: RecordFeatures, i: number, push: (key: number) => void): void;
+  readonly narrowBy: readonly Narrowing[];
+}
+
+/**
+ * Hashes of a name skeleton and of each skeleton with one letter left out (a deletion neighbourhood): two
+ * skeletons one slip apart (a letter dropped, added or changed: Maxiz / مفيز, Al-anrani / التنراني) share one.
+ * Skeletons under three letters have none (one letter left would match half the registry).
+ */
+export function deletionVariants(key: string): number[] {
+  if (key.length < 3) return [];
+  const out = new Set<number>([hashString(key)]);
+  for (let k = 0; k < key.length; k++) out.add(hashString(key.slice(0, k) + key.slice(k + 1)));
+  return [...out];
+}
+
+function variantsOf(f: RecordFeatures, column: 'first' | 'family', i: number, cache: Map<number, number[]>) {
+  const v = f[column][i] as number;
+  if (v < 0) return undefined;
+  const key = f.names.keyOf(v);
+  let variants = cache.get(key);
+  if (!variants) {
+    variants = deletionVariants(f.names.keyText(key));
+    cache.set(key, variants);
+  }
+  return variants;
+}
+
+/** One name exact, the other within one slip: records with name, cached per skeleton. */
+function slipRule(
+  name: string,
+  salt: number,
+  exact: 'first' | 'family',
+  slipped: 'first' | 'family',
+): MultiKeyRule {
+  // Caches per vocabulary: skeleton ids are the vocabulary's own.
+  const caches = new WeakMap<object, Map<number, number[]>>();
+  return {
+    name,
+    narrowBy: ['birth', 'father', 'mother', 'governorate'],
+    keys(f, i, push) {
+      const e = f[exact][i] as number;
+      if (e < 0) return;
+      let cache = caches.get(f.names);
+      if (!cache) {
+        cache = new Map();
+        caches.set(f.names, cache);
+      }
+      const variants = variantsOf(f, slipped, i, cache);
+      if (!variants) return;
+      const exactKey = f.names.keyOf(e);
+      for (const h of variants) push(mixKey(salt, exactKey, h));
+    },
+  };
+}
+
+/**
+ * The match index's spelling-tolerant rules: first name exact and family name within one slip, and the other way
+ * round. A bare list row (first and family name, one misspelt) has no other way to meet its record.
+ */
+export const slipMatchRules: readonly MultiKeyRule[] = [
+  slipRule('first+family~1', 14, 'first', 'family'),
+  slipRule('family+first~1', 15, 'family', 'first'),
+];
 
 /** Broader rules the match index uses only for records that share one more thing with the report. */
 export const broadMatchRules: readonly (BlockingRule & { narrowBy: readonly Narrowing[] })[] = [
@@ -102,12 +181,14 @@ export const broadMatchRules: readonly (BlockingRule & { narrowBy: readonly Narr
 type SubKey = { name: string; key: (f: RecordFeatures, i: number) => number };
 
 /**
- * Within an oversized block, pairs that share the father's name *or* the birth year are compared (a record without
- * a father's name still meets its partner by birth year, and the other way round).
+ * Within an oversized block, pairs that share the father's name *or* the birth year *or* the month of death are
+ * compared (a record without a father's name still meets its partner by birth year, a forensic list row without
+ * either meets the death notice by its date of death).
  */
 export const overlapKeys: readonly SubKey[] = [
   { name: 'father', key: father },
   { name: 'birth_year', key: birthYear },
+  { name: 'death_month', key: deathMonth },
 ];
 
 /**
@@ -310,8 +391,32 @@ class BlockEmitter {
     });
     if (lacking.length > this.options.maxBlock) id = this.split(f, Int32Array.from(lacking), 0, id);
     else if (lacking.length > 1) this.all(Int32Array.from(lacking));
+    this.lackingAcross(f, block, lacking);
     this.local = undefined;
     return id;
+  }
+
+  /**
+   * A record lacking every overlap key (a list row with only first and family name and a governorate) would meet
+   * only records as bare as itself; it also meets every record of the block from its governorate, as long as
+   * that part is not itself oversized (beyond, its pairs are counted as not compared).
+   */
+  private lackingAcross(f: RecordFeatures, block: Int32Array, lacking: number[]): void {
+    if (lacking.length === 0) return;
+    const byGovernorate = new Map<number, number[]>();
+    for (const i of block) {
+      const g = f.governorate[i] as number;
+      if (g < 0) continue;
+      const list = byGovernorate.get(g);
+      if (list) list.push(i);
+      else byGovernorate.set(g, [i]);
+    }
+    const most = this.options.maxBlock * 4;
+    for (const i of lacking) {
+      const part = byGovernorate.get(f.governorate[i] as number);
+      if (!part || part.length > most) continue;
+      for (const j of part) if (j !== i) this.emit(i, j);
+    }
   }
 
   /** Every pair of a part, without giving its records a block id. */

@@ -56,6 +56,39 @@ describe('guarded clustering', () => {
     expect(stats.refusedClearlyDifferent).toBe(1);
   });
 
+  it('lets a pair that only lacks evidence pass the guard, but not one that disagrees', () => {
+    // 0–1 and 1–2 link; 0–2 is weak (−8) in both runs: bare (nothing against) it passes, disagreeing it stops.
+    const run = (against: number) => {
+      let last = 0;
+      const scorer: PairScore = {
+        score(x, y) {
+          const key = `${Math.min(x, y)}-${Math.max(x, y)}`;
+          last = key === '0-2' ? against : 0;
+          return ({ '0-1': 15, '1-2': 14, '0-2': -8 } as Record<string, number>)[key] ?? 0;
+        },
+        lastDisagreement: () => last,
+      };
+      const f = featuresOf(named(3));
+      return clusterPairs(
+        f,
+        Int32Array.from([0, 1]),
+        Int32Array.from([1, 2]),
+        Float32Array.from([15, 14]),
+        2,
+        scorer,
+        {
+          thresholdWeight: 10,
+          guardWeight: -5,
+          minDisagreement: 1,
+        },
+      );
+    };
+    expect(new Set(run(0).clusterOf).size).toBe(1);
+    const split = run(-3);
+    expect(split.clusterOf[2]).not.toBe(split.clusterOf[0]);
+    expect(split.stats.refusedClearlyDifferent).toBe(1);
+  });
+
   it('never puts two lines of one registry with different detainee numbers in one cluster', () => {
     const rows = [
       { first_name: 'a', source: 'registry-235', detainee_number: '100' },

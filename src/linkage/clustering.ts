@@ -3,13 +3,23 @@ import type { RecordFeatures } from './features.js';
 /** Scores any pair on demand (the guard compares pairs the blocking never proposed). */
 export interface PairScore {
   score(a: number, b: number): number;
+  /**
+   * The evidence against the last pair scored: the sum of its negative field weights (≤ 0). Without it, every
+   * pair scoring below the guard counts as disagreeing.
+   */
+  lastDisagreement?(): number;
 }
 
 export interface ClusterOptions {
   /** Pairs with a Bayes factor (log2) at or above this are links. */
   thresholdWeight: number;
-  /** A merge is refused when any pair across the two clusters scores below this: clearly different people. */
+  /**
+   * A merge is refused when a pair across the two clusters disagrees (at least `minDisagreement` bits against) and
+   * scores below this: two different people.
+   */
   guardWeight: number;
+  /** Bits against that make a pair a disagreeing one (default 1). */
+  minDisagreement?: number;
   /** Pairs a reviewer rejected: never in one cluster. Keys from `pairKey`. */
   cannotLink?: ReadonlySet<number>;
   /** Pairs across two clusters checked at most (a deterministic stride sample beyond). */
@@ -25,7 +35,7 @@ export interface ClusterStats {
   refusedRegistryConflict: number;
   /** Links refused because a reviewer rejected a pair across the two clusters. */
   refusedRejected: number;
-  /** Links refused because some pair across the two clusters is clearly two different people. */
+  /** Links refused because some pair across the two clusters disagrees and is too weak to be one person. */
   refusedClearlyDifferent: number;
   clusters: number;
   largestCluster: number;
@@ -44,8 +54,9 @@ export function pairKey(a: number, b: number): number {
 
 /**
  * Groups records from scored pairs. Links are taken strongest first; two clusters merge only if no pair across them
- * is a known conflict (same registry, different detainee numbers; a reviewer's rejection) and none scores as
- * clearly different people. So a chain of weak links cannot join two people whose own records disagree.
+ * is a known conflict (same registry, different detainee numbers; a reviewer's rejection) and none both disagrees
+ * and scores below the guard. So a chain of weak links cannot join two people whose own records disagree, while a
+ * bare record (a name and little else) that agrees with everything it meets can join a cluster.
  */
 export function clusterPairs(
   f: RecordFeatures,
@@ -138,10 +149,12 @@ function guard(
   }
   const total = ma.length * mb.length;
   const stride = total > maxGuard ? Math.ceil(total / maxGuard) : 1;
+  const against = -(options.minDisagreement ?? 1);
   for (let k = 0; k < total; k += stride) {
     const x = ma[Math.floor(k / mb.length)] as number;
     const y = mb[k % mb.length] as number;
-    if (scorer.score(x, y) < options.guardWeight) return 'different';
+    if (scorer.score(x, y) >= options.guardWeight) continue;
+    if (!scorer.lastDisagreement || scorer.lastDisagreement() <= against) return 'different';
   }
   return 'ok';
 }

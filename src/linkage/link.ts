@@ -84,6 +84,7 @@ export async function linkFeatures(
     {
       thresholdWeight,
       guardWeight: model.guardWeight(f.size),
+      minDisagreement: model.model.clustering.minDisagreement,
       cannotLink: options.cannotLink,
     },
   );

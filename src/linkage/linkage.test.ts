@@ -79,6 +79,31 @@ describe('the match index', () => {
     expect(index.top(fields, 3)[0]?.recordId).toBe('late-1');
   });
 
+  it('finds a record from a bare list row whose family name has one slip, loaded or added later', () => {
+    const small = new MatchIndex(new CompiledModel(shippedModel()));
+    small.load([
+      {
+        id: 'r-1',
+        fields: { first_name: 'محمود', father_name: 'يونس', family_name: 'مفيز', birth_year: '1976' },
+      },
+      {
+        id: 'r-2',
+        fields: { first_name: 'محمود', father_name: 'خالد', family_name: 'الحلبي', birth_year: '1976' },
+      },
+    ]);
+    small.add('r-3', {
+      first_name: 'رشيد',
+      father_name: 'محمد',
+      family_name: 'التنراني',
+      birth_year: '1976',
+    });
+    // No exact key is shared: the family name differs by one letter of its skeleton.
+    expect(
+      small.top({ full_name: 'Mahmoud Maxiz', birth_year: '1976' }, 10).map((c) => c.recordId),
+    ).toContain('r-1');
+    expect(small.top({ full_name: 'Rachid Al-anrani' }, 10).map((c) => c.recordId)).toEqual(['r-3']);
+  });
+
   it('answers a report without any name with no candidates', () => {
     expect(index.top({ mother_name: 'فاطمة', birth_year: '1980' }, 10)).toEqual([]);
   });

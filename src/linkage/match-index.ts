@@ -1,4 +1,10 @@
-import { type BlockingRule, broadMatchRules, matchRules, type Narrowing } from './blocking.js';
+import {
+  type BlockingRule,
+  broadMatchRules,
+  matchRules,
+  type Narrowing,
+  slipMatchRules,
+} from './blocking.js';
 import { type Explanation, explainPair } from './explain.js';
 import { RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
@@ -35,17 +41,28 @@ class Postings {
   recentCount = 0;
 
   /** Packs the keys of records [0, n) (recent additions are folded in). */
-  build(f: RecordFeatures, rule: BlockingRule): void {
+  build(f: RecordFeatures, rule: IndexRule): void {
     const n = f.size;
-    const keys = new Uint32Array(n);
-    const owners = new Int32Array(n);
+    let keys = new Uint32Array(n);
+    let owners = new Int32Array(n);
     let count = 0;
+    let owner = 0;
+    const push = (key: number) => {
+      if (count === keys.length) {
+        const k = new Uint32Array(keys.length * 2);
+        k.set(keys);
+        keys = k;
+        const o = new Int32Array(owners.length * 2);
+        o.set(owners);
+        owners = o;
+      }
+      keys[count] = key;
+      owners[count++] = owner;
+    };
     for (let i = 0; i < n; i++) {
       if (!f.hasName(i)) continue;
-      const key = rule.key(f, i);
-      if (key < 0) continue;
-      keys[count] = key;
-      owners[count++] = i;
+      owner = i;
+      rule.keys(f, i, push);
     }
     const order = orderByKey(keys, count);
     const distinct: number[] = [];
@@ -113,6 +130,21 @@ class Postings {
   }
 }
 
+/** A rule as the index uses it: one key or several per record, and what a narrowed list's records must share. */
+interface IndexRule {
+  keys(f: RecordFeatures, i: number, push: (key: number) => void): void;
+  narrowBy: readonly Narrowing[];
+  /** Narrowed whatever the list's length (a broad rule). */
+  forced: boolean;
+}
+
+function singleKey(rule: BlockingRule): IndexRule['keys'] {
+  return (f, i, push) => {
+    const key = rule.key(f, i);
+    if (key >= 0) push(key);
+  };
+}
+
 /**
  * The registry in memory for interactive matching: prepared records, term frequencies and, per blocking rule, the
  * records under each key. A query is prepared like a record, its candidates gathered from its keys, scored, and
@@ -123,12 +155,10 @@ export class MatchIndex {
   readonly tf: TermFrequencies;
   private readonly scorer: Scorer;
   private readonly postings: Postings[];
-  private readonly rules: readonly BlockingRule[];
+  private readonly rules: readonly IndexRule[];
   private stamp: Uint32Array;
   private query = 0;
   private readonly maxPosting: number;
-  /** Per rule, what a candidate must also share when the rule's list is narrowed (empty: never forced). */
-  private readonly narrowing: (readonly Narrowing[])[];
   private readonly byId = new Map<string, number>();
 
   constructor(
@@ -139,8 +169,15 @@ export class MatchIndex {
     this.features = features ?? new RecordFeatures(1 << 16);
     this.tf = new TermFrequencies();
     this.scorer = new Scorer(this.features, model, this.tf);
-    this.rules = [...matchRules, ...broadMatchRules];
-    this.narrowing = [...matchRules.map(() => allNarrowings), ...broadMatchRules.map((r) => r.narrowBy)];
+    this.rules = [
+      ...matchRules.map((r) => ({ keys: singleKey(r), narrowBy: allNarrowings, forced: false })),
+      ...broadMatchRules.map((r) => ({
+        keys: singleKey(r),
+        narrowBy: r.narrowBy,
+        forced: r.narrowBy.length > 0,
+      })),
+      ...slipMatchRules.map((r) => ({ keys: r.keys, narrowBy: r.narrowBy, forced: false })),
+    ];
     this.postings = this.rules.map(() => new Postings());
     this.stamp = new Uint32Array(1 << 16);
     this.maxPosting = options.maxPosting ?? 4000;
@@ -202,8 +239,7 @@ export class MatchIndex {
     this.tf.add(this.features, i);
     if (this.features.hasName(i)) {
       this.rules.forEach((rule, r) => {
-        const key = rule.key(this.features, i);
-        if (key >= 0) (this.postings[r] as Postings).add(key, i);
+        rule.keys(this.features, i, (key) => (this.postings[r] as Postings).add(key, i));
       });
     }
     const recent = this.postings.reduce((sum, p) => sum + p.recentCount, 0);
@@ -290,6 +326,7 @@ export class MatchIndex {
     const fatherKey = keyOf(f.father[q] as number);
     const motherKey = keyOf(f.motherFirst[q] as number);
     const grandfatherKey = keyOf(f.grandfather[q] as number);
+    const governorate = f.governorate[q] as number;
     const shares = (i: number, what: Narrowing): boolean => {
       switch (what) {
         case 'birth': {
@@ -300,23 +337,24 @@ export class MatchIndex {
           return fatherKey >= 0 && keyOf(f.father[i] as number) === fatherKey;
         case 'mother':
           return motherKey >= 0 && keyOf(f.motherFirst[i] as number) === motherKey;
+        case 'governorate':
+          return governorate >= 0 && f.governorate[i] === governorate;
         default:
           return grandfatherKey >= 0 && keyOf(f.grandfather[i] as number) === grandfatherKey;
       }
     };
     this.rules.forEach((rule, r) => {
-      const key = rule.key(f, q);
-      if (key < 0) return;
       const postings = this.postings[r] as Postings;
-      // A broad rule, or a very common key (محمد المصري), keeps the records that also share one more thing.
-      const by = this.narrowing[r] as readonly Narrowing[];
-      const forced = r >= matchRules.length && by.length > 0;
-      const narrow = forced || postings.size(key) > this.maxPosting;
-      postings.forEach(key, (i) => {
-        if (i === q || stamp[i] === id) return;
-        if (narrow && !by.some((what) => shares(i, what))) return;
-        stamp[i] = id;
-        visit(i);
+      const by = rule.narrowBy;
+      rule.keys(f, q, (key) => {
+        // A broad rule, or a very common key (محمد المصري), keeps the records that also share one more thing.
+        const narrow = rule.forced || postings.size(key) > this.maxPosting;
+        postings.forEach(key, (i) => {
+          if (i === q || stamp[i] === id) return;
+          if (narrow && !by.some((what) => shares(i, what))) return;
+          stamp[i] = id;
+          visit(i);
+        });
       });
     });
   }

@@ -49,8 +49,17 @@ export const modelSchema = z.object({
   /** Pairs at or above this match probability are links. */
   threshold: probability,
   clustering: z.object({
-    /** A merge is refused when any pair across the two clusters has a match probability below this. */
+    /**
+     * A merge is refused when a pair across the two clusters disagrees (see minDisagreement) and has a match
+     * probability below this.
+     */
     minCrossProbability: z.number().min(0).lt(1),
+    /**
+     * Bits of evidence against (the sum of a pair's negative field weights) that make a pair across two clusters
+     * a disagreeing one. A pair that merely lacks evidence (a list row with first and family name only) does not
+     * stop a merge. Default 1.
+     */
+    minDisagreement: z.number().nonnegative().default(1),
   }),
   termFrequency: z.object({ maxAdjustment: z.number().nonnegative() }),
   comparisons: z.array(z.object({ name: z.string(), levels: z.array(levelSchema) })),
@@ -195,7 +204,9 @@ export class CompiledModel {
     return log2Odds(this.model.threshold) - this.priorWeight(records);
   }
 
-  /** The Bayes factor (log2) below which a pair is clearly two people (the clustering guard). */
+  /**
+   * The Bayes factor (log2) below which a pair that disagrees is taken for two people (the clustering guard).
+   */
   guardWeight(records: number): number {
     return log2Odds(this.model.clustering.minCrossProbability) - this.priorWeight(records);
   }

@@ -139,6 +139,18 @@ export class Scorer {
     return Number.NaN;
   }
 
+  /** The evidence against the last pair scored: the sum of its negative field weights (≤ 0). */
+  lastDisagreement(): number {
+    const table = this.model.weights[this.lastContext];
+    const offsets = this.model.offsets;
+    let against = 0;
+    for (let c = 0; c < this.levels.length; c++) {
+      const w = table[(offsets[c] as number) + (this.levels[c] as number)] as number;
+      if (w < 0) against += w;
+    }
+    return against;
+  }
+
   /** The family line's step of the last pair scored (its weight, with its frequency adjustment). */
   lastLineWeight(): number {
     return this.lastLine;

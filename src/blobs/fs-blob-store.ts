@@ -16,7 +16,21 @@ import {
 /** Flushes at once while persisting: each holds one of libuv's threads, which image decoding shares. */
 const flushConcurrency = 2;
 
-/** A staged blob of this store: its temp file, still open for the flush, or nothing when the content existed. */
+/**
+ * A staged blob passed between threads: its temp file, closed (a worker thread closes the descriptors it opened
+ * when it ends, whoever holds them by then), to be reopened for the flush.
+ */
+export interface StagedFile {
+  sha256: string;
+  size: number;
+  /** Null when the content was already stored. */
+  tmp: string | null;
+}
+
+/**
+ * A staged blob of this store: its temp file, still open for the flush unless another thread staged it, or
+ * nothing when the content existed.
+ */
 class FsStagedBlob implements StagedBlob {
   state: 'staged' | 'persisted' | 'discarded';
   constructor(
@@ -24,7 +38,7 @@ class FsStagedBlob implements StagedBlob {
     readonly sha256: string,
     readonly size: number,
     readonly tmp: string | null,
-    readonly fd: number | null,
+    public fd: number | null,
   ) {
     this.state = tmp ? 'staged' : 'persisted';
   }
@@ -139,6 +153,23 @@ export class FsBlobStore implements BlobStore {
     return new FsStagedBlob(this, sha256, content.byteLength, tmp, fd);
   }
 
+  /**
+   * A staged blob as plain data, for another thread's store on the same root to `adopt` (worker threads stage
+   * derived views; the main thread persists them with the rest of a commit batch). This store forgets it.
+   */
+  handOver(blob: StagedBlob): StagedFile {
+    const staged = this.own(blob);
+    if (staged.state !== 'staged' && !staged.existed) throw new Error(`blob ${staged.sha256} is not staged`);
+    staged.state = 'persisted';
+    if (staged.fd !== null) fs.closeSync(staged.fd);
+    return { sha256: staged.sha256, size: staged.size, tmp: staged.tmp };
+  }
+
+  /** A blob staged by another thread's store on the same root (see `handOver`), now this store's to persist. */
+  adopt(file: StagedFile): StagedBlob {
+    return new FsStagedBlob(this, file.sha256, file.size, file.tmp, null);
+  }
+
   async persist(blobs: readonly StagedBlob[]): Promise<void> {
     const placing = new Map<string, FsStagedBlob>();
     const duplicates: FsStagedBlob[] = [];
@@ -153,10 +184,14 @@ export class FsBlobStore implements BlobStore {
     const files = [...placing.values()];
     const open = new Set(files);
     try {
+      // A blob staged by another thread is flushed through a descriptor of its own (fsync on a read-only
+      // descriptor flushes the file all the same).
+      for (const b of files) b.fd ??= fs.openSync(b.tmp as string, fs.constants.O_RDONLY);
       await eachLimited(files, flushConcurrency, (b) => fsyncFd(b.fd as number));
       const dirs = new Set<string>();
       for (const b of files) {
         fs.closeSync(b.fd as number);
+        b.fd = null;
         open.delete(b);
         const target = this.pathOf(b.sha256);
         const dir = path.dirname(target);
@@ -177,7 +212,10 @@ export class FsBlobStore implements BlobStore {
         }
       });
     } catch (error) {
-      for (const b of open) fs.close(b.fd as number, () => {});
+      for (const b of open) {
+        if (b.fd !== null) fs.close(b.fd, () => {});
+        b.fd = null;
+      }
       throw error;
     }
     for (const b of files) b.state = 'persisted';
@@ -189,7 +227,7 @@ export class FsBlobStore implements BlobStore {
       const staged = this.own(blob);
       if (staged.state !== 'staged') continue;
       staged.state = 'discarded';
-      fs.closeSync(staged.fd as number);
+      if (staged.fd !== null) fs.closeSync(staged.fd);
       fs.rmSync(staged.tmp as string, { force: true });
     }
   }

@@ -58,6 +58,8 @@ export class FsBlobStore implements BlobStore {
   readonly location: string;
   /** Blob folders known to exist (made by this store), so that placing a blob rarely needs a mkdir. */
   private readonly knownDirs = new Set<string>();
+  /** Blob folders whose own entry (and their parent's) a persist of this store has flushed. */
+  private readonly flushedDirs = new Set<string>();
 
   constructor(private readonly root: string) {
     this.tmpDir = path.join(root, 'tmp');
@@ -139,6 +141,10 @@ export class FsBlobStore implements BlobStore {
     const sha256 = createHash('sha256').update(content).digest('hex');
     if (fs.existsSync(this.pathOf(sha256)))
       return new FsStagedBlob(this, sha256, content.byteLength, null, null);
+    // The blob's folder is made now, not when it is persisted: staging happens on worker threads during an
+    // ingest, persisting on the main thread, and making a folder is among the dearest calls (a fresh vault makes
+    // one for nearly every blob). Persisting flushes the folders of blobs whose folder it did not see made.
+    this.makeFolderOf(sha256);
     const tmp = this.tmpName();
     // Read-only from the start (the open descriptor may still write): nothing in athar rewrites evidence.
     const fd = fs.openSync(tmp, 'wx', 0o440);
@@ -189,16 +195,21 @@ export class FsBlobStore implements BlobStore {
       for (const b of files) b.fd ??= fs.openSync(b.tmp as string, fs.constants.O_RDONLY);
       await eachLimited(files, flushConcurrency, (b) => fsyncFd(b.fd as number));
       const dirs = new Set<string>();
+      const firstUsed: string[] = [];
       for (const b of files) {
         fs.closeSync(b.fd as number);
         b.fd = null;
         open.delete(b);
         const target = this.pathOf(b.sha256);
         const dir = path.dirname(target);
-        if (!this.knownDirs.has(dir)) {
-          for (const parent of foldersChangedBy(dir, fs.mkdirSync(dir, { recursive: true })))
-            dirs.add(parent);
-          this.knownDirs.add(dir);
+        this.makeFolderOf(b.sha256);
+        // The folder was made when the blob was staged, perhaps by another thread's store, for a blob not yet
+        // persisted: the first time a folder is used, the two above it are flushed too (as the store that made
+        // it cannot tell which persist will need that).
+        if (!this.flushedDirs.has(dir)) {
+          dirs.add(path.dirname(dir));
+          dirs.add(path.dirname(path.dirname(dir)));
+          firstUsed.push(dir);
         }
         fs.renameSync(b.tmp as string, target);
         dirs.add(dir);
@@ -211,6 +222,7 @@ export class FsBlobStore implements BlobStore {
           fs.closeSync(fd);
         }
       });
+      for (const dir of firstUsed) this.flushedDirs.add(dir);
     } catch (error) {
       for (const b of open) {
         if (b.fd !== null) fs.close(b.fd, () => {});
@@ -230,6 +242,14 @@ export class FsBlobStore implements BlobStore {
       if (staged.fd !== null) fs.closeSync(staged.fd);
       fs.rmSync(staged.tmp as string, { force: true });
     }
+  }
+
+  /** Makes the folder a blob goes into unless known to exist. */
+  private makeFolderOf(sha256: string): void {
+    const dir = path.dirname(this.pathOf(sha256));
+    if (this.knownDirs.has(dir)) return;
+    fs.mkdirSync(dir, { recursive: true });
+    this.knownDirs.add(dir);
   }
 
   private own(blob: StagedBlob): FsStagedBlob {

@@ -4,33 +4,45 @@ import type { FsBlobStore, StagedFile } from '../blobs/fs-blob-store.js';
 import type { Described } from './ingest-describe.js';
 import { startWorker } from './worker-entry.js';
 
-export interface DescribeJob {
-  id: number;
-  /** The file's bytes, moved to the worker (not copied): the main thread has staged the original already. */
-  content: ArrayBuffer;
-  length: number;
-  name: string;
-  maxPixels: number;
-}
+export type PoolJob =
+  | { op: 'read'; id: number; path: Uint8Array; inMemoryLimit: number }
+  | { op: 'describe'; id: number; name: string; maxPixels: number }
+  | { op: 'drop'; id: number };
 
-export type DescribeReply =
+export type PoolReply =
+  | { id: number; refused: string }
+  | { id: number; large: true }
+  | { id: number; original: StagedFile }
   | { id: number; described: Described; views: StagedFile[] }
   | { id: number; error: { name: string; message: string; stack?: string | undefined } };
 
+/** A file a worker has read and staged, and holds in memory until it is described or dropped. */
+export interface HeldFile {
+  id: number;
+  worker: PooledWorker;
+  /** The staged original, now the main thread's to persist or discard. */
+  original: StagedBlob;
+}
+
+export type ReadOutcome = { refused: string } | { large: true } | { held: HeldFile };
+
+interface PooledWorker {
+  worker: Worker;
+  /** Requests sent and not answered. */
+  busy: number;
+  /** Files read by it and not yet described or dropped. */
+  holding: number;
+}
+
 interface Waiting {
-  resolve: (value: { described: Described; views: StagedBlob[] }) => void;
+  resolve: (reply: PoolReply) => void;
   reject: (error: unknown) => void;
   worker: PooledWorker;
 }
 
-interface PooledWorker {
-  worker: Worker;
-  busy: number;
-}
-
 /**
- * Worker threads that describe files for ingest (ingest-worker.ts), so that both cores hash, parse, run PDQ and
- * make views while the main thread reads, stages originals and commits rows: on the main thread alone, that
+ * Worker threads that read, stage and describe files for ingest (ingest-worker.ts), so that both cores hash,
+ * parse, run PDQ and make views while the main thread dedupes and commits rows: on the main thread alone, that
  * work left the decoders waiting for it. Kept for the process's life once started (an ingest's first files pay
  * for starting them), and unreferenced while idle, so that they never keep a process alive.
  */
@@ -45,10 +57,12 @@ export class IngestPool {
     size: number,
   ) {
     this.workers = Array.from({ length: size }, () => {
-      const worker = startWorker(import.meta.url, 'ingest-worker', { workerData: { blobRoot: store.location } });
-      const pooled: PooledWorker = { worker, busy: 0 };
+      const worker = startWorker(import.meta.url, 'ingest-worker', {
+        workerData: { blobRoot: store.location },
+      });
+      const pooled: PooledWorker = { worker, busy: 0, holding: 0 };
       worker.unref();
-      worker.on('message', (reply: DescribeReply) => this.settle(pooled, reply));
+      worker.on('message', (reply: PoolReply) => this.settle(reply));
       worker.on('error', (error) => this.fail(error));
       worker.on('exit', (code) => this.fail(new Error(`an ingest worker stopped (exit code ${code})`)));
       return pooled;
@@ -67,45 +81,58 @@ export class IngestPool {
     return pool;
   }
 
-  /**
-   * Describes a file whose whole content is in `content` (an unshared buffer, as ingest reads it: it is moved
-   * to the worker and unusable here afterwards). The derived views come back staged in `store`.
-   */
-  describe(
-    content: Buffer,
+  /** Reads and stages a file on the least loaded worker, which holds its content for `describe`. */
+  async read(path: Buffer, inMemoryLimit: number): Promise<ReadOutcome> {
+    const pooled = this.workers.reduce((a, b) => (b.busy + b.holding < a.busy + a.holding ? b : a));
+    const id = this.nextId++;
+    const reply = await this.request(pooled, { op: 'read', id, path, inMemoryLimit });
+    if ('refused' in reply) return { refused: reply.refused };
+    if ('large' in reply) return { large: true };
+    if (!('original' in reply)) throw new Error('unexpected reply to read');
+    pooled.holding++;
+    return { held: { id, worker: pooled, original: this.store.adopt(reply.original) } };
+  }
+
+  /** Describes a held file; the derived views come back staged in the store. The worker lets the file go. */
+  async describe(
+    file: HeldFile,
     name: string,
     maxPixels: number,
   ): Promise<{ described: Described; views: StagedBlob[] }> {
+    file.worker.holding--;
+    const reply = await this.request(file.worker, { op: 'describe', id: file.id, name, maxPixels });
+    if (!('described' in reply)) throw new Error('unexpected reply to describe');
+    return { described: reply.described, views: reply.views.map((v) => this.store.adopt(v)) };
+  }
+
+  /** Lets a held file go undescribed (its content was known). */
+  drop(file: HeldFile): void {
+    file.worker.holding--;
+    if (this.broken === undefined)
+      file.worker.worker.postMessage({ op: 'drop', id: file.id } satisfies PoolJob);
+  }
+
+  private request(pooled: PooledWorker, job: PoolJob): Promise<PoolReply> {
     if (this.broken !== undefined) return Promise.reject(this.broken);
-    const pooled = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
-    const id = this.nextId++;
-    const job: DescribeJob = {
-      id,
-      content: content.buffer as ArrayBuffer,
-      length: content.length,
-      name,
-      maxPixels,
-    };
-    if (content.byteOffset !== 0) throw new Error('describe needs a buffer of its own');
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject, worker: pooled });
+      this.waiting.set(job.id, { resolve, reject, worker: pooled });
       if (pooled.busy++ === 0) pooled.worker.ref();
-      pooled.worker.postMessage(job, [job.content]);
+      pooled.worker.postMessage(job);
     });
   }
 
-  private settle(pooled: PooledWorker, reply: DescribeReply): void {
+  private settle(reply: PoolReply): void {
     const waiting = this.waiting.get(reply.id);
     if (!waiting) return;
     this.waiting.delete(reply.id);
-    if (--pooled.busy === 0) pooled.worker.unref();
+    if (--waiting.worker.busy === 0) waiting.worker.worker.unref();
     if ('error' in reply) {
       const error = new Error(reply.error.message);
       error.name = reply.error.name;
       if (reply.error.stack) error.stack = reply.error.stack;
       waiting.reject(error);
     } else {
-      waiting.resolve({ described: reply.described, views: reply.views.map((v) => this.store.adopt(v)) });
+      waiting.resolve(reply);
     }
   }
 

@@ -21,7 +21,7 @@ import { version } from '../version.js';
 import type { AppContext } from './context.js';
 import { recordCustodyEvents } from './custody.js';
 import { type Described, describeFile, headBytes } from './ingest-describe.js';
-import { IngestPool } from './ingest-pool.js';
+import { type HeldFile, IngestPool } from './ingest-pool.js';
 import { baseName, describeFsError, type FoundFile, walkRoots } from './ingest-walk.js';
 
 export interface IngestOptions {
@@ -304,57 +304,72 @@ type FileOutcome = {
 
 async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   const { ctx } = job;
-  let fd: number;
-  try {
-    fd = await fsCall<number>((done) => fs.open(file.path, openFlags, done));
-  } catch (error) {
-    return refused(`cannot be opened: ${describeFsError(error)}`);
-  }
   let sha256: string;
   let size: number;
   let content: Buffer | undefined;
-  let head: Buffer;
+  let head: Buffer = Buffer.alloc(0);
   /** The original, written but not yet durable: the commit of its row makes it so first. */
   let original: StagedBlob | undefined;
   /** Whether the blob store held these bytes already. */
   let storedBefore: boolean;
-  try {
-    const stat = await fsCall<fs.Stats>((done) => fs.fstat(fd, done));
-    if (!stat.isFile()) return refused('is no longer a regular file');
-    if (stat.size === 0) return refused('empty file (0 bytes)');
-    if (stat.size <= job.inMemoryLimit) {
-      try {
-        content = await readWhole(fd, stat.size);
-      } catch (error) {
-        return refused(`cannot be read: ${describeFsError(error)}`);
-      }
-      if (content.length === 0) return refused('empty file (0 bytes)');
-      original = await ctx.blobs.stage(content);
-      sha256 = original.sha256;
-      size = original.size;
-      storedBefore = original.existed;
-      head = content.subarray(0, headBytes);
-    } else {
-      const tap = new HeadTap(headBytes);
-      const stream = fs.createReadStream(file.path, { fd, autoClose: false });
-      let readError: unknown;
-      stream.on('error', (error) => {
-        readError = error;
-        tap.destroy(error);
-      });
-      try {
-        const put = await ctx.blobs.put(stream.pipe(tap));
-        sha256 = put.sha256;
-        size = put.size;
-        storedBefore = put.existed;
-      } catch (error) {
-        if (readError) return refused(`cannot be read: ${describeFsError(readError)}`);
-        throw error;
-      }
-      head = tap.head();
+  /** The content, when a worker read it and holds it. */
+  let held: HeldFile | undefined;
+  if (job.pool) {
+    const read = await job.pool.read(file.path, job.inMemoryLimit);
+    if ('refused' in read) return refused(read.refused);
+    // A file over the memory limit is streamed below.
+    if ('held' in read) held = read.held;
+  }
+  if (held) {
+    original = held.original;
+    sha256 = original.sha256;
+    size = original.size;
+    storedBefore = original.existed;
+  } else {
+    let fd: number;
+    try {
+      fd = await fsCall<number>((done) => fs.open(file.path, openFlags, done));
+    } catch (error) {
+      return refused(`cannot be opened: ${describeFsError(error)}`);
     }
-  } finally {
-    await fsCall((done) => fs.close(fd, done)).catch(() => {});
+    try {
+      const stat = await fsCall<fs.Stats>((done) => fs.fstat(fd, done));
+      if (!stat.isFile()) return refused('is no longer a regular file');
+      if (stat.size === 0) return refused('empty file (0 bytes)');
+      if (stat.size <= job.inMemoryLimit) {
+        try {
+          content = await readWhole(fd, stat.size);
+        } catch (error) {
+          return refused(`cannot be read: ${describeFsError(error)}`);
+        }
+        if (content.length === 0) return refused('empty file (0 bytes)');
+        original = await ctx.blobs.stage(content);
+        sha256 = original.sha256;
+        size = original.size;
+        storedBefore = original.existed;
+        head = content.subarray(0, headBytes);
+      } else {
+        const tap = new HeadTap(headBytes);
+        const stream = fs.createReadStream(file.path, { fd, autoClose: false });
+        let readError: unknown;
+        stream.on('error', (error) => {
+          readError = error;
+          tap.destroy(error);
+        });
+        try {
+          const put = await ctx.blobs.put(stream.pipe(tap));
+          sha256 = put.sha256;
+          size = put.size;
+          storedBefore = put.existed;
+        } catch (error) {
+          if (readError) return refused(`cannot be read: ${describeFsError(readError)}`);
+          throw error;
+        }
+        head = tap.head();
+      }
+    } finally {
+      await fsCall((done) => fs.close(fd, done)).catch(() => {});
+    }
   }
   const staged: StagedBlob[] = original ? [original] : [];
 
@@ -402,11 +417,13 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
     else if (storedBefore) existing = await job.repo.idBySha256(sha256);
   } catch (error) {
     fail(error);
+    if (held) job.pool?.drop(held);
     await ctx.blobs.discard(staged);
     throw error;
   }
   if (existing) {
     settle(existing);
+    if (held) job.pool?.drop(held);
     await ctx.blobs.discard(staged);
     if (!(await job.repo.hasLocation(existing, pathKey))) {
       job.committer.add({
@@ -421,7 +438,7 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
 
   try {
     const name = baseName(file.path);
-    const described = await describeHere(job, sha256, content, head, displayName(name), staged);
+    const described = await describeHere(job, sha256, held ?? content, head, displayName(name), staged);
     const id = newId();
     const row: EvidenceItemTable = {
       id,
@@ -475,20 +492,21 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   }
 }
 
-/** On an ingest worker when there are workers and the file is in memory, else on this thread. */
+/** On the worker that holds the file when one does, else on this thread. */
 async function describeHere(
   job: FileJob,
   sha256: string,
-  content: Buffer | undefined,
+  content: Buffer | HeldFile | undefined,
   head: Buffer,
   name: string,
   staged: StagedBlob[],
 ): Promise<Described> {
-  if (job.pool && content) {
+  if (job.pool && content && !Buffer.isBuffer(content)) {
     const { described, views } = await job.pool.describe(content, name, job.maxPixels);
     staged.push(...views);
     return described;
   }
+  if (content && !Buffer.isBuffer(content)) throw new Error('a held file needs its pool');
   const input = { content, head, name, open: () => openBlob(job.ctx, sha256), maxPixels: job.maxPixels };
   return describeFile(job.options.decoder, job.ctx.blobs, input, staged);
 }

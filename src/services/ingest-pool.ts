@@ -32,6 +32,8 @@ interface PooledWorker {
   busy: number;
   /** Files read by it and not yet described or dropped. */
   holding: number;
+  /** Whether it has loaded its modules (from TypeScript sources, through tsx, that takes a second or two). */
+  ready: boolean;
 }
 
 interface Waiting {
@@ -43,13 +45,15 @@ interface Waiting {
 /**
  * Worker threads that read, stage and describe files for ingest (ingest-worker.ts), so that both cores hash,
  * parse, run PDQ and make views while the main thread dedupes and commits rows: on the main thread alone, that
- * work left the decoders waiting for it. Kept for the process's life once started (an ingest's first files pay
- * for starting them), and unreferenced while idle, so that they never keep a process alive.
+ * work left the decoders waiting for it. Kept for the process's life once started (an ingest's first files are
+ * done on the main thread while they start), and unreferenced while idle, so that they never keep a process
+ * alive.
  */
 export class IngestPool {
   private readonly workers: PooledWorker[];
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
+  private readonly waitingForStart: (() => void)[] = [];
   private broken: unknown;
 
   private constructor(
@@ -60,9 +64,13 @@ export class IngestPool {
       const worker = startWorker(import.meta.url, 'ingest-worker', {
         workerData: { blobRoot: store.location },
       });
-      const pooled: PooledWorker = { worker, busy: 0, holding: 0 };
+      const pooled: PooledWorker = { worker, busy: 0, holding: 0, ready: false };
       worker.unref();
-      worker.on('message', (reply: PoolReply) => this.settle(reply));
+      worker.on('message', (reply: PoolReply | { ready: true }) => {
+        if (!('ready' in reply)) return this.settle(reply);
+        pooled.ready = true;
+        if (this.ready) for (const wake of this.waitingForStart.splice(0)) wake();
+      });
       worker.on('error', (error) => this.fail(error));
       worker.on('exit', (code) => this.fail(new Error(`an ingest worker stopped (exit code ${code})`)));
       return pooled;
@@ -79,6 +87,20 @@ export class IngestPool {
       IngestPool.pools.set(store.location, pool);
     }
     return pool;
+  }
+
+  /**
+   * Whether every worker has started. Until then an ingest does its files itself rather than wait: starting
+   * the workers costs as much as dozens of files.
+   */
+  get ready(): boolean {
+    return this.broken === undefined && this.workers.every((w) => w.ready);
+  }
+
+  /** Resolves once every worker has started (for tests that must see the workers at work). */
+  started(): Promise<void> {
+    if (this.ready) return Promise.resolve();
+    return new Promise((resolve) => this.waitingForStart.push(resolve));
   }
 
   /** Reads and stages a file on the least loaded worker, which holds its content for `describe`. */

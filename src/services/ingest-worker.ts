@@ -21,6 +21,7 @@ const openFlags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants
 const port = parentPort;
 if (!port) throw new Error('ingest-worker runs as a worker thread');
 
+port.postMessage({ ready: true });
 port.on('message', (job: PoolJob) => {
   if (job.op === 'drop') {
     held.delete(job.id);

@@ -13,6 +13,7 @@ import {
   writeFileNamed,
 } from '../../test/evidence-files.js';
 import { describeEachDialect } from '../../test/stores.js';
+import type { FsBlobStore } from '../blobs/fs-blob-store.js';
 import { SharpImageDecoder } from '../evidence/sharp-image-decoder.js';
 import { CustodyRepository } from '../store/repositories/custody.js';
 import { EvidenceRepository } from '../store/repositories/evidence.js';
@@ -21,6 +22,7 @@ import { version } from '../version.js';
 import type { AppContext } from './context.js';
 import { hashEvidenceFiles } from './evidence.js';
 import { type IngestOptions, ingest } from './ingest.js';
+import { IngestPool } from './ingest-pool.js';
 
 const decoder = new SharpImageDecoder();
 
@@ -33,6 +35,8 @@ for (const workers of [0, 2])
       let ctx: Awaited<ReturnType<typeof evidenceContext>>;
       beforeAll(async () => {
         ctx = await evidenceContext(store());
+        // Files are done on the main thread until the workers have started: these tests must see the workers.
+        if (workers > 0) await IngestPool.of(ctx.blobs as FsBlobStore, workers).started();
       });
       afterAll(() => ctx.dispose());
 

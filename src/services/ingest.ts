@@ -314,8 +314,10 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   let storedBefore: boolean;
   /** The content, when a worker read it and holds it. */
   let held: HeldFile | undefined;
-  if (job.pool) {
-    const read = await job.pool.read(file.path, job.inMemoryLimit);
+  // Until the workers have started, files are done here.
+  const pool = job.pool?.ready ? job.pool : undefined;
+  if (pool) {
+    const read = await pool.read(file.path, job.inMemoryLimit);
     if ('refused' in read) return refused(read.refused);
     // A file over the memory limit is streamed below.
     if ('held' in read) held = read.held;

@@ -65,7 +65,6 @@ export class IngestPool {
         workerData: { blobRoot: store.location },
       });
       const pooled: PooledWorker = { worker, busy: 0, holding: 0, ready: false };
-      worker.unref();
       worker.on('message', (reply: PoolReply | { ready: true }) => {
         if (!('ready' in reply)) return this.settle(reply);
         pooled.ready = true;
@@ -73,6 +72,8 @@ export class IngestPool {
       });
       worker.on('error', (error) => this.fail(error));
       worker.on('exit', (code) => this.fail(new Error(`an ingest worker stopped (exit code ${code})`)));
+      // After the listeners: listening for messages refs the worker's port again.
+      worker.unref();
       return pooled;
     });
   }

@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import type { StagedBlob } from '../blobs/blob-store.js';
 import type { FsBlobStore, StagedFile } from '../blobs/fs-blob-store.js';
+import { startWorker } from '../worker-entry.js';
 import type { Described } from './ingest-describe.js';
-import { startWorker } from './worker-entry.js';
 
 export type PoolJob =
   | { op: 'read'; id: number; path: Uint8Array; inMemoryLimit: number }

@@ -50,7 +50,6 @@ export class SqliteAppender {
     const worker = startWorker(import.meta.url, 'sqlite-appender-worker', {
       workerData: { file: this.file },
     });
-    worker.unref();
     worker.on('message', (answer: AppendAnswer) => {
       const waiting = this.pending.get(answer.id);
       if (!waiting) return;
@@ -71,6 +70,8 @@ export class SqliteAppender {
       if (this.pending.size > 0)
         fail(new StoreError(`${this.file}: appender stopped (exit ${code})`, 'write_failed'));
     });
+    // After the listeners: adding a 'message' listener refs a worker again.
+    worker.unref();
     this.worker = worker;
     return worker;
   }

@@ -71,6 +71,7 @@ describe('athar serve --workers 2', () => {
   let stderr = '';
   let cookie = '';
   let csrf = '';
+  let userId = '';
 
   beforeAll(async () => {
     expect((await runAthar(['init', '--data', data])).code).toBe(0);
@@ -85,6 +86,7 @@ describe('athar serve --workers 2', () => {
       passwordHash: await hashPassword('synthetic-test-password'),
       role: 'investigator',
     });
+    userId = user.id;
     const token = newSecret();
     csrf = newSecret(18);
     await new CredentialRepository(store.db).createSession({
@@ -141,6 +143,20 @@ describe('athar serve --workers 2', () => {
       expect(view.status, view.body.toString()).toBe(200);
       expect(view.type).toMatch(/^image\//);
     }
+    // Searches are audited before they are answered, in whichever process serves them (on SQLite the primary
+    // commits every process's audit rows).
+    for (let i = 0; i < 4; i++) {
+      expect((await request(port, 'GET', '/api/records?q=synthetic', signedIn)).status).toBe(200);
+    }
+    const store = await openStore({ kind: 'sqlite', file: path.join(data, 'athar.db') }, { migrate: false });
+    const searches = await store.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('action', '=', 'search')
+      .where('actor_id', '=', userId)
+      .execute();
+    await store.close();
+    expect(searches).toHaveLength(4);
     // Both processes have now looked the session up (and remember it); signing out in one ends it in both.
     const out = await request(port, 'DELETE', '/api/session', signedIn);
     expect(out.status).toBe(204);

@@ -44,6 +44,8 @@ const pageRecords = quick ? 10_000 : 100_000;
 const searchRecords = Number(process.env.BENCH_SEARCH_RECORDS ?? (quick ? 100_000 : 1_000_000));
 const duration = quick ? 5 : 15;
 const connections = 32;
+// BENCH_SERVE_WORKERS=N runs the served variant with N processes (default 2, one per core here).
+const serveWorkers = Number(process.env.BENCH_SERVE_WORKERS ?? 2);
 const queries = quick ? 200 : 500;
 const repo = path.resolve(import.meta.dirname, '..', '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-bench-registry-'));
@@ -312,6 +314,10 @@ async function startServe(
   const child = spawn(
     process.execPath,
     [
+      // BENCH_SERVE_PROF=DIR: every process of the group writes its CPU profile there when it stops.
+      ...(process.env.BENCH_SERVE_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVE_PROF}`]
+        : []),
       path.join(repo, 'bin', 'athar.js'),
       'serve',
       '--data',
@@ -387,12 +393,16 @@ async function personPage(dialect: string, store: Store, databaseUrl?: string): 
   const serve = await startServe(
     sqliteFile ? path.dirname(sqliteFile) : dir,
     databaseUrl ? { ATHAR_DATABASE_URL: databaseUrl } : {},
-    2,
+    serveWorkers,
   );
   try {
     await measure(
       dialect,
-      { how: 'serve --workers 2', url: serve.url, cpuSeconds: () => processTreeCpuSeconds(serve.pid) },
+      {
+        how: `serve --workers ${serveWorkers}`,
+        url: serve.url,
+        cpuSeconds: () => processTreeCpuSeconds(serve.pid),
+      },
       cookie,
       idsFile,
     );

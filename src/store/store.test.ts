@@ -188,12 +188,24 @@ describeEachDialect('store', (store, dialect) => {
     await expect(store().append([audit.insertMany([row('three')]).compile(), broken])).rejects.toThrow(
       /action|null/i,
     );
+    // Concurrent appends may share a commit, but one caller's bad statement fails that caller only.
+    const settled = await Promise.allSettled([
+      store().append([audit.insertMany([row('beside-1')]).compile()]),
+      store().append([broken]),
+      store().append([audit.insertMany([row('beside-2')]).compile()]),
+    ]);
+    expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const many = Array.from({ length: 50 }, (_, i) =>
       store().append([audit.insertMany([row(`many-${i}`)]).compile()]),
     );
     await Promise.all(many);
     const rows = await audit.query({ actorId: 'appender', limit: 100 });
-    expect(rows.map((r) => r.action).filter((a) => !a.startsWith('many-'))).toEqual(['two', 'one']);
+    expect(rows.map((r) => r.action).filter((a) => !a.startsWith('many-'))).toEqual([
+      'beside-2',
+      'beside-1',
+      'two',
+      'one',
+    ]);
     expect(rows.filter((r) => r.action.startsWith('many-'))).toHaveLength(50);
   });
 

@@ -20,6 +20,14 @@ type GroupMessage = { athar: 'credentials-changed' };
 const isGroupMessage = (m: unknown): m is GroupMessage =>
   typeof m === 'object' && m !== null && (m as GroupMessage).athar === 'credentials-changed';
 
+/** On SQLite a worker's appends (audit rows) are committed by the primary: one writer, no lock to wait on. */
+type AppendRequest = { athar: 'append'; id: number; statements: { sql: string; parameters: unknown[] }[] };
+type AppendReply = { athar: 'appended'; id: number; error?: string };
+const isAppendRequest = (m: unknown): m is AppendRequest =>
+  typeof m === 'object' && m !== null && (m as AppendRequest).athar === 'append';
+const isAppendReply = (m: unknown): m is AppendReply =>
+  typeof m === 'object' && m !== null && (m as AppendReply).athar === 'appended';
+
 export function registerServe(program: Command): void {
   withDataOptions(program.command('serve'))
     .description('serve the API and the web interface (initialises the data folder on first start)')
@@ -102,7 +110,18 @@ async function servePrimary(config: Config): Promise<void> {
     process.exit(code);
   };
 
+  const { CompiledQuery } = await import('kysely');
   cluster.on('message', (from, message: unknown) => {
+    if (isAppendRequest(message)) {
+      const statements = message.statements.map((s) => CompiledQuery.raw(s.sql, s.parameters));
+      ctx.store.append(statements).then(
+        () => from.isConnected() && from.send({ athar: 'appended', id: message.id } satisfies AppendReply),
+        (error: Error) =>
+          from.isConnected() &&
+          from.send({ athar: 'appended', id: message.id, error: error.message } satisfies AppendReply),
+      );
+      return;
+    }
     if (!isGroupMessage(message)) return;
     for (const w of Object.values(cluster.workers ?? {}))
       if (w && w !== from && w.isConnected()) w.send(message);
@@ -142,7 +161,8 @@ async function serveWorker(config: Config): Promise<void> {
   const { onCredentialsChanged, credentialsChangedElsewhere } = await import(
     '../../store/repositories/credentials.js'
   );
-  const ctx = await openContext(config, { migrate: false });
+  const opened = await openContext(config, { migrate: false });
+  const ctx = opened.store.capabilities.dialect === 'sqlite' ? appendThroughPrimary(opened) : opened;
   const app = await buildServer(ctx);
   onCredentialsChanged(() => process.send?.({ athar: 'credentials-changed' } satisfies GroupMessage));
   process.on('message', (message: unknown) => {
@@ -163,6 +183,49 @@ async function serveWorker(config: Config): Promise<void> {
   // Ctrl-C reaches every process of the group: each one ends its requests and closes its database.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/**
+ * The context with appends sent to the primary, which commits them with its own (one) appender: SQLite takes one
+ * writer at a time, and two processes committing audit rows side by side waited on each other's lock with the
+ * busy handler's coarse sleeps (the served person page fell to half the rate of one process).
+ */
+function appendThroughPrimary(
+  ctx: import('../../services/context.js').AppContext,
+): import('../../services/context.js').AppContext {
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  process.on('message', (message: unknown) => {
+    if (!isAppendReply(message)) return;
+    const w = waiting.get(message.id);
+    if (!w) return;
+    waiting.delete(message.id);
+    if (message.error === undefined) w.resolve();
+    else w.reject(new Error(`audit append failed in the primary: ${message.error}`));
+  });
+  const store: import('../../store/store.js').Store = {
+    db: ctx.store.db,
+    capabilities: ctx.store.capabilities,
+    location: ctx.store.location,
+    transaction: (work) => ctx.store.transaction(work),
+    close: () => ctx.store.close(),
+    append: (statements) =>
+      new Promise<void>((resolve, reject) => {
+        const id = nextId++;
+        waiting.set(id, { resolve, reject });
+        const request: AppendRequest = {
+          athar: 'append',
+          id,
+          statements: statements.map((s) => ({ sql: s.sql, parameters: [...s.parameters] })),
+        };
+        process.send?.(request, undefined, undefined, (error) => {
+          if (!error) return;
+          waiting.delete(id);
+          reject(error);
+        });
+      }),
+  };
+  return { ...ctx, store, close: () => ctx.close() };
 }
 
 async function startSequencer(

@@ -206,7 +206,15 @@ function eventComparison(
 ) {
   const comparison: Comparison = {
     name,
-    levels: ['missing', 'same_day', 'same_month', 'within_30_days', 'same_year', 'within_a_year', 'different'],
+    levels: [
+      'missing',
+      'same_day',
+      'same_month',
+      'within_30_days',
+      'same_year',
+      'within_a_year',
+      'different',
+    ],
     show(f, i) {
       const p = f[prec][i] as number;
       if (p === precision.none) return '';

@@ -9,8 +9,9 @@ const agreeing = new Set([
   'same',
   'same_day',
   'exact_date',
-  // Both sides give only the year, and it is the same: as much agreement as the records allow.
+  // One side gives only the year (or month), and it is the other's: as much agreement as the records allow.
   'same_year',
+  'same_month',
   'full_agrees',
   'same_number_same_branch',
   'same_number',

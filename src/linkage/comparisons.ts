@@ -1,4 +1,4 @@
-import { formatDate } from './dates.js';
+import { formatDate, monthOfEpochDay } from './dates.js';
 import type { FeatureColumn, RecordFeatures } from './features.js';
 import { precision } from './features.js';
 import type { NameSimilarity } from './similarity-cache.js';
@@ -101,20 +101,29 @@ function birthLevel(f: RecordFeatures, a: number, b: number): number {
   return ya - yb === 1 || yb - ya === 1 ? 5 : 6;
 }
 
-/** Proximity of two event dates given at day, month or year precision. */
+/**
+ * Proximity of two event dates given at day, month or year precision, judged at the coarser precision of the two:
+ * a date known to the month (or the year) that falls in the other's month (year) agrees on all both know, which is
+ * its own level (`same_month`, `same_year`) and not "a few days or months apart".
+ */
 function eventLevel(dayA: number, pa: number, dayB: number, pb: number): number {
   if (pa === precision.none || pb === precision.none) return 0;
   const d = dayA > dayB ? dayA - dayB : dayB - dayA;
   if (pa === precision.day && pb === precision.day) {
     if (d === 0) return 1;
-    if (d <= 30) return 2;
-    return d <= 365 ? 3 : 4;
+    if (d <= 30) return 3;
+    return d <= 365 ? 5 : 6;
   }
+  const ma = monthOfEpochDay(dayA);
+  const mb = monthOfEpochDay(dayB);
   if (pa >= precision.month && pb >= precision.month) {
-    if (d <= 45) return 2;
-    return d <= 396 ? 3 : 4;
+    if (ma === mb) return 2;
+    if (d <= 45) return 3;
+    return d <= 396 ? 5 : 6;
   }
-  return d < 365 ? 3 : 4;
+  const years = Math.abs(Math.floor(ma / 12) - Math.floor(mb / 12));
+  if (years === 0) return 4;
+  return years === 1 ? 5 : 6;
 }
 
 function detaineeLevel(f: RecordFeatures, a: number, b: number): number {
@@ -197,7 +206,15 @@ function eventComparison(
 ) {
   const comparison: Comparison = {
     name,
-    levels: ['missing', 'same_day', 'within_30_days', 'within_a_year', 'different'],
+    levels: [
+      'missing',
+      'same_day',
+      'same_month',
+      'within_30_days',
+      'same_year',
+      'within_a_year',
+      'different',
+    ],
     show(f, i) {
       const p = f[prec][i] as number;
       if (p === precision.none) return '';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { epochDay, formatDate, parseDate, parseYear } from './dates.js';
+import { epochDay, formatDate, monthOfEpochDay, parseDate, parseYear } from './dates.js';
 
 describe('parseDate', () => {
   it.each([
@@ -41,5 +41,18 @@ describe('formatting', () => {
     expect(formatDate({ year: 2012, month: 5, day: 9 })).toBe('2012-05-09');
     expect(epochDay({ year: 1970, month: 1, day: 2 })).toBe(1);
     expect(epochDay({ year: 1970, month: 0, day: 0 })).toBe(0);
+  });
+});
+
+describe('monthOfEpochDay', () => {
+  it('agrees with the calendar on every day from 1850 to 2100', () => {
+    const from = epochDay({ year: 1850, month: 1, day: 1 });
+    const to = epochDay({ year: 2100, month: 12, day: 31 });
+    const wrong: number[] = [];
+    for (let d = from; d <= to; d++) {
+      const date = new Date(d * 86_400_000);
+      if (monthOfEpochDay(d) !== date.getUTCFullYear() * 12 + date.getUTCMonth()) wrong.push(d);
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -106,6 +106,24 @@ export function epochDay(date: PartialDate): number {
   return Math.floor(Date.UTC(date.year, Math.max(1, date.month) - 1, Math.max(1, date.day)) / 86_400_000);
 }
 
+/**
+ * The calendar month (year × 12 + month − 1) of a day since 1970-01-01, by integer arithmetic (H. Hinnant's
+ * civil_from_days): the comparison loop asks it for every pair with a coarse date, and a Date would allocate.
+ */
+export function monthOfEpochDay(days: number): number {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return year * 12 + month - 1;
+}
+
 /** ISO form at the precision given: `YYYY`, `YYYY-MM` or `YYYY-MM-DD`. */
 export function formatDate(date: PartialDate): string {
   const y = String(date.year).padStart(4, '0');

@@ -14,12 +14,14 @@ describe('explanations', () => {
       birth_date: '1982-04-11',
       governorate: 'حلب',
       arresting_branch: 'فرع فلسطين',
+      arrest_date: '14/11/2013',
     },
     {
       full_name: 'Mohammad Ahmad Al-Halabi',
       birth_year: '1982',
       governorate: 'Aleppo',
       arresting_branch: 'Branch 235',
+      arrest_date: '2013',
     },
     { first_name: 'خالد', family_name: 'العمر', birth_year: '1970' },
   ];
@@ -42,6 +44,10 @@ describe('explanations', () => {
       valueB: 'mohammad',
     });
     expect(e.steps.find((s) => s.comparison === 'arresting_branch')?.level).toBe('same');
+    // An arrest year against the full date of that year: agreement on what both know, evidence for.
+    const arrest = e.steps.find((s) => s.comparison === 'arrest_date');
+    expect(arrest).toMatchObject({ level: 'same_year', valueA: '2013-11-14', valueB: '2013' });
+    expect(arrest?.weight).toBeGreaterThan(0);
   });
 
   it('scores the same person above two different people', () => {
@@ -54,6 +60,7 @@ describe('explanations', () => {
     const text = formatExplanation(explainPair(scorer, 0, 1, 1000));
     expect(text).toContain('prior');
     expect(text).toContain('first_name');
+    expect(text).toMatch(/arrest_date.*same_year/);
     expect(text).toMatch(/match probability \d\.\d{4}/);
   });
 });

@@ -39,6 +39,17 @@ describe('linking synthetic records', () => {
     const first = model.comparisons.find((c) => c.name === 'first_name')!;
     const exact = first.levels.find((l) => l.label === 'exact')!;
     expect(exact.m).toBeGreaterThan(exact.u);
+    // Synthetic death dates are all full: a death date known to the year only is never seen, so it weighs
+    // nothing, and each distribution still sums to 1.
+    const death = model.comparisons.find((c) => c.name === 'death_date')!;
+    const sameYear = death.levels.find((l) => l.label === 'same_year')!;
+    expect(sameYear.m).toBe(sameYear.u);
+    expect(sameYear.uWithinFamily).toBe(sameYear.u);
+    expect(death.levels.reduce((sum, l) => sum + l.m, 0)).toBeCloseTo(1, 6);
+    // Arrest years against full dates are common there, and agreement on the year is evidence for.
+    const arrest = model.comparisons.find((c) => c.name === 'arrest_date')!;
+    const arrestYear = arrest.levels.find((l) => l.label === 'same_year')!;
+    expect(arrestYear.m).toBeGreaterThan(arrestYear.u);
     const q = pairwiseQuality((await linkFeatures(f, new CompiledModel(model))).clusterOf, truth);
     expect(q.f1).toBeGreaterThan(0.85);
   });

@@ -290,6 +290,7 @@ export function trainModel(
     nonMatchesPerRecord = Math.max(1e-4, (2 * (1 - within.lambda) * line.pairs) / Math.max(1, n));
   }
   report.familyLineNonMatchesPerRecord = nonMatchesPerRecord;
+  neutraliseUnseen(m, u, [uCounts], [named, line, ...passes.map((p) => p.patterns)]);
 
   const trained: Omit<LinkageModel, 'version'> = {
     format: base.format,
@@ -330,6 +331,49 @@ export function trainModel(
     model: { ...trained, version: modelVersion(trained, options.versionPrefix ?? 'trained') },
     report,
   };
+}
+
+/**
+ * A level no training pair shows (a date known only to the year when the data's dates are all full) gets m = u,
+ * weight 0: smoothing alone would give it m ≈ 0.5 / matched pairs against u ≈ 0.5 / random pairs, a large weight
+ * drawn from nothing. Names are left alone: their cross-script levels take the same-script m on purpose (tieScripts).
+ */
+function neutraliseUnseen(m: Table, u: UTables, counts: Table[], patterns: Patterns[]): void {
+  const seen = comparisons.map((c) => new Array<boolean>(c.levels.length).fill(false));
+  for (const table of counts) {
+    table.forEach((row, c) => {
+      row.forEach((v, l) => {
+        if (v > 0) (seen[c] as boolean[])[l] = true;
+      });
+    });
+  }
+  for (const p of patterns) {
+    for (const levels of p.levels) {
+      for (let c = 0; c < comparisons.length; c++) (seen[c] as boolean[])[levels[c] as number] = true;
+    }
+  }
+  // The smoothing mass the unseen levels held goes back to the seen ones, in proportion.
+  const reassign = (row: number[], unseen: number[], share: (l: number) => number) => {
+    let before = 0;
+    let after = 0;
+    for (const l of unseen) {
+      before += row[l] as number;
+      after += share(l);
+    }
+    const scale = (1 - after) / (1 - before);
+    row.forEach((v, l) => {
+      if (l > 0) row[l] = unseen.includes(l) ? share(l) : v * scale;
+    });
+  };
+  seen.forEach((row, c) => {
+    if ((comparisons[c] as Comparison).groups) return;
+    const unseen = row.flatMap((was, l) => (l === 0 || was ? [] : [l]));
+    if (unseen.length === 0) return;
+    const shares = (u[0][c] as number[]).slice();
+    const share = (l: number) => shares[l] as number;
+    // Rows may be shared between tables (a context that keeps strangers' u): each is reassigned once.
+    for (const r of new Set([m[c], ...u.map((table) => table[c])])) reassign(r as number[], unseen, share);
+  });
 }
 
 function clampProbability(p: number): number {

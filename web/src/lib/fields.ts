@@ -86,6 +86,7 @@ const levelLabels: Record<string, string> = {
   exact_date: msg('same date'),
   same_day: msg('same day'),
   day_month_swapped: msg('day and month swapped'),
+  same_month: msg('same month'),
   same_year: msg('same year'),
   same_year_date_differs: msg('same year, date differs'),
   within_30_days: msg('within 30 days'),

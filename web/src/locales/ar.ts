@@ -98,6 +98,7 @@ export const ar: Record<string, string> = {
   'same date': 'التاريخ نفسه',
   'same day': 'اليوم نفسه',
   'day and month swapped': 'اليوم والشهر متبادلان',
+  'same month': 'الشهر نفسه',
   'same year': 'السنة نفسها',
   'same year, date differs': 'السنة نفسها والتاريخ مختلف',
   'within 30 days': 'خلال ثلاثين يوماً',

@@ -36,8 +36,6 @@ export class AuditWriter {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, batchLimit);
       try {
-        // Committed off the event loop (Store.append): on SQLite a commit's fsync would otherwise stall every
-        // request for its duration.
         await this.store.append([new AuditRepository(this.store.db).insertMany(batch).compile()]);
         for (const p of batch) p.resolve();
       } catch (error) {

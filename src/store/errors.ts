@@ -8,8 +8,7 @@ export class StoreError extends Error {
       | 'unreachable'
       | 'not_writable'
       | 'bad_encoding'
-      | 'migration_failed'
-      | 'write_failed',
+      | 'migration_failed',
   ) {
     super(message);
     this.name = 'StoreError';

@@ -176,7 +176,7 @@ describeEachDialect('store', (store, dialect) => {
     expect(typeof rows[0]?.id).toBe('number');
   });
 
-  it('commits appends as one transaction off the event loop, and refuses a bad batch whole, naming the problem', async () => {
+  it('commits appends as one transaction, and refuses a bad batch whole, naming the problem', async () => {
     const audit = new AuditRepository(store().db);
     const row = (action: string) => ({
       entry: { actorId: 'appender', actorRole: 'admin', action },

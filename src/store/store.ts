@@ -3,7 +3,6 @@ import type { Config } from '../config/config.js';
 import { type Capabilities, postgresCapabilities, sqliteCapabilities } from './capabilities.js';
 import { openPostgres } from './dialects/postgres.js';
 import { openSqlite } from './dialects/sqlite.js';
-import { SqliteAppender } from './dialects/sqlite-appender.js';
 import { StoreError } from './errors.js';
 import { allMigrations } from './migrations/index.js';
 import { syncGazetteer } from './repositories/places.js';
@@ -19,9 +18,8 @@ export interface Store {
   readonly location: string;
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
   /**
-   * Commits appends (statements compiled by `db`) in one transaction without holding the event loop: on SQLite
-   * through a second connection in a worker thread, on PostgreSQL (already asynchronous) through `transaction`.
-   * Resolves once they are committed. For append-only rows such as the audit log's.
+   * Commits appends (statements compiled by `db`) in one transaction; resolves once they are committed. For
+   * append-only rows such as the audit log's, which a group-commit writer batches.
    */
   append(statements: readonly CompiledQuery[]): Promise<void>;
   close(): Promise<void>;
@@ -40,12 +38,10 @@ export async function openStore(
   let db: Kysely<Database>;
   let capabilities: Capabilities;
   let location: string;
-  let appender: SqliteAppender | undefined;
   if (database.kind === 'sqlite') {
     ({ db } = openSqlite(database.file));
     capabilities = sqliteCapabilities;
     location = database.file;
-    appender = new SqliteAppender(database.file);
   } else {
     ({ db } = await openPostgres(database.url, database.poolSize));
     capabilities = postgresCapabilities;
@@ -56,20 +52,17 @@ export async function openStore(
     capabilities,
     location,
     transaction: (work) => db.transaction().execute(work),
-    append: appender
-      ? (statements) => appender.append(statements)
-      : async (statements) => {
-          // One statement commits on its own: no BEGIN and COMMIT round trips.
-          if (statements.length === 1) await db.executeQuery(statements[0] as CompiledQuery);
-          else
-            await db.transaction().execute(async (trx) => {
-              for (const statement of statements) await trx.executeQuery(statement);
-            });
-        },
-    close: async () => {
-      await appender?.close();
-      await db.destroy();
+    // One statement commits on its own (on PostgreSQL no BEGIN/COMMIT round trips). On SQLite the appends use the
+    // one connection: a commit by a second connection (a worker-thread appender was tried) makes every other
+    // connection drop its page cache, which doubled the person page's CPU (docs/decisions.md).
+    append: async (statements) => {
+      if (statements.length === 1) await db.executeQuery(statements[0] as CompiledQuery);
+      else
+        await db.transaction().execute(async (trx) => {
+          for (const statement of statements) await trx.executeQuery(statement);
+        });
     },
+    close: () => db.destroy(),
   };
   try {
     await refuseForeign(store);

@@ -186,9 +186,8 @@ async function serveWorker(config: Config): Promise<void> {
 }
 
 /**
- * The context with appends sent to the primary, which commits them with its own (one) appender: SQLite takes one
- * writer at a time, and two processes committing audit rows side by side waited on each other's lock with the
- * busy handler's coarse sleeps (the served person page fell to half the rate of one process).
+ * The context with appends sent to the primary, which commits them: SQLite takes one writer at a time, and two
+ * processes committing audit rows side by side wait on each other's lock through the busy handler's coarse sleeps.
  */
 function appendThroughPrimary(
   ctx: import('../../services/context.js').AppContext,

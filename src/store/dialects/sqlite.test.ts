@@ -47,29 +47,3 @@ describe('SQLite statement cache', () => {
     cache.close();
   });
 });
-
-// SQLite-only: the appender is the SQLite way of committing off the event loop.
-describe('SQLite appender', () => {
-  it('does not keep a process alive once its appends are committed, even if the store is never closed', async () => {
-    const { spawnSync } = await import('node:child_process');
-    const fs = await import('node:fs');
-    const os = await import('node:os');
-    const path = await import('node:path');
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-appender-'));
-    const store = new URL('../store.ts', import.meta.url).href;
-    const script = `
-      const { openStore } = await import(${JSON.stringify(store)});
-      const { sql } = await import('kysely');
-      const s = await openStore({ kind: 'sqlite', file: ${JSON.stringify(path.join(dir, 'a.db'))} });
-      await s.append([sql\`insert into meta (key, value) values ('appender-test', 'committed')\`.compile(s.db)]);
-      console.log('appended');`;
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    fs.rmSync(dir, { recursive: true, force: true });
-    expect(run.stderr).toBe('');
-    expect(run.stdout.trim()).toBe('appended');
-    expect(run.status).toBe(0);
-  });
-});

@@ -124,26 +124,6 @@ describe('filesystem blob store', () => {
     fs.rmSync(otherRoot, { recursive: true, force: true });
   });
 
-  it('persists or discards blobs staged by another store on the same root and handed over', async () => {
-    // What an ingest worker does: stage with a store of its own, hand the closed temp file to the main thread.
-    const worker = new FsBlobStore(root);
-    const kept = Buffer.from('a thumbnail made on a worker');
-    const dropped = Buffer.from('a view given up');
-    const files = [worker.handOver(await worker.stage(kept)), worker.handOver(await worker.stage(dropped))];
-    expect(files[0]).toMatchObject({ sha256: sha(kept), size: kept.length });
-    expect(await blobs.has(sha(kept))).toBe(false);
-    const [adopted, givenUp] = files.map((f) => blobs.adopt(f));
-    await blobs.persist([adopted!]);
-    await blobs.discard([givenUp!]);
-    expect(await readAll(await blobs.open(sha(kept)))).toEqual(kept);
-    expect(await blobs.has(sha(dropped))).toBe(false);
-    expect(fs.readdirSync(path.join(root, 'tmp'))).toEqual([]);
-    // Content already stored is handed over as such: nothing to flush.
-    const again = blobs.adopt(worker.handOver(await worker.stage(kept)));
-    expect(again.existed).toBe(true);
-    await blobs.persist([again]);
-  });
-
   it('sweeps temp files left by a crash more than a day ago', async () => {
     const stale = path.join(root, 'tmp', 'stale');
     fs.writeFileSync(stale, 'half');

@@ -16,21 +16,7 @@ import {
 /** Flushes at once while persisting: each holds one of libuv's threads, which image decoding shares. */
 const flushConcurrency = 2;
 
-/**
- * A staged blob passed between threads: its temp file, closed (a worker thread closes the descriptors it opened
- * when it ends, whoever holds them by then), to be reopened for the flush.
- */
-export interface StagedFile {
-  sha256: string;
-  size: number;
-  /** Null when the content was already stored. */
-  tmp: string | null;
-}
-
-/**
- * A staged blob of this store: its temp file, still open for the flush unless another thread staged it, or
- * nothing when the content existed.
- */
+/** A staged blob of this store: its temp file, still open for the flush, or nothing when the content existed. */
 class FsStagedBlob implements StagedBlob {
   state: 'staged' | 'persisted' | 'discarded';
   constructor(
@@ -38,7 +24,7 @@ class FsStagedBlob implements StagedBlob {
     readonly sha256: string,
     readonly size: number,
     readonly tmp: string | null,
-    public fd: number | null,
+    readonly fd: number | null,
   ) {
     this.state = tmp ? 'staged' : 'persisted';
   }
@@ -58,8 +44,6 @@ export class FsBlobStore implements BlobStore {
   readonly location: string;
   /** Blob folders known to exist (made by this store), so that placing a blob rarely needs a mkdir. */
   private readonly knownDirs = new Set<string>();
-  /** Blob folders whose own entry (and their parent's) a persist of this store has flushed. */
-  private readonly flushedDirs = new Set<string>();
 
   constructor(private readonly root: string) {
     this.tmpDir = path.join(root, 'tmp');
@@ -141,10 +125,6 @@ export class FsBlobStore implements BlobStore {
     const sha256 = createHash('sha256').update(content).digest('hex');
     if (fs.existsSync(this.pathOf(sha256)))
       return new FsStagedBlob(this, sha256, content.byteLength, null, null);
-    // The blob's folder is made now, not when it is persisted: staging happens on worker threads during an
-    // ingest, persisting on the main thread, and making a folder is among the dearest calls (a fresh vault makes
-    // one for nearly every blob). Persisting flushes the folders of blobs whose folder it did not see made.
-    this.makeFolderOf(sha256);
     const tmp = this.tmpName();
     // Read-only from the start (the open descriptor may still write): nothing in athar rewrites evidence.
     const fd = fs.openSync(tmp, 'wx', 0o440);
@@ -157,23 +137,6 @@ export class FsBlobStore implements BlobStore {
       throw error;
     }
     return new FsStagedBlob(this, sha256, content.byteLength, tmp, fd);
-  }
-
-  /**
-   * A staged blob as plain data, for another thread's store on the same root to `adopt` (worker threads stage
-   * derived views; the main thread persists them with the rest of a commit batch). This store forgets it.
-   */
-  handOver(blob: StagedBlob): StagedFile {
-    const staged = this.own(blob);
-    if (staged.state !== 'staged' && !staged.existed) throw new Error(`blob ${staged.sha256} is not staged`);
-    staged.state = 'persisted';
-    if (staged.fd !== null) fs.closeSync(staged.fd);
-    return { sha256: staged.sha256, size: staged.size, tmp: staged.tmp };
-  }
-
-  /** A blob staged by another thread's store on the same root (see `handOver`), now this store's to persist. */
-  adopt(file: StagedFile): StagedBlob {
-    return new FsStagedBlob(this, file.sha256, file.size, file.tmp, null);
   }
 
   async persist(blobs: readonly StagedBlob[]): Promise<void> {
@@ -190,26 +153,17 @@ export class FsBlobStore implements BlobStore {
     const files = [...placing.values()];
     const open = new Set(files);
     try {
-      // A blob staged by another thread is flushed through a descriptor of its own (fsync on a read-only
-      // descriptor flushes the file all the same).
-      for (const b of files) b.fd ??= fs.openSync(b.tmp as string, fs.constants.O_RDONLY);
       await eachLimited(files, flushConcurrency, (b) => fsyncFd(b.fd as number));
       const dirs = new Set<string>();
-      const firstUsed: string[] = [];
       for (const b of files) {
         fs.closeSync(b.fd as number);
-        b.fd = null;
         open.delete(b);
         const target = this.pathOf(b.sha256);
         const dir = path.dirname(target);
-        this.makeFolderOf(b.sha256);
-        // The folder was made when the blob was staged, perhaps by another thread's store, for a blob not yet
-        // persisted: the first time a folder is used, the two above it are flushed too (as the store that made
-        // it cannot tell which persist will need that).
-        if (!this.flushedDirs.has(dir)) {
-          dirs.add(path.dirname(dir));
-          dirs.add(path.dirname(path.dirname(dir)));
-          firstUsed.push(dir);
+        if (!this.knownDirs.has(dir)) {
+          for (const parent of foldersChangedBy(dir, fs.mkdirSync(dir, { recursive: true })))
+            dirs.add(parent);
+          this.knownDirs.add(dir);
         }
         fs.renameSync(b.tmp as string, target);
         dirs.add(dir);
@@ -222,12 +176,8 @@ export class FsBlobStore implements BlobStore {
           fs.closeSync(fd);
         }
       });
-      for (const dir of firstUsed) this.flushedDirs.add(dir);
     } catch (error) {
-      for (const b of open) {
-        if (b.fd !== null) fs.close(b.fd, () => {});
-        b.fd = null;
-      }
+      for (const b of open) fs.close(b.fd as number, () => {});
       throw error;
     }
     for (const b of files) b.state = 'persisted';
@@ -239,17 +189,9 @@ export class FsBlobStore implements BlobStore {
       const staged = this.own(blob);
       if (staged.state !== 'staged') continue;
       staged.state = 'discarded';
-      if (staged.fd !== null) fs.closeSync(staged.fd);
+      fs.closeSync(staged.fd as number);
       fs.rmSync(staged.tmp as string, { force: true });
     }
-  }
-
-  /** Makes the folder a blob goes into unless known to exist. */
-  private makeFolderOf(sha256: string): void {
-    const dir = path.dirname(this.pathOf(sha256));
-    if (this.knownDirs.has(dir)) return;
-    fs.mkdirSync(dir, { recursive: true });
-    this.knownDirs.add(dir);
   }
 
   private own(blob: StagedBlob): FsStagedBlob {

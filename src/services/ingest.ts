@@ -2,14 +2,26 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { PassThrough, type Readable, Transform } from 'node:stream';
+import exifr from 'exifr';
+import { fileTypeFromBuffer } from 'file-type';
 import type { StagedBlob } from '../blobs/blob-store.js';
-import { FsBlobStore } from '../blobs/fs-blob-store.js';
 import { hammingDistance } from '../evidence/hamming.js';
 import type { ImageDecoder } from '../evidence/image-decoder.js';
-import { displayName } from '../evidence/media.js';
+import {
+  displayedSize,
+  displayName,
+  isImageType,
+  mediaTypeOf,
+  nameSuggestsImage,
+  sanitizeMetadata,
+  structuralDamage,
+  withDamage,
+} from '../evidence/media.js';
 import { chooseGroup, nearDuplicateDistance } from '../evidence/near-duplicates.js';
-import { type PdqHash, pdqFromHex, pdqToHex } from '../evidence/pdq.js';
+import { type PdqHash, pdqFromHex, pdqOfPicture, pdqToHex } from '../evidence/pdq.js';
 import { PdqIndex } from '../evidence/pdq-index.js';
+import { encodePng } from '../evidence/png.js';
+import { blurredOf, thumbnailOf } from '../evidence/views.js';
 import { newId, nowIso } from '../ids.js';
 import type { CustodyEventInput } from '../store/repositories/custody.js';
 import { type EvidenceGroup, EvidenceRepository } from '../store/repositories/evidence.js';
@@ -20,8 +32,6 @@ import type { Db } from '../store/store.js';
 import { version } from '../version.js';
 import type { AppContext } from './context.js';
 import { recordCustodyEvents } from './custody.js';
-import { type Described, describeFile, headBytes } from './ingest-describe.js';
-import { type HeldFile, IngestPool } from './ingest-pool.js';
 import { baseName, describeFsError, type FoundFile, walkRoots } from './ingest-walk.js';
 
 export interface IngestOptions {
@@ -41,12 +51,6 @@ export interface IngestOptions {
   maxPixels?: number;
   /** Files up to this size are read into memory in one go, larger ones stream into the vault (default 32 MiB). */
   inMemoryLimit?: number;
-  /**
-   * Worker threads that describe files (type, metadata, decode, PDQ, views); 0 does it all on this thread.
-   * Default: one per core when there are at least 16 files, else none (starting them costs more than a few
-   * files do).
-   */
-  workers?: number;
   /** Called once the walk is done, with what will be read. */
   onPlan?: (plan: { files: number; bytes: number }) => void;
   /** Called after each file. */
@@ -98,10 +102,11 @@ export interface IngestSummary {
 }
 
 const defaultInMemoryLimit = 32 * 1024 * 1024;
+/** How much of a streamed file is kept for type sniffing and metadata. */
+const headBytes = 1024 * 1024;
 const defaultMaxPixels = 268_402_689;
+const viewQuality = 80;
 const commitBatch = 64;
-/** Files found from which an ingest uses worker threads by default. */
-const workerThreshold = 16;
 const commitDelayMs = 100;
 /** Entries waiting to commit before files are taken more slowly. */
 const maxPending = 4 * commitBatch;
@@ -184,10 +189,7 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
     inFlight: new Map(),
     maxPixels: options.maxPixels ?? defaultMaxPixels,
     inMemoryLimit: options.inMemoryLimit ?? defaultInMemoryLimit,
-    pool: undefined,
   };
-  const workers = options.workers ?? (walk.files.length >= workerThreshold ? os.availableParallelism() : 0);
-  if (workers > 0 && ctx.blobs instanceof FsBlobStore) job.pool = IngestPool.of(ctx.blobs, workers);
 
   let next = 0;
   let done = 0;
@@ -292,8 +294,6 @@ interface FileJob {
   inFlight: Map<string, Promise<string>>;
   maxPixels: number;
   inMemoryLimit: number;
-  /** Worker threads describing files held in memory, when the ingest is large enough to use them. */
-  pool: IngestPool | undefined;
 }
 
 type FileOutcome = {
@@ -304,74 +304,57 @@ type FileOutcome = {
 
 async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   const { ctx } = job;
+  let fd: number;
+  try {
+    fd = await fsCall<number>((done) => fs.open(file.path, openFlags, done));
+  } catch (error) {
+    return refused(`cannot be opened: ${describeFsError(error)}`);
+  }
   let sha256: string;
   let size: number;
   let content: Buffer | undefined;
-  let head: Buffer = Buffer.alloc(0);
+  let head: Buffer;
   /** The original, written but not yet durable: the commit of its row makes it so first. */
   let original: StagedBlob | undefined;
   /** Whether the blob store held these bytes already. */
   let storedBefore: boolean;
-  /** The content, when a worker read it and holds it. */
-  let held: HeldFile | undefined;
-  // Until the workers have started, files are done here.
-  const pool = job.pool?.ready ? job.pool : undefined;
-  if (pool) {
-    const read = await pool.read(file.path, job.inMemoryLimit);
-    if ('refused' in read) return refused(read.refused);
-    // A file over the memory limit is streamed below.
-    if ('held' in read) held = read.held;
-  }
-  if (held) {
-    original = held.original;
-    sha256 = original.sha256;
-    size = original.size;
-    storedBefore = original.existed;
-  } else {
-    let fd: number;
-    try {
-      fd = await fsCall<number>((done) => fs.open(file.path, openFlags, done));
-    } catch (error) {
-      return refused(`cannot be opened: ${describeFsError(error)}`);
-    }
-    try {
-      const stat = await fsCall<fs.Stats>((done) => fs.fstat(fd, done));
-      if (!stat.isFile()) return refused('is no longer a regular file');
-      if (stat.size === 0) return refused('empty file (0 bytes)');
-      if (stat.size <= job.inMemoryLimit) {
-        try {
-          content = await readWhole(fd, stat.size);
-        } catch (error) {
-          return refused(`cannot be read: ${describeFsError(error)}`);
-        }
-        if (content.length === 0) return refused('empty file (0 bytes)');
-        original = await ctx.blobs.stage(content);
-        sha256 = original.sha256;
-        size = original.size;
-        storedBefore = original.existed;
-        head = content.subarray(0, headBytes);
-      } else {
-        const tap = new HeadTap(headBytes);
-        const stream = fs.createReadStream(file.path, { fd, autoClose: false });
-        let readError: unknown;
-        stream.on('error', (error) => {
-          readError = error;
-          tap.destroy(error);
-        });
-        try {
-          const put = await ctx.blobs.put(stream.pipe(tap));
-          sha256 = put.sha256;
-          size = put.size;
-          storedBefore = put.existed;
-        } catch (error) {
-          if (readError) return refused(`cannot be read: ${describeFsError(readError)}`);
-          throw error;
-        }
-        head = tap.head();
+  try {
+    const stat = await fsCall<fs.Stats>((done) => fs.fstat(fd, done));
+    if (!stat.isFile()) return refused('is no longer a regular file');
+    if (stat.size === 0) return refused('empty file (0 bytes)');
+    if (stat.size <= job.inMemoryLimit) {
+      try {
+        content = await readWhole(fd, stat.size);
+      } catch (error) {
+        return refused(`cannot be read: ${describeFsError(error)}`);
       }
-    } finally {
-      await fsCall((done) => fs.close(fd, done)).catch(() => {});
+      if (content.length === 0) return refused('empty file (0 bytes)');
+      original = await ctx.blobs.stage(content);
+      sha256 = original.sha256;
+      size = original.size;
+      storedBefore = original.existed;
+      head = content.subarray(0, headBytes);
+    } else {
+      const tap = new HeadTap(headBytes);
+      const stream = fs.createReadStream(file.path, { fd, autoClose: false });
+      let readError: unknown;
+      stream.on('error', (error) => {
+        readError = error;
+        tap.destroy(error);
+      });
+      try {
+        const put = await ctx.blobs.put(stream.pipe(tap));
+        sha256 = put.sha256;
+        size = put.size;
+        storedBefore = put.existed;
+      } catch (error) {
+        if (readError) return refused(`cannot be read: ${describeFsError(readError)}`);
+        throw error;
+      }
+      head = tap.head();
     }
+  } finally {
+    await fsCall((done) => fs.close(fd, done)).catch(() => {});
   }
   const staged: StagedBlob[] = original ? [original] : [];
 
@@ -419,13 +402,11 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
     else if (storedBefore) existing = await job.repo.idBySha256(sha256);
   } catch (error) {
     fail(error);
-    if (held) job.pool?.drop(held);
     await ctx.blobs.discard(staged);
     throw error;
   }
   if (existing) {
     settle(existing);
-    if (held) job.pool?.drop(held);
     await ctx.blobs.discard(staged);
     if (!(await job.repo.hasLocation(existing, pathKey))) {
       job.committer.add({
@@ -439,9 +420,9 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   }
 
   try {
-    const name = baseName(file.path);
-    const described = await describeHere(job, sha256, held ?? content, head, displayName(name), staged);
+    const described = await describe(job, sha256, content, head, file.path, staged);
     const id = newId();
+    const name = baseName(file.path);
     const row: EvidenceItemTable = {
       id,
       sha256,
@@ -494,23 +475,114 @@ async function ingestFile(job: FileJob, file: FoundFile): Promise<FileOutcome> {
   }
 }
 
-/** On the worker that holds the file when one does, else on this thread. */
-async function describeHere(
+interface Described {
+  mediaType: string;
+  width: number | null;
+  height: number | null;
+  orientation: number | null;
+  pdq: PdqHash | null;
+  pdqQuality: number | null;
+  metadata: unknown;
+  decodeStatus: 'decoded' | 'undecodable' | 'pixel_limit' | 'not_image';
+  decodeError: string | null;
+  thumbnailSha256: string | null;
+  blurredSha256: string | null;
+}
+
+/**
+ * Type, metadata and (for images) PDQ and derived views; the derived views are staged in the blob store (added to
+ * `staged`), to be made durable with the original before the item's row commits.
+ */
+async function describe(
   job: FileJob,
   sha256: string,
-  content: Buffer | HeldFile | undefined,
+  content: Buffer | undefined,
   head: Buffer,
-  name: string,
+  path: Buffer,
   staged: StagedBlob[],
 ): Promise<Described> {
-  if (job.pool && content && !Buffer.isBuffer(content)) {
-    const { described, views } = await job.pool.describe(content, name, job.maxPixels);
-    staged.push(...views);
+  const sniffed = await fileTypeFromBuffer(head).catch(() => undefined);
+  const mediaType = mediaTypeOf(sniffed?.mime, head.subarray(0, 4096));
+  const described: Described = {
+    mediaType,
+    width: null,
+    height: null,
+    orientation: null,
+    pdq: null,
+    pdqQuality: null,
+    metadata: null,
+    decodeStatus: 'not_image',
+    decodeError: null,
+    thumbnailSha256: null,
+    blurredSha256: null,
+  };
+  const claimsImage = !sniffed && nameSuggestsImage(displayName(baseName(path)));
+  if (!isImageType(mediaType) && !claimsImage) return described;
+  if (isImageType(mediaType)) described.metadata = await readMetadata(content ?? head);
+
+  const input = content ?? (() => openBlob(job.ctx, sha256));
+  const outcome = await job.options.decoder.decode(input, { maxPixels: job.maxPixels });
+  if (outcome.status !== 'decoded') {
+    described.decodeStatus = outcome.status;
+    described.decodeError = claimsImage
+      ? `named like an image but its content matches no known type; the decoder says: ${outcome.message}`
+      : withDamage(outcome.message, content && structuralDamage(mediaType, content));
+    described.width = outcome.width ?? null;
+    described.height = outcome.height ?? null;
+    described.orientation = outcome.orientation ?? null;
     return described;
   }
-  if (content && !Buffer.isBuffer(content)) throw new Error('a held file needs its pool');
-  const input = { content, head, name, open: () => openBlob(job.ctx, sha256), maxPixels: job.maxPixels };
-  return describeFile(job.options.decoder, job.ctx.blobs, input, staged);
+  const { image } = outcome;
+  described.decodeStatus = 'decoded';
+  described.width = image.width;
+  described.height = image.height;
+  described.orientation = image.orientation;
+  const { pixels } = image;
+  const thumbnailPixels = thumbnailOf(pixels);
+  const encoding = job.options.decoder.encodeJpeg(thumbnailPixels, viewQuality);
+  // Hashing and the blurred view are made on this thread while the encoder works on libuv's.
+  const blurredPng = encodePng(blurredOf(thumbnailPixels));
+  const displayed = displayedSize(image.width, image.height, image.orientation);
+  const pdq = pdqOfPicture(pixels.data, pixels.width, pixels.height, pixels.channels, displayed);
+  described.pdq = pdq.hash;
+  described.pdqQuality = pdq.quality;
+  const views = await Promise.all([job.ctx.blobs.stage(await encoding), job.ctx.blobs.stage(blurredPng)]);
+  staged.push(...views);
+  described.thumbnailSha256 = views[0].sha256;
+  described.blurredSha256 = views[1].sha256;
+  return described;
+}
+
+const metadataOptions = {
+  tiff: true,
+  exif: true,
+  gps: true,
+  xmp: true,
+  iptc: true,
+  icc: false,
+  jfif: false,
+  ihdr: true,
+  interop: false,
+  makerNote: false,
+  userComment: true,
+  mergeOutput: false,
+  translateKeys: true,
+  translateValues: false,
+  reviveValues: false,
+  sanitize: true,
+  silentErrors: true,
+};
+
+/** EXIF, XMP and IPTC as found (dates kept as the file writes them: EXIF times carry no zone). */
+async function readMetadata(bytes: Buffer): Promise<unknown> {
+  try {
+    const parsed = (await exifr.parse(bytes, metadataOptions)) as Record<string, unknown> | undefined;
+    if (!parsed || Object.keys(parsed).length === 0) return null;
+    const { errors: _errors, ...segments } = parsed;
+    return sanitizeMetadata(segments);
+  } catch {
+    return null;
+  }
 }
 
 /** A callback-style fs call as a promise (lighter than fs/promises, whose file handles cost more per call). */

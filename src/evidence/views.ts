@@ -35,12 +35,11 @@ export function thumbnailOf(image: RawImage): RawImage {
  */
 export function blurredOf(thumbnail: RawImage): RawImage {
   const target = fitWithin(thumbnail.width, thumbnail.height, blurredDetail);
-  // Halving first (2×2 means, dropping an odd last row or column) does most of the reduction cheaply.
-  let source = thumbnail;
-  while (source.width >= 4 * target.width && source.height >= 4 * target.height) {
-    source = halve(source);
-  }
-  const tiny = resizeArea(source, target.width, target.height);
+  // Block means first (k×k, k the power of two halving would reach, dropping a last partial row or column) do
+  // most of the reduction in one pass of integer sums.
+  let k = 1;
+  while (thumbnail.width >= 4 * k * target.width && thumbnail.height >= 4 * k * target.height) k *= 2;
+  const tiny = resizeArea(blockMeans(thumbnail, k), target.width, target.height);
   return boxBlur(resizeBilinear(tiny, ...dims(fitWithin(thumbnail.width, thumbnail.height, blurredSide))), 2);
 }
 
@@ -150,6 +149,51 @@ function acrossAny(
       }
     }
   }
+}
+
+/**
+ * 1/k of the size: each output pixel is the mean of a k×k block; a last partial row or column of blocks is
+ * dropped. Sums are taken along each input row into one row of column sums, read at every k-th row.
+ */
+function blockMeans(image: RawImage, k: number): RawImage {
+  if (k === 1) return image;
+  const { channels, data } = image;
+  const width = Math.floor(image.width / k);
+  const height = Math.floor(image.height / k);
+  const rowLength = width * channels;
+  const out = new Uint8Array(height * rowLength);
+  const sums = new Uint32Array(rowLength);
+  const stride = image.width * channels;
+  const half = (k * k) >> 1;
+  const area = k * k;
+  for (let oy = 0; oy < height; oy++) {
+    sums.fill(0);
+    for (let y = oy * k; y < (oy + 1) * k; y++) {
+      let i = y * stride;
+      if (channels === 3) {
+        for (let ox = 0, o = 0; ox < width; ox++, o += 3) {
+          let r = 0;
+          let g = 0;
+          let b = 0;
+          for (let x = 0; x < k; x++, i += 3) {
+            r += data[i]!;
+            g += data[i + 1]!;
+            b += data[i + 2]!;
+          }
+          sums[o]! += r;
+          sums[o + 1]! += g;
+          sums[o + 2]! += b;
+        }
+        continue;
+      }
+      for (let ox = 0; ox < width; ox++) {
+        for (let x = 0; x < k; x++) for (let c = 0; c < channels; c++) sums[ox * channels + c]! += data[i++]!;
+      }
+    }
+    const dst = oy * rowLength;
+    for (let o = 0; o < rowLength; o++) out[dst + o] = ((sums[o]! + half) / area) | 0;
+  }
+  return { data: out, width, height, channels };
 }
 
 /**
@@ -263,7 +307,7 @@ function bilinearTaps(inSize: number, outSize: number) {
 }
 
 /** A box blur of the given radius along rows then columns; samples beyond an edge repeat the edge. */
-function boxBlur(image: RawImage, radius: number): RawImage {
+export function boxBlur(image: RawImage, radius: number): RawImage {
   const { width, height, channels } = image;
   const across = blur1d(image.data, width, height, channels, radius, true);
   return { data: blur1d(across, width, height, channels, radius, false), width, height, channels };
@@ -293,7 +337,7 @@ function blur1d(
       let sum = 0;
       for (let k = 0; k < span; k++) sum += data[b + at[k]!]!;
       for (let i = 0; i < length; i++) {
-        out[b + i * step] = Math.round(sum / span);
+        out[b + i * step] = (sum * 2 + span) / (2 * span);
         sum += data[b + at[i + span]!]! - data[b + at[i]!]!;
       }
     }

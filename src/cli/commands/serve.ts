@@ -53,25 +53,16 @@ async function serveAlone(config: Config): Promise<void> {
   const { ctx, result } = await initialise(config);
   if (result.admin) printAdminPassword(result.admin);
   const app = await buildServer(ctx);
-  try {
-    await app.listen({ host: config.server.host, port: config.server.port });
-  } catch (error) {
-    await app.close();
-    await ctx.close();
-    throw listenError(error, config);
-  }
+  await listen(app, ctx, config);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.server.port;
   note(`athar is serving http://${config.server.host}:${port} (data: ${config.dataDir})`);
   const sequencer = await startSequencer(ctx, (error) => app.log.error({ err: error }, 'log sequencer'));
-  const stop = async () => {
+  stopOnSignals(async () => {
     await sequencer.stop();
     await app.close();
     await ctx.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  });
 }
 
 /**
@@ -168,21 +159,12 @@ async function serveWorker(config: Config): Promise<void> {
   process.on('message', (message: unknown) => {
     if (isGroupMessage(message)) credentialsChangedElsewhere();
   });
-  try {
-    await app.listen({ host: config.server.host, port: config.server.port });
-  } catch (error) {
-    await app.close();
-    await ctx.close();
-    throw listenError(error, config);
-  }
-  const stop = async () => {
-    await app.close();
-    await ctx.close();
-    process.exit(0);
-  };
+  await listen(app, ctx, config);
   // Ctrl-C reaches every process of the group: each one ends its requests and closes its database.
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnSignals(async () => {
+    await app.close();
+    await ctx.close();
+  });
 }
 
 /**
@@ -203,11 +185,7 @@ function appendThroughPrimary(
     else w.reject(new Error(`audit append failed in the primary: ${message.error}`));
   });
   const store: import('../../store/store.js').Store = {
-    db: ctx.store.db,
-    capabilities: ctx.store.capabilities,
-    location: ctx.store.location,
-    transaction: (work) => ctx.store.transaction(work),
-    close: () => ctx.store.close(),
+    ...ctx.store,
     append: (statements) =>
       new Promise<void>((resolve, reject) => {
         const id = nextId++;
@@ -236,6 +214,32 @@ async function startSequencer(
   const { sequencer } = openLedger(ctx, { onError });
   sequencer.start();
   return sequencer;
+}
+
+type Served = {
+  listen(options: { host: string; port: number }): Promise<unknown>;
+  close(): Promise<unknown>;
+};
+
+/** Listens on the configured address; if it cannot, closes the server and the data and says why in one line. */
+async function listen(app: Served, ctx: { close(): Promise<void> }, config: Config): Promise<void> {
+  try {
+    await app.listen({ host: config.server.host, port: config.server.port });
+  } catch (error) {
+    await app.close();
+    await ctx.close();
+    throw listenError(error, config);
+  }
+}
+
+/** SIGINT or SIGTERM runs `stop` once, then ends the process. */
+function stopOnSignals(stop: () => Promise<void>): void {
+  const once = async () => {
+    await stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', once);
+  process.once('SIGTERM', once);
 }
 
 function listenError(error: unknown, config: Config): unknown {

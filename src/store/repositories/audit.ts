@@ -22,16 +22,10 @@ export class AuditRepository {
   constructor(private readonly db: Db) {}
 
   async append(entry: AuditEntry, at = nowIso()): Promise<void> {
-    await this.appendMany([{ entry, at }]);
+    await this.insertMany([{ entry, at }]).execute();
   }
 
-  /** Several rows in one statement (the group-commit writer's batches). */
-  async appendMany(rows: readonly { entry: AuditEntry; at: string }[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.insertMany(rows).execute();
-  }
-
-  /** The insert of `appendMany`, for a caller that commits it elsewhere (Store.append). */
+  /** Rows in one insert statement, for the group-commit writer to commit through Store.append. */
   insertMany(rows: readonly { entry: AuditEntry; at: string }[]) {
     return this.db.insertInto('audit_log').values(
       rows.map(({ entry, at }) => ({

@@ -61,6 +61,8 @@ describe('the web interface in a real browser', () => {
     await page.fill('input[name="password"]', seeded.users.reviewer.password);
     await page.press('input[name="password"]', 'Enter');
     await page.waitForURL(/\/dashboard$/);
+    // The URL changes before the menu renders: wait for it rather than read an empty one.
+    await page.waitForSelector('.staff-nav a');
     const nav = await page.$$eval('.staff-nav a', (links) => links.map((a) => a.getAttribute('href')));
     expect(nav).toEqual(['/dashboard', '/search', '/review', '/identifications', '/ingest']);
     await page.waitForSelector('.totals');

@@ -61,10 +61,13 @@ describe('the web interface in a real browser', () => {
     await page.fill('input[name="password"]', seeded.users.reviewer.password);
     await page.press('input[name="password"]', 'Enter');
     await page.waitForURL(/\/dashboard$/);
-    // The URL changes before the menu renders: wait for it rather than read an empty one.
-    await page.waitForSelector('.staff-nav a');
-    const nav = await page.$$eval('.staff-nav a', (links) => links.map((a) => a.getAttribute('href')));
-    expect(nav).toEqual(['/dashboard', '/search', '/review', '/identifications', '/ingest']);
+    expect(await staffMenu(page)).toEqual([
+      '/dashboard',
+      '/search',
+      '/review',
+      '/identifications',
+      '/ingest',
+    ]);
     await page.waitForSelector('.totals');
     await page.waitForSelector('.chart-card svg');
     await screenshot(page, 'dashboard-en');
@@ -95,8 +98,13 @@ describe('the web interface in a real browser', () => {
     await page.fill('input[name="totp"]', totpCode(secret, Date.now()));
     await page.press('input[name="totp"]', 'Enter');
     await page.waitForURL(/\/dashboard$/);
-    const nav = await page.$$eval('.staff-nav a', (links) => links.map((a) => a.getAttribute('href')));
-    expect(nav).toEqual(['/dashboard', '/search', '/review', '/identifications', '/ingest']);
+    expect(await staffMenu(page)).toEqual([
+      '/dashboard',
+      '/search',
+      '/review',
+      '/identifications',
+      '/ingest',
+    ]);
     await ctx.close();
   });
 
@@ -356,3 +364,9 @@ describe('the web interface in a real browser', () => {
     await ctx.close();
   });
 });
+
+/** The staff menu's links. The URL changes before the menu renders: wait for it rather than read an empty one. */
+async function staffMenu(page: Page): Promise<(string | null)[]> {
+  await page.waitForSelector('.staff-nav a');
+  return page.$$eval('.staff-nav a', (links) => links.map((a) => a.getAttribute('href')));
+}

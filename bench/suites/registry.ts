@@ -218,8 +218,9 @@ const result = await autocannon({
   url, connections: Number(connections), duration: Number(duration), headers: { cookie },
   requests: [{ setupRequest: (req) => { req.path = '/api/persons/' + ids[(i++ * 7919) % ids.length]; return req; } }],
 });
+const cpu = process.cpuUsage();
 process.stdout.write(JSON.stringify({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99,
-  non2xx: result.non2xx, errors: result.errors, total: result.requests.total }));
+  non2xx: result.non2xx, errors: result.errors, total: result.requests.total, cpuMs: (cpu.user + cpu.system) / 1000 }));
 `;
 
 function load(
@@ -227,7 +228,16 @@ function load(
   cookie: string,
   idsFile: string,
   seconds: number,
-): Promise<{ rps: number; p50: number; p99: number; non2xx: number; errors: number; total: number }> {
+): Promise<{
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+  /** The load generator's own CPU (its whole run), ms. */
+  cpuMs: number;
+}> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -248,9 +258,9 @@ function load(
   });
 }
 
-/** CPU seconds used so far by the local PostgreSQL server's processes (Linux /proc; 0 where unreadable). */
-function postgresCpuSeconds(): number {
-  let ticks = 0;
+/** CPU ticks used so far by each process of the local PostgreSQL server (Linux /proc; empty where unreadable). */
+function postgresCpuTicks(): Map<string, number> {
+  const ticks = new Map<string, number>();
   try {
     for (const pid of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
@@ -258,14 +268,25 @@ function postgresCpuSeconds(): number {
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
         if (!stat.includes('(postgres)')) continue;
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        ticks += Number(fields[11]) + Number(fields[12]);
+        ticks.set(pid, Number(fields[11]) + Number(fields[12]));
       } catch {
         // the process ended meanwhile
       }
     }
   } catch {
-    return 0;
+    // no /proc
   }
+  return ticks;
+}
+
+/**
+ * PostgreSQL's CPU seconds between two readings: what each process still running used since the first (all of it
+ * for a new one). A backend that ended meanwhile (another client's connection closing) is left out rather than
+ * subtracted.
+ */
+function postgresCpuSecondsSince(before: Map<string, number>): number {
+  let ticks = 0;
+  for (const [pid, now] of postgresCpuTicks()) ticks += now - (before.get(pid) ?? 0);
   return ticks / 100;
 }
 
@@ -423,7 +444,7 @@ async function measure(dialect: string, serving: Serving, cookie: string, idsFil
     await profiler.post('Profiler.start');
   }
   const cpuBefore = serving.cpuSeconds();
-  const pgBefore = postgresCpuSeconds();
+  const pgBefore = postgresCpuTicks();
   const result = await load(serving.url, cookie, idsFile, duration);
   const cpuMsPerRequest = ((serving.cpuSeconds() - cpuBefore) * 1000) / Math.max(1, result.total);
   if (profiler) {
@@ -434,10 +455,12 @@ async function measure(dialect: string, serving: Serving, cookie: string, idsFil
     profiler.disconnect();
     log(`${dialect}: CPU profile in ${file}`);
   }
+  // The load generator shares the 2 cores: its CPU per request says how much of them the server could have had.
+  const loadMsPerRequest = result.cpuMs / Math.max(1, result.total);
   // PostgreSQL's CPU per request (all its processes, so other users of the server count too).
-  const pgMsPerRequest = ((postgresCpuSeconds() - pgBefore) * 1000) / Math.max(1, result.total);
+  const pgMsPerRequest = (postgresCpuSecondsSince(pgBefore) * 1000) / Math.max(1, result.total);
   log(
-    `${dialect}, ${serving.how}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, server CPU ${cpuMsPerRequest.toFixed(3)} ms/request${dialect === 'PostgreSQL' ? `, PostgreSQL CPU ${pgMsPerRequest.toFixed(3)} ms/request` : ''}`,
+    `${dialect}, ${serving.how}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, server CPU ${cpuMsPerRequest.toFixed(3)} ms/request${dialect === 'PostgreSQL' ? `, PostgreSQL CPU ${pgMsPerRequest.toFixed(3)} ms/request` : ''}, load generator CPU ${loadMsPerRequest.toFixed(3)} ms/request`,
   );
   rows.push({
     suite: 'registry',
@@ -451,6 +474,7 @@ async function measure(dialect: string, serving: Serving, cookie: string, idsFil
       ...(dialect === 'PostgreSQL'
         ? { postgresCpuMsPerRequest: Math.round(pgMsPerRequest * 1000) / 1000 }
         : {}),
+      loadGeneratorCpuMsPerRequest: Math.round(loadMsPerRequest * 1000) / 1000,
       goal: 'req/s >= 3000, p99 <= 50 ms',
       connections,
       seconds: duration,
@@ -608,7 +632,11 @@ try {
     try {
       await personPage('PostgreSQL', postgres.store, postgres.url);
     } finally {
-      await postgres.drop();
+      // BENCH_KEEP_DB=1 keeps the PostgreSQL database for a look at its plans (its name is printed).
+      if (process.env.BENCH_KEEP_DB === '1') {
+        log(`PostgreSQL database kept: ${postgres.url}`);
+        await postgres.store.close();
+      } else await postgres.drop();
     }
   }
   if (process.env.BENCH_SKIP_SEARCH !== '1') await nameSearch();

@@ -4,7 +4,9 @@
  *   not share the server's event loop), on SQLite and on PostgreSQL: requests/s and p99 (goal ≥ 3,000 req/s and
  *   p99 ≤ 50 ms on 2 cores). The registry holds `athar synth` records (100k; --quick 10k) made through the real
  *   record pipeline (names parsed, keys, places), linked to their synthetic persons, each person with an event and
- *   a claim; every request is signed in by a session cookie and writes its audit row (group commit).
+ *   a claim; every request is signed in by a session cookie and writes its audit row (group commit). Served twice:
+ *   in the bench's own process (where a CPU profile can be taken), then by `athar serve` in a process of its own,
+ *   the way a deployment runs it — the figure to read.
  * - name search p95 over 1M records (--quick 100k) on SQLite (goal ≤ 50 ms): names drawn Zipf-like from the
  *   synthetic pools in Arabic or one of their Latin spellings, seeded with batched inserts; queries are names in
  *   the other script. SQLite only: seeding 1M records with ~9M key rows into PostgreSQL would take this shared
@@ -44,8 +46,8 @@ const pageRecords = quick ? 10_000 : 100_000;
 const searchRecords = Number(process.env.BENCH_SEARCH_RECORDS ?? (quick ? 100_000 : 1_000_000));
 const duration = quick ? 5 : 15;
 const connections = 32;
-// BENCH_SERVE_WORKERS=N runs the served variant with N processes (default 2, one per core here).
-const serveWorkers = Number(process.env.BENCH_SERVE_WORKERS ?? 2);
+// BENCH_SERVE_WORKERS=N runs the served variant with N processes (default 1: plain `athar serve`, the fastest here).
+const serveWorkers = Number(process.env.BENCH_SERVE_WORKERS ?? 1);
 const queries = quick ? 200 : 500;
 const repo = path.resolve(import.meta.dirname, '..', '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-bench-registry-'));
@@ -325,7 +327,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** `athar serve --workers N` on the bench's data, as a deployment runs it; resolves once every process serves. */
+/** `athar serve [--workers N]` on the bench's data, as a deployment runs it; resolves once every process serves. */
 async function startServe(
   dir: string,
   env: Record<string, string>,
@@ -345,8 +347,7 @@ async function startServe(
       dir,
       '--port',
       String(port),
-      '--workers',
-      String(workers),
+      ...(workers > 1 ? ['--workers', String(workers)] : []),
     ],
     {
       cwd: repo,
@@ -409,7 +410,7 @@ async function personPage(dialect: string, store: Store, databaseUrl?: string): 
     idsFile,
   );
   await app.close();
-  // The same data served by `athar serve --workers 2`: one process per core, as this machine would be deployed.
+  // The same data served by `athar serve` in its own process, as a deployment runs it (`--workers N` when asked).
   const sqliteFile = store.capabilities.dialect === 'sqlite' ? store.location : undefined;
   const serve = await startServe(
     sqliteFile ? path.dirname(sqliteFile) : dir,
@@ -420,7 +421,7 @@ async function personPage(dialect: string, store: Store, databaseUrl?: string): 
     await measure(
       dialect,
       {
-        how: `serve --workers ${serveWorkers}`,
+        how: serveWorkers > 1 ? `athar serve --workers ${serveWorkers}` : 'athar serve',
         url: serve.url,
         cpuSeconds: () => processTreeCpuSeconds(serve.pid),
       },

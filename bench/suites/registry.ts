@@ -1,7 +1,7 @@
 /**
  * Registry figures (issue 7):
- * - the person page, GET /api/persons/:id as JSON, under autocannon (in a child process, so the load generator does
- *   not share the server's event loop), on SQLite and on PostgreSQL: requests/s and p99 (goal ≥ 3,000 req/s and
+ * - the person page, GET /api/persons/:id as JSON, under wrk (Debian's `wrk`; autocannon where it is missing) in a
+ *   child process, on SQLite and on PostgreSQL: requests/s and p99 (goal ≥ 3,000 req/s and
  *   p99 ≤ 50 ms on 2 cores). The registry holds `athar synth` records (100k; --quick 10k) made through the real
  *   record pipeline (names parsed, keys, places), linked to their synthetic persons, each person with an event and
  *   a claim; every request is signed in by a session cookie and writes its audit row (group commit). Served twice:
@@ -13,7 +13,7 @@
  *   machine longer than the rest of the suite; the query plan is the same index range scan there.
  * All data is synthetic.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
 import net from 'node:net';
@@ -210,7 +210,7 @@ async function signedInCookie(store: Store): Promise<string> {
   return `athar_session=${token}`;
 }
 
-const loadScript = `
+const autocannonScript = `
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 const [url, cookie, idsFile, duration, connections] = process.argv.slice(1);
@@ -225,12 +225,24 @@ process.stdout.write(JSON.stringify({ rps: result.requests.average, p50: result.
   non2xx: result.non2xx, errors: result.errors, total: result.requests.total, cpuMs: (cpu.user + cpu.system) / 1000 }));
 `;
 
-function load(
-  url: string,
-  cookie: string,
-  idsFile: string,
-  seconds: number,
-): Promise<{
+/** wrk's script: the same walk over the persons, and a JSON summary on stdout at the end. */
+const wrkScript = (idsFile: string, cookie: string) => `
+local ids = {}
+for id in io.open(${JSON.stringify(idsFile)}):read("*a"):gmatch('"([^"]+)"') do ids[#ids + 1] = id end
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("GET", "/api/persons/" .. ids[(i * 7919) % #ids + 1], { ["cookie"] = ${JSON.stringify(cookie)} })
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('\\n{"total":%d,"us":%d,"p50":%.3f,"p99":%.3f,"non2xx":%d,"errors":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    e.status, e.connect + e.read + e.write + e.timeout))
+end
+`;
+
+interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
@@ -239,24 +251,86 @@ function load(
   total: number;
   /** The load generator's own CPU (its whole run), ms. */
   cpuMs: number;
-}> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--input-type=module', '-e', loadScript, url, cookie, idsFile, String(seconds), String(connections)],
-      {
-        cwd: repo,
-        stdio: ['ignore', 'pipe', 'inherit'],
+}
+
+/**
+ * The load generator: wrk (C, one thread) when it is installed — it leaves more of the 2 cores to the server and
+ * the database than autocannon (JavaScript), whose CPU per request is several times wrk's — else autocannon.
+ * BENCH_LOAD=autocannon|wrk chooses.
+ */
+const loadGenerator: 'wrk' | 'autocannon' =
+  process.env.BENCH_LOAD === 'autocannon' || process.env.BENCH_LOAD === 'wrk'
+    ? process.env.BENCH_LOAD
+    : spawnSync('wrk', ['--version']).error
+      ? 'autocannon'
+      : 'wrk';
+
+function load(url: string, cookie: string, idsFile: string, seconds: number): Promise<LoadResult> {
+  if (loadGenerator === 'wrk') {
+    const script = path.join(path.dirname(idsFile), 'load.lua');
+    fs.writeFileSync(script, wrkScript(idsFile, cookie));
+    // Through a shell that prints its children's CPU (cutime, cstime) once wrk has ended.
+    const command = `wrk -t 1 -c ${connections} -d ${seconds}s --timeout 10s -s '${script}' '${url}' >&2 && cat /proc/$$/stat`;
+    return run(
+      'sh',
+      ['-c', command],
+      (out) => {
+        const stat = out.trim().split('\n').pop() as string;
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const cpuMs = (Number(fields[13]) + Number(fields[14])) * 10;
+        return { cpuMs };
       },
+      true,
     );
+  }
+  return run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      autocannonScript,
+      url,
+      cookie,
+      idsFile,
+      String(seconds),
+      String(connections),
+    ],
+    (out) => JSON.parse(out),
+  );
+}
+
+/** Runs a load generator; `read` turns its stdout into the result (wrk's summary comes on stderr, see above). */
+function run(
+  command: string,
+  args: string[],
+  read: (stdout: string) => Partial<LoadResult>,
+  summaryOnStderr = false,
+): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', summaryOnStderr ? 'pipe' : 'inherit'],
+    });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => {
+    let err = '';
+    child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
     });
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited ${code}`)),
-    );
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`${command} exited ${code}: ${err}`));
+      try {
+        const read1 = read(out);
+        if (!summaryOnStderr) return resolve(read1 as LoadResult);
+        const summary = JSON.parse(err.trim().split('\n').pop() as string);
+        resolve({ ...summary, rps: summary.total / (summary.us / 1e6), cpuMs: read1.cpuMs ?? 0 });
+      } catch (error) {
+        reject(error);
+      }
+    });
   });
 }
 
@@ -461,7 +535,7 @@ async function measure(dialect: string, serving: Serving, cookie: string, idsFil
   // PostgreSQL's CPU per request (all its processes, so other users of the server count too).
   const pgMsPerRequest = (postgresCpuSecondsSince(pgBefore) * 1000) / Math.max(1, result.total);
   log(
-    `${dialect}, ${serving.how}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, server CPU ${cpuMsPerRequest.toFixed(3)} ms/request${dialect === 'PostgreSQL' ? `, PostgreSQL CPU ${pgMsPerRequest.toFixed(3)} ms/request` : ''}, load generator CPU ${loadMsPerRequest.toFixed(3)} ms/request`,
+    `${dialect}, ${serving.how}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, server CPU ${cpuMsPerRequest.toFixed(3)} ms/request${dialect === 'PostgreSQL' ? `, PostgreSQL CPU ${pgMsPerRequest.toFixed(3)} ms/request` : ''}, ${loadGenerator} CPU ${loadMsPerRequest.toFixed(3)} ms/request`,
   );
   rows.push({
     suite: 'registry',
@@ -475,6 +549,7 @@ async function measure(dialect: string, serving: Serving, cookie: string, idsFil
       ...(dialect === 'PostgreSQL'
         ? { postgresCpuMsPerRequest: Math.round(pgMsPerRequest * 1000) / 1000 }
         : {}),
+      loadGenerator,
       loadGeneratorCpuMsPerRequest: Math.round(loadMsPerRequest * 1000) / 1000,
       goal: 'req/s >= 3000, p99 <= 50 ms',
       connections,

@@ -38,6 +38,12 @@ describeEachDialect('person page reads', (store, dialect) => {
     await registry.addEvent({ recordId: r3, type: 'arrest', dateStart: '2013' }, user.id);
     await registry.addAssertion({ personId: person.id, kind: 'information_sought' }, user.id);
     await registry.addAssertion({ recordId: r1, kind: 'seen_in_detention' }, user.id);
+    // On the person and on one of its records at once: shown once.
+    await registry.addEvent(
+      { personId: person.id, recordId: r1, type: 'transfer', dateStart: '2012-05' },
+      user.id,
+    );
+    await registry.addAssertion({ personId: person.id, recordId: r2, kind: 'believed_missing' }, user.id);
     await registry.addRelation(
       { personA: other.id, personB: person.id, type: 'sibling', certainty: 'likely' },
       user.id,
@@ -53,8 +59,12 @@ describeEachDialect('person page reads', (store, dialect) => {
       birth_year: 1980,
       link: { record_id: r1, person_id: person.id, basis: 'manual', linked_by: user.id, unlinked_at: null },
     });
-    expect(page?.events.map((e) => e.date_start).sort()).toEqual(['2011', '2012-03']);
-    expect(page?.assertions.map((a) => a.kind).sort()).toEqual(['information_sought', 'seen_in_detention']);
+    expect(page?.events.map((e) => e.date_start).sort()).toEqual(['2011', '2012-03', '2012-05']);
+    expect(page?.assertions.map((a) => a.kind).sort()).toEqual([
+      'believed_missing',
+      'information_sought',
+      'seen_in_detention',
+    ]);
     expect(page?.relations.map((r) => r.type)).toEqual(['sibling']);
     expect(page?.identifications).toEqual([]);
     expect((await pages.load(other.id))?.relations).toHaveLength(1);

@@ -154,6 +154,35 @@ describe('PDQ core', () => {
     expect(large.quality).toBe(explicit.quality);
   });
 
+  it('hashes RGB pixels exactly as their luma image (the luma is taken inside the filter)', () => {
+    for (const [width, height, channels] of [
+      [320, 240, 3],
+      [97, 65, 4],
+      [240, 320, 3],
+    ] as const) {
+      const label = `${width}x${height}x${channels}`;
+      // Colour: the same hash and quality as the luma image, hashed at its size.
+      const { data } = noise(width * channels, height, width + height);
+      const fromPixels = pdqOfPicture(data, width, height, channels, { width, height });
+      const fromLuma = pdqFromLuma(lumaFromPixels(data, width, height, channels), width, height);
+      expect(pdqToHex(fromPixels.hash), label).toBe(pdqToHex(fromLuma.hash));
+      expect(fromPixels.quality, label).toBe(fromLuma.quality);
+      // Grey in every channel: the same as one channel, also when stretched to the reference square.
+      const grey = noise(width, height, width * height).data;
+      const spread = new Uint8Array(width * height * channels);
+      for (let p = 0; p < width * height; p++) spread.fill(grey[p]!, p * channels, p * channels + 3);
+      for (const original of [
+        { width, height },
+        { width: width * 5, height: height * 5 },
+      ]) {
+        const rgb = pdqOfPicture(spread, width, height, channels, original);
+        const one = pdqOfPicture(grey, width, height, 1, original);
+        expect(pdqToHex(rgb.hash), `${label} of ${original.width}`).toBe(pdqToHex(one.hash));
+        expect(rgb.quality).toBe(one.quality);
+      }
+    }
+  });
+
   it('round-trips the hex form and refuses anything else', () => {
     const hex = 'd8f8f0cee0f4a84f0637022a078f67f0b36e2ed596621e1d33e6339c4e9c9b22';
     expect(pdqToHex(pdqFromHex(hex)!)).toBe(hex);

@@ -76,16 +76,14 @@ export function pdqOfPicture(
   original: { width: number; height: number },
 ): PdqResult {
   const squared = original.width > referenceSide || original.height > referenceSide;
+  if (width < minHashableSide || height < minHashableSide) {
+    return pdqFromLuma(lumaFromPixels(pixels, width, height, channels), width, height);
+  }
+  const across = axisWeights(width, squared ? referenceSide : width);
+  const down = axisWeights(height, squared ? referenceSide : height);
+  if (channels >= 3) return pdqFromSmall(downsampleRgb(pixels, width, channels, across, down));
   const luma = lumaFromPixels(pixels, width, height, channels, scratch(width * height));
-  if (width < minHashableSide || height < minHashableSide) return pdqFromLuma(luma, width, height);
-  return pdqFromSmall(
-    downsample(
-      luma,
-      width,
-      axisWeights(width, squared ? referenceSide : width),
-      axisWeights(height, squared ? referenceSide : height),
-    ),
-  );
+  return pdqFromSmall(downsample(luma, width, across, down));
 }
 
 /** PDQ of 8-bit pixels (see lumaFromPixels for the channel layout). */
@@ -200,8 +198,7 @@ const weightCache = new Map<number, AxisWeights>();
 /** The filtered, decimated 64×64 image: the row weights across, then the column weights down. */
 function downsample(luma: Float32Array, width: number, across: AxisWeights, down: AxisWeights): Float32Array {
   // Only the rows some output reads are filtered across.
-  const rowFrom = down.first[0]!;
-  const rowTo = down.first[side - 1]! + (down.offset[side]! - down.offset[side - 1]!) - 1;
+  const [rowFrom, rowTo] = rowsRead(down);
   const partial = scratchPartial((rowTo - rowFrom + 1) * side);
   const { first, offset, weights } = across;
   for (let y = rowFrom; y <= rowTo; y++) {
@@ -214,6 +211,47 @@ function downsample(luma: Float32Array, width: number, across: AxisWeights, down
       partial[out + j] = sum;
     }
   }
+  return downPass(partial, rowFrom, down);
+}
+
+/**
+ * `downsample` of RGB pixels, each pixel's luma taken as the across pass reads it: the same numbers (luma rounded
+ * to 32 bits as lumaFromPixels stores it) without writing and reading back a luma image — the pass that cost
+ * as much as the filter itself.
+ */
+function downsampleRgb(
+  pixels: Uint8Array,
+  width: number,
+  channels: number,
+  across: AxisWeights,
+  down: AxisWeights,
+): Float32Array {
+  const [rowFrom, rowTo] = rowsRead(down);
+  const partial = scratchPartial((rowTo - rowFrom + 1) * side);
+  const { first, offset, weights } = across;
+  for (let y = rowFrom; y <= rowTo; y++) {
+    const row = y * width;
+    const out = (y - rowFrom) * side;
+    for (let j = 0; j < side; j++) {
+      let sum = 0;
+      let o = (row + first[j]!) * channels;
+      for (let t = offset[j]!; t < offset[j + 1]!; t++, o += channels) {
+        sum +=
+          weights[t]! * Math.fround(0.299 * pixels[o]! + 0.587 * pixels[o + 1]! + 0.114 * pixels[o + 2]!);
+      }
+      partial[out + j] = sum;
+    }
+  }
+  return downPass(partial, rowFrom, down);
+}
+
+/** The first and last input rows some output row reads. */
+function rowsRead(down: AxisWeights): [number, number] {
+  return [down.first[0]!, down.first[side - 1]! + (down.offset[side]! - down.offset[side - 1]!) - 1];
+}
+
+/** The column weights applied down the rows already filtered across (`partial`, from row `rowFrom` on). */
+function downPass(partial: Float64Array, rowFrom: number, down: AxisWeights): Float32Array {
   const small = new Float32Array(side * side);
   const sums = new Float64Array(side);
   for (let i = 0; i < side; i++) {

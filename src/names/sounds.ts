@@ -175,6 +175,13 @@ export function soundUnits(canonical: string): number[] {
       continue;
     }
     const two = canonical.slice(i, i + 2);
+    if (two === 'ss') {
+      // A doubled s is voiceless (units.ts); a longer run is one sound too.
+      push(LA.ss);
+      i += 2;
+      while (canonical[i] === 's' && canonical[i + 1] !== 'h') i++;
+      continue;
+    }
     const di = LATIN_DIGRAPHS[two];
     if (di !== undefined && !glideBeforeVowel(canonical, i, two)) {
       push(di);

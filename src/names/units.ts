@@ -112,6 +112,8 @@ export const LA = {
   q: unit('q', L, 'K', 1, 1),
   r: unit('r', L, 'R', 1, 1),
   s: unit('s', L, 'S', 1, 1),
+  /** A doubled s: voiceless wherever it is written (Oussama, Moussa, Hassan), never ز. */
+  ss: unit('ss', L, 'S', 1, 1),
   t: unit('t', L, 'T', 1, 1),
   v: unit('v', L, 'F', 1, 1),
   w: unit('w', L, '', 0.5, 0.5),
@@ -207,6 +209,7 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     [
       [LA.th, 0],
       [LA.s, 0.15],
+      [LA.ss, 0.15],
       [LA.t, 0.2],
       [LA.z, 0.5],
     ],
@@ -270,6 +273,7 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     AR.s,
     [
       [LA.s, 0],
+      [LA.ss, 0],
       [LA.th, 0.4],
       [LA.z, 0.5],
       [LA.sh, 0.6],
@@ -288,6 +292,7 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     AR.ss,
     [
       [LA.s, 0],
+      [LA.ss, 0],
       [LA.z, 0.5],
     ],
   ],
@@ -705,6 +710,7 @@ function buildMatrix(renderings: Array<[number, Array<[number, number]>]>): Floa
 }
 
 const latinConsonants: Array<[number, number, number]> = [
+  [LA.s, LA.ss, 0],
   [LA.z, LA.dh, 0.3],
   [LA.j, LA.y, 0.3],
 ];
@@ -796,6 +802,20 @@ for (const [a, b, c] of [...LEARNED_CROSS, ...LEARNED_LATIN]) {
   SUB[x * UNIT_COUNT + y] = c;
   SUB[y * UNIT_COUNT + x] = c;
 }
+/**
+ * A doubled s is written for a voiceless s between vowels (French and English spelling: Oussama, Moussa, Hassan,
+ * where one s would read as z). Where the learned costs do not list it, it takes the costs of s, except against
+ * the voiced ز, z and zh: Rassan is not رزان, Hassan not Hazan.
+ */
+const VOICED = new Set<number>([AR.z, LA.z, LA.zh]);
+if (!LEARNED_CROSS.some(([, b]) => b === 'ss') && !LEARNED_LATIN.some(([a, b]) => a === 'ss' || b === 'ss')) {
+  for (let x = 0; x < UNIT_COUNT; x++) {
+    if (x === LA.ss) continue;
+    const c = VOICED.has(x) ? 1 : (SUB[LA.s * UNIT_COUNT + x] as number);
+    SUB[LA.ss * UNIT_COUNT + x] = x === LA.s ? 0 : c;
+    SUB[x * UNIT_COUNT + LA.ss] = x === LA.s ? 0 : c;
+  }
+}
 /** An Arabic unit left unmatched: against Arabic (hand-set) and against Latin (learned). */
 export const ARABIC_DROPPED = Float64Array.from(specs, (s) => s.delSame);
 export const ARABIC_UNWRITTEN = Float64Array.from(specs, () => 1);
@@ -812,6 +832,13 @@ for (const [table, learned] of [
     costs.forEach((c, p) => {
       table[p * UNIT_COUNT + u] = c;
     });
+  }
+}
+
+if (!LEARNED_LATIN_UNWRITTEN.some(([l]) => l === 'ss')) {
+  for (let p = 0; p < LATIN_POSITIONS; p++) {
+    LATIN_UNWRITTEN[p * UNIT_COUNT + LA.ss] = LATIN_UNWRITTEN[p * UNIT_COUNT + LA.s] as number;
+    LATIN_DROPPED[p * UNIT_COUNT + LA.ss] = LATIN_DROPPED[p * UNIT_COUNT + LA.s] as number;
   }
 }
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { prepareToken, spellingSimilarity } from './index.js';
+import { soundUnits } from './sounds.js';
+import { unitName } from './units.js';
+
+// Transliteration habits the alignment knows as rules (units.ts, sounds.ts), each with the spellings it reads.
+// Spellings are compared by the alignment alone (no lexicon), so each test shows the rule, not a listed name.
+const units = (canonical: string) => soundUnits(canonical).map((u) => unitName[u]);
+const spelling = (a: string, b: string) =>
+  spellingSimilarity(prepareToken(a, { lexicon: false }), prepareToken(b, { lexicon: false }));
+
+describe('a doubled s is voiceless', () => {
+  it.each([
+    ['oussama', 'ou ss a m a'],
+    ['moussa', 'm ou ss a'],
+    ['hassan', 'h a ss a n'],
+    ['hasan', 'h a s a n'],
+    ['isshaq', 'i ss h a q'],
+  ])('%s reads as %s', (canonical, expected) => {
+    expect(units(canonical).join(' ')).toBe(expected);
+  });
+
+  it.each([
+    // [Arabic, doubled s, single s]: a single s between vowels may stand for ز, a doubled one does not.
+    ['رزان', 'Rassan', 'Rasan'],
+    ['نزار', 'Nissar', 'Nisar'],
+    ['عزيز', 'Assiss', 'Asis'],
+  ])('%s: %s is further than %s', (arabic, doubled, single) => {
+    expect(spelling(arabic, doubled)).toBeLessThan(0.8);
+    expect(spelling(arabic, single)).toBeGreaterThan(0.9);
+  });
+
+  it.each([
+    ['حسان', 'Hassan'],
+    ['أسامة', 'Oussama'],
+    ['موسى', 'Moussa'],
+    ['عيسى', 'Issa'],
+    ['Hassan', 'Hasan'],
+  ])('still reads %s as %s', (a, b) => {
+    expect(spelling(a, b)).toBeGreaterThan(0.9);
+  });
+});

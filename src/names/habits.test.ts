@@ -40,3 +40,21 @@ describe('a doubled s is voiceless', () => {
     expect(spelling(a, b)).toBeGreaterThan(0.9);
   });
 });
+
+describe('a k for خ (the h of kh left out)', () => {
+  it.each([
+    ['خليل', 'Kalil'],
+    ['خديجة', 'Kadija'],
+    ['خالد', 'Kaled'],
+  ])('reads %s as %s', (arabic, latin) => {
+    expect(spelling(arabic, latin)).toBeGreaterThan(0.9);
+  });
+
+  it.each([
+    // k is still closer to ك and ق than to خ.
+    ['كليل', 'خليل', 'Kalil'],
+    ['قادر', 'خادر', 'Kader'],
+  ])('still reads %s before %s as %s', (closer, further, latin) => {
+    expect(spelling(closer, latin)).toBeGreaterThan(spelling(further, latin));
+  });
+});

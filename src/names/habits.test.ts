@@ -58,3 +58,28 @@ describe('a k for خ (the h of kh left out)', () => {
     expect(spelling(closer, latin)).toBeGreaterThan(spelling(further, latin));
   });
 });
+
+describe('a c between vowels before a, o, u may be a ç without its cedilla', () => {
+  it.each([
+    ['faycal', 'f ai c a l'],
+    ['nicola', 'n i c o l a'],
+    ['camal', 'k a m a l'],
+    ['acram', 'a k r a m'],
+    ['yacine', 'y a s i n e$'],
+  ])('%s reads as %s', (canonical, expected) => {
+    expect(units(canonical).join(' ')).toBe(expected);
+  });
+
+  it.each([
+    ['فيصل', 'Faycal'],
+    ['Faisal', 'Faycal'],
+    ['نيقولا', 'Nicola'],
+    ['يعقوب', 'Jacoub'],
+  ])('reads %s as %s', (a, b) => {
+    expect(spelling(a, b)).toBeGreaterThan(0.9);
+  });
+
+  it('still reads it closer to k than to s', () => {
+    expect(spelling('ميكال', 'Mical')).toBeGreaterThan(spelling('ميسال', 'Mical'));
+  });
+});

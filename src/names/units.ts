@@ -112,6 +112,8 @@ export const LA = {
   q: unit('q', L, 'K', 1, 1),
   r: unit('r', L, 'R', 1, 1),
   s: unit('s', L, 'S', 1, 1),
+  /** A c between vowels before a, o, u: a hard c (Nicola) or a French ç without its cedilla (Faycal). */
+  c: unit('c', L, 'K', 1, 1),
   /** A doubled s: voiceless wherever it is written (Oussama, Moussa, Hassan), never ز. */
   ss: unit('ss', L, 'S', 1, 1),
   t: unit('t', L, 'T', 1, 1),
@@ -828,6 +830,21 @@ if (!LEARNED_CROSS.some(([, b]) => b === 'ss') && !LEARNED_LATIN.some(([a, b]) =
     SUB[x * UNIT_COUNT + LA.ss] = x === LA.s ? 0 : c;
   }
 }
+/**
+ * A c between vowels before a, o or u is a k in most languages (Nicola, Jacob), but in French spellings of Arabic
+ * names often a ç that lost its cedilla (Faycal, Moucaffa): where the learned costs do not list it, it takes the
+ * costs of k, and against س, ص and s half of an s's way (CEDILLA_LESS).
+ */
+const CEDILLA_LESS = 0.3;
+if (!LEARNED_CROSS.some(([, b]) => b === 'c') && !LEARNED_LATIN.some(([a, b]) => a === 'c' || b === 'c')) {
+  for (let x = 0; x < UNIT_COUNT; x++) {
+    if (x === LA.c) continue;
+    let c = x === LA.k ? 0 : (SUB[LA.k * UNIT_COUNT + x] as number);
+    if (x === AR.s || x === AR.ss || x === LA.s || x === LA.ss) c = Math.min(c, CEDILLA_LESS);
+    SUB[LA.c * UNIT_COUNT + x] = c;
+    SUB[x * UNIT_COUNT + LA.c] = c;
+  }
+}
 /** An Arabic unit left unmatched: against Arabic (hand-set) and against Latin (learned). */
 export const ARABIC_DROPPED = Float64Array.from(specs, (s) => s.delSame);
 export const ARABIC_UNWRITTEN = Float64Array.from(specs, () => 1);
@@ -851,6 +868,12 @@ if (!LEARNED_LATIN_UNWRITTEN.some(([l]) => l === 'ss')) {
   for (let p = 0; p < LATIN_POSITIONS; p++) {
     LATIN_UNWRITTEN[p * UNIT_COUNT + LA.ss] = LATIN_UNWRITTEN[p * UNIT_COUNT + LA.s] as number;
     LATIN_DROPPED[p * UNIT_COUNT + LA.ss] = LATIN_DROPPED[p * UNIT_COUNT + LA.s] as number;
+  }
+}
+if (!LEARNED_LATIN_UNWRITTEN.some(([l]) => l === 'c')) {
+  for (let p = 0; p < LATIN_POSITIONS; p++) {
+    LATIN_UNWRITTEN[p * UNIT_COUNT + LA.c] = LATIN_UNWRITTEN[p * UNIT_COUNT + LA.k] as number;
+    LATIN_DROPPED[p * UNIT_COUNT + LA.c] = LATIN_DROPPED[p * UNIT_COUNT + LA.k] as number;
   }
 }
 

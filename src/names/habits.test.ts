@@ -83,3 +83,34 @@ describe('a c between vowels before a, o, u may be a ç without its cedilla', ()
     expect(spelling('ميكال', 'Mical')).toBeGreaterThan(spelling('ميسال', 'Mical'));
   });
 });
+
+describe('imala: the ā of the last syllable written e', () => {
+  it.each([
+    ['الهام', 'ا- ل ه ا. م'],
+    ['حنان', 'ح ن ا. ن'],
+    // Not before the last letter, or the last letter is no consonant: plain ا.
+    ['حامد', 'ح ا م د'],
+    ['علاء', 'ع ل ا ء'],
+    ['سماح', 'س م ا. ح'],
+  ])('%s reads as %s', (canonical, expected) => {
+    expect(units(canonical).join(' ')).toBe(expected);
+  });
+
+  it.each([
+    ['إلهام', 'Ilhem'],
+    ['إيمان', 'Imene'],
+    ['حنان', 'Hanene'],
+    ['جيهان', 'Jihene'],
+    ['ريهام', 'Rihem'],
+  ])('reads %s as %s', (arabic, latin) => {
+    expect(spelling(arabic, latin)).toBeGreaterThan(0.9);
+  });
+
+  it.each([
+    // Only in the last syllable: Hamedh is حامد (Hāmid), not حمادة (Hamāda).
+    ['حامد', 'حمادة', 'Hamedh'],
+    ['حسن', 'حسان', 'Hassen'],
+  ])('still reads %s before %s as %s', (closer, further, latin) => {
+    expect(spelling(closer, latin)).toBeGreaterThan(spelling(further, latin));
+  });
+});

@@ -41,6 +41,8 @@ const L = Side.Latin;
 export const AR = {
   alifInitial: unit('ا-', A, '', 0.5, 0.15),
   alif: unit('ا', A, '', 0.4, 0.4),
+  /** ا before a word's last letter, a consonant: the ā of -ān, -ām, -āl, often an e (imala: Ilhem, Imene). */
+  alifLast: unit('ا.', A, '', 0.4, 0.4),
   b: unit('ب', A, 'B', 1, 1),
   t: unit('ت', A, 'T', 1, 1),
   th: unit('ث', A, 'T', 1, 1),
@@ -191,6 +193,22 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     ],
   ],
   [
+    AR.alifLast,
+    [
+      [LA.a, 0],
+      [LA.aa, 0],
+      [LA.e, 0.2],
+      [LA.eFinal, 0.3],
+      [LA.o, 0.35],
+      [LA.ai, 0.3],
+      [LA.au, 0.3],
+      [LA.i, 0.5],
+      [LA.u, 0.5],
+      [LA.ou, 0.5],
+      [LA.ain, 0.4],
+    ],
+  ],
+  [
     AR.b,
     [
       [LA.b, 0],
@@ -276,6 +294,7 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     [
       [LA.s, 0],
       [LA.ss, 0],
+      [LA.c, 0.3],
       [LA.th, 0.4],
       [LA.z, 0.5],
       [LA.sh, 0.6],
@@ -295,6 +314,7 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     [
       [LA.s, 0],
       [LA.ss, 0],
+      [LA.c, 0.3],
       [LA.z, 0.5],
     ],
   ],
@@ -361,6 +381,7 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     [
       [LA.q, 0],
       [LA.k, 0.1],
+      [LA.c, 0.1],
       [LA.g, 0.25],
       [LA.kh, 0.6],
     ],
@@ -369,6 +390,7 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     AR.k,
     [
       [LA.k, 0],
+      [LA.c, 0],
       [LA.q, 0.3],
       [LA.ch, 0.4],
       [LA.g, 0.5],
@@ -556,6 +578,8 @@ const renderings: Array<[number, Array<[number, number]>]> = [
 // sound alike, cost part of a substitution (spelling variants, handwriting, OCR).
 const arabicConfusions: Array<[number, number, number]> = [
   [AR.alifInitial, AR.alif, 0],
+  [AR.alifInitial, AR.alifLast, 0],
+  [AR.alif, AR.alifLast, 0],
   [AR.wInitial, AR.w, 0],
   [AR.yInitial, AR.y, 0],
   [AR.h, AR.hFinal, 0],
@@ -606,6 +630,12 @@ const arabicConfusions: Array<[number, number, number]> = [
   [AR.zh, AR.j, 0.3],
   [AR.ch, AR.j, 0.4],
 ];
+
+// ا before the last letter is confused as ا is.
+for (const [x, y, c] of [...arabicConfusions]) {
+  if (x === AR.alif && y !== AR.alifInitial) arabicConfusions.push([AR.alifLast, y, c]);
+  if (y === AR.alif && x !== AR.alifInitial) arabicConfusions.push([x, AR.alifLast, c]);
+}
 
 // Latin×Latin for vowels and glides: transliterations move freely between a/e, e/i, o/u/ou; consonant pairs are
 // derived below from the Arabic letters both spellings render.
@@ -845,10 +875,27 @@ if (!LEARNED_CROSS.some(([, b]) => b === 'c') && !LEARNED_LATIN.some(([a, b]) =>
     SUB[x * UNIT_COUNT + LA.c] = c;
   }
 }
+/**
+ * Imala: the ā of a word's last syllable (ا before its last letter, a consonant) is often heard and written e in
+ * Levantine and Maghrebi spellings (Ilhem إلهام, Imene إيمان, Hanene حنان, Jihene جيهان). Where the learned costs do
+ * not list it, it takes the costs of ا, except IMALA against e.
+ */
+const IMALA = 0.2;
+if (!LEARNED_CROSS.some(([a]) => a === 'ا.')) {
+  for (let x = 0; x < UNIT_COUNT; x++) {
+    if (x === AR.alifLast) continue;
+    let c = x === AR.alif ? 0 : (SUB[AR.alif * UNIT_COUNT + x] as number);
+    if (x === LA.e) c = Math.min(c, IMALA);
+    SUB[AR.alifLast * UNIT_COUNT + x] = c;
+    SUB[x * UNIT_COUNT + AR.alifLast] = c;
+  }
+}
 /** An Arabic unit left unmatched: against Arabic (hand-set) and against Latin (learned). */
 export const ARABIC_DROPPED = Float64Array.from(specs, (s) => s.delSame);
 export const ARABIC_UNWRITTEN = Float64Array.from(specs, () => 1);
 for (const [a, c] of LEARNED_ARABIC_UNWRITTEN) ARABIC_UNWRITTEN[unitId(a)] = c;
+if (!LEARNED_ARABIC_UNWRITTEN.some(([a]) => a === 'ا.'))
+  ARABIC_UNWRITTEN[AR.alifLast] = ARABIC_UNWRITTEN[AR.alif] as number;
 /** A Latin unit left unmatched, by position (`latinPosition`) then unit: against Latin and against Arabic (learned). */
 export const LATIN_DROPPED = new Float64Array(LATIN_POSITIONS * UNIT_COUNT).fill(1);
 export const LATIN_UNWRITTEN = new Float64Array(LATIN_POSITIONS * UNIT_COUNT).fill(1);

@@ -800,11 +800,21 @@ export const FIXED_LATIN_UNWRITTEN: ReadonlyArray<readonly [unit: number, positi
 ];
 /**
  * Arabic × Latin costs the fit may not move: habits of Syrian names written in French or English that the foreign
- * names of the training pairs under-represent. A k for خ: the h of kh left out (Kaled, Kalil, Kadija; ar2en, where
- * a Latin k is nearly always ك, taught 0.40).
+ * names of the training pairs under-represent or contradict.
+ * - k for خ: the h of kh left out (Kaled, Kalil, Kadija; ar2en, where a Latin k is nearly always ك, taught 0.40);
+ * - imala: the ā of a word's last syllable (ا before its last letter, a consonant) heard and written e in
+ *   Levantine and Maghrebi spellings (Ilhem إلهام, Imene إيمان, Hanene حنان, Jihene جيهان);
+ * - a doubled s is voiceless: French and English write ss between vowels where one s would read as z (Oussama,
+ *   Moussa, Hassan), so it is never ز (Rassan is not رزان);
+ * - a c between vowels before a, o, u is a k in most languages (Nicola, Jacoub), but in French spellings of Arabic
+ *   names often a ç that lost its cedilla (Faycal): against س and ص it costs 0.3.
  */
 export const FIXED_CROSS: ReadonlyArray<readonly [arabic: number, latin: number, cost: number]> = [
   [AR.kh, LA.k, 0.25],
+  [AR.alifLast, LA.e, 0.2],
+  [AR.z, LA.ss, 1],
+  [AR.s, LA.c, 0.3],
+  [AR.ss, LA.c, 0.3],
 ];
 /** Hand-set prior, by position then unit: a Latin unit left unmatched against Latin. */
 export const HAND_LATIN_DELETE = new Float64Array(LATIN_POSITIONS * UNIT_COUNT);
@@ -842,53 +852,27 @@ for (const [a, b, c] of [...LEARNED_CROSS, ...LEARNED_LATIN]) {
   SUB[x * UNIT_COUNT + y] = c;
   SUB[y * UNIT_COUNT + x] = c;
 }
+/**
+ * Units the learned costs may not list yet (added after the last fit) take the costs of the unit they refine, with
+ * FIXED_CROSS on top: ss those of s (but never z or zh: it is voiceless), the c between vowels those of k (and 0.3
+ * against s, as against س and ص), ا before the last letter those of ا.
+ */
+function derive(unit: number, from: number, name: string, adjust: (x: number, c: number) => number): void {
+  if (LEARNED_CROSS.some(([a, b]) => a === name || b === name)) return;
+  if (LEARNED_LATIN.some(([a, b]) => a === name || b === name)) return;
+  for (let x = 0; x < UNIT_COUNT; x++) {
+    if (x === unit) continue;
+    const c = adjust(x, x === from ? 0 : (SUB[from * UNIT_COUNT + x] as number));
+    SUB[unit * UNIT_COUNT + x] = c;
+    SUB[x * UNIT_COUNT + unit] = c;
+  }
+}
+derive(LA.ss, LA.s, 'ss', (x, c) => (x === LA.z || x === LA.zh ? 1 : c));
+derive(LA.c, LA.k, 'c', (x, c) => (x === LA.s || x === LA.ss ? Math.min(c, 0.3) : c));
+derive(AR.alifLast, AR.alif, 'ا.', (_, c) => c);
 for (const [a, l, c] of FIXED_CROSS) {
   SUB[a * UNIT_COUNT + l] = c;
   SUB[l * UNIT_COUNT + a] = c;
-}
-/**
- * A doubled s is written for a voiceless s between vowels (French and English spelling: Oussama, Moussa, Hassan,
- * where one s would read as z). Where the learned costs do not list it, it takes the costs of s, except against
- * the voiced ز, z and zh: Rassan is not رزان, Hassan not Hazan.
- */
-const VOICED = new Set<number>([AR.z, LA.z, LA.zh]);
-if (!LEARNED_CROSS.some(([, b]) => b === 'ss') && !LEARNED_LATIN.some(([a, b]) => a === 'ss' || b === 'ss')) {
-  for (let x = 0; x < UNIT_COUNT; x++) {
-    if (x === LA.ss) continue;
-    const c = VOICED.has(x) ? 1 : (SUB[LA.s * UNIT_COUNT + x] as number);
-    SUB[LA.ss * UNIT_COUNT + x] = x === LA.s ? 0 : c;
-    SUB[x * UNIT_COUNT + LA.ss] = x === LA.s ? 0 : c;
-  }
-}
-/**
- * A c between vowels before a, o or u is a k in most languages (Nicola, Jacob), but in French spellings of Arabic
- * names often a ç that lost its cedilla (Faycal, Moucaffa): where the learned costs do not list it, it takes the
- * costs of k, and against س, ص and s half of an s's way (CEDILLA_LESS).
- */
-const CEDILLA_LESS = 0.3;
-if (!LEARNED_CROSS.some(([, b]) => b === 'c') && !LEARNED_LATIN.some(([a, b]) => a === 'c' || b === 'c')) {
-  for (let x = 0; x < UNIT_COUNT; x++) {
-    if (x === LA.c) continue;
-    let c = x === LA.k ? 0 : (SUB[LA.k * UNIT_COUNT + x] as number);
-    if (x === AR.s || x === AR.ss || x === LA.s || x === LA.ss) c = Math.min(c, CEDILLA_LESS);
-    SUB[LA.c * UNIT_COUNT + x] = c;
-    SUB[x * UNIT_COUNT + LA.c] = c;
-  }
-}
-/**
- * Imala: the ā of a word's last syllable (ا before its last letter, a consonant) is often heard and written e in
- * Levantine and Maghrebi spellings (Ilhem إلهام, Imene إيمان, Hanene حنان, Jihene جيهان). Where the learned costs do
- * not list it, it takes the costs of ا, except IMALA against e.
- */
-const IMALA = 0.2;
-if (!LEARNED_CROSS.some(([a]) => a === 'ا.')) {
-  for (let x = 0; x < UNIT_COUNT; x++) {
-    if (x === AR.alifLast) continue;
-    let c = x === AR.alif ? 0 : (SUB[AR.alif * UNIT_COUNT + x] as number);
-    if (x === LA.e) c = Math.min(c, IMALA);
-    SUB[AR.alifLast * UNIT_COUNT + x] = c;
-    SUB[x * UNIT_COUNT + AR.alifLast] = c;
-  }
 }
 /** An Arabic unit left unmatched: against Arabic (hand-set) and against Latin (learned). */
 export const ARABIC_DROPPED = Float64Array.from(specs, (s) => s.delSame);

@@ -114,3 +114,17 @@ describe('imala: the ā of the last syllable written e', () => {
     expect(spelling(closer, latin)).toBeGreaterThan(spelling(further, latin));
   });
 });
+
+describe('kh for ح (Russian transliteration: х for both ح and خ)', () => {
+  it.each([
+    ['أحمد', 'Akhmed'],
+    ['محمد', 'Mukhammed'],
+    ['صلاح', 'Salakh'],
+  ])('reads %s as %s', (arabic, latin) => {
+    expect(spelling(arabic, latin)).toBeGreaterThan(0.9);
+  });
+
+  it('still reads kh closer to خ than to ح', () => {
+    expect(spelling('خليل', 'Khalil')).toBeGreaterThan(spelling('حليل', 'Khalil'));
+  });
+});

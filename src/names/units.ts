@@ -802,6 +802,7 @@ export const FIXED_LATIN_UNWRITTEN: ReadonlyArray<readonly [unit: number, positi
  * Arabic × Latin costs the fit may not move: habits of Syrian names written in French or English that the foreign
  * names of the training pairs under-represent or contradict.
  * - k for خ: the h of kh left out (Kaled, Kalil, Kadija; ar2en, where a Latin k is nearly always ك, taught 0.40);
+ * - kh for ح: Russian transliteration writes ح and خ alike as х, kh (Akhmed, Mukhammed, Salakh; ar2en taught 0.51);
  * - imala: the ā of a word's last syllable (ا before its last letter, a consonant) heard and written e in
  *   Levantine and Maghrebi spellings (Ilhem إلهام, Imene إيمان, Hanene حنان, Jihene جيهان);
  * - a doubled s is voiceless: French and English write ss between vowels where one s would read as z (Oussama,
@@ -811,6 +812,7 @@ export const FIXED_LATIN_UNWRITTEN: ReadonlyArray<readonly [unit: number, positi
  */
 export const FIXED_CROSS: ReadonlyArray<readonly [arabic: number, latin: number, cost: number]> = [
   [AR.kh, LA.k, 0.25],
+  [AR.hh, LA.kh, 0.2],
   [AR.alifLast, LA.e, 0.2],
   [AR.z, LA.ss, 1],
   [AR.s, LA.c, 0.3],

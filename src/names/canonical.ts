@@ -134,6 +134,26 @@ export function canonicalPart(words: readonly string[]): string {
   return canonicalLatin(kept.join(''));
 }
 
+/**
+ * The other reading of a Latin عبد … compound whose article runs into the name, for the lexicon fit only (token.ts):
+ * a name beginning with l is often written with one l for the article and the name (Abdelatif, Abdulatif: Abd
+ * al-Latif), and an article before a vowel sometimes with two (Abdellilah: Abd al-Ilah). `canonicalPart` keeps one
+ * reading (abd + atif, abd + lilah); this returns the other (abd + latif, abd + ilah), or '' when there is none.
+ */
+export function otherReading(words: readonly string[], canonical: string): string {
+  if (!canonical.startsWith('abd')) return '';
+  const m = ABD_ARTICLE_RUN.exec(words.filter((w) => !ARTICLE_WORDS.has(w) || w.endsWith('l')).join(''));
+  if (!m) return '';
+  const tail = m[1] as string;
+  const withL = `abdl${tail}`;
+  const without = `abd${tail}`;
+  if (canonical === withL) return without;
+  if (canonical === without) return withL;
+  return '';
+}
+/** abd, an article vowel, one or two l, then a name of three letters or more beginning with a vowel. */
+const ABD_ARTICLE_RUN = /^abd[aeiou]?l{1,2}([aeiou][a-z]{2,})$/;
+
 function canonicalLatin(j: string): string {
   if (j.startsWith('abd') && j.length >= 6) return `abd${stripLatinInnerArticle(j.slice(3))}`;
   const abu = LATIN_ABU_ARTICLE.exec(j);

@@ -14,6 +14,7 @@ import { AR, Side, unitSide } from './units.js';
 const ROMAN: Record<number, string> = {
   [AR.alifInitial]: 'a',
   [AR.alif]: 'a',
+  [AR.alifLast]: 'a',
   [AR.b]: 'b',
   [AR.t]: 't',
   [AR.th]: 'th',

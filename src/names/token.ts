@@ -3,7 +3,7 @@
  * the hot-path comparison. `prepareToken` does all the work that does not depend on the other token, so
  * `compareTokens` is one small weighted alignment over two short unit arrays, with no allocation.
  */
-import { canonicalPart, gluedArticleLength } from './canonical.js';
+import { canonicalPart, gluedArticleLength, otherReading } from './canonical.js';
 import { lexiconEntries, lexiconEntry, lookupLexicon } from './lexicon.js';
 import { clean, detectScript, normalize, normalizeForSounds, type Script } from './normalize.js';
 import { MAX_UNITS, soundUnits } from './sounds.js';
@@ -304,7 +304,33 @@ function build(raw: string, useLexicon: boolean): PreparedToken {
   const text = clean(raw.length > 1000 ? raw.slice(0, 1000) : raw);
   const form = normalize(text);
   const soundForm = form === '' ? '' : normalizeForSounds(text);
-  const canonical = soundForm === '' ? '' : canonicalPart(soundForm.split(' '));
+  const words = soundForm === '' ? [] : soundForm.split(' ');
+  const canonical = soundForm === '' ? '' : canonicalPart(words);
+  const token = fromCanonical(text, form, canonical, useLexicon);
+  if (!useLexicon || token.listed || token.units.length === 0) return token;
+  // An unlisted spelling is read through its fit to the lexicon, in each of its readings (otherReading).
+  const other = otherReading(words, canonical);
+  const readings = [token];
+  if (other !== '') readings.push(fromCanonical(text, form, other, false));
+  const { profile, inferred } = lexiconFit(readings);
+  if (profile === NO_PROFILE && inferred < 0) return token;
+  return fromCanonical(text, form, canonical, false, {
+    lexicon: inferred < 0 ? NO_ENTRIES : Int32Array.of(inferred),
+    profile,
+  });
+}
+
+/**
+ * A token read from a given canonical spelling: listed entries looked up when `lookup`, otherwise the given fit
+ * (inferred entry and profile) or none.
+ */
+function fromCanonical(
+  text: string,
+  form: string,
+  canonical: string,
+  lookup: boolean,
+  fit?: { lexicon: Int32Array; profile: Profile },
+): PreparedToken {
   const units = Uint8Array.from(soundUnits(canonical));
   const article = gluedArticleLength(canonical);
   // The article's units are the first `articleUnits` units (a + l, or ا + ل).
@@ -333,33 +359,28 @@ function build(raw: string, useLexicon: boolean): PreparedToken {
     coreCross -= dCross[i] as number;
   }
   const side = arabic * 2 >= units.length && arabic > 0 ? Side.Arabic : Side.Latin;
-  const listed = useLexicon ? Int32Array.from(lookupLexicon(canonical)) : NO_ENTRIES;
+  const lexicon = lookup ? Int32Array.from(lookupLexicon(canonical)) : (fit?.lexicon ?? NO_ENTRIES);
+  const inferred = fit !== undefined && fit.lexicon.length > 0;
   const script = detectScript(text);
-  const make = (lexicon: Int32Array, inferred: boolean, profile: Profile) =>
-    new PreparedToken({
-      text,
-      form,
-      canonical,
-      script,
-      key: skeletonKey(lexicon, units, articleUnits),
-      units,
-      delSame: dSame,
-      delCross: dCross,
-      sumSame,
-      sumCross,
-      coreSame,
-      coreCross,
-      side,
-      lexicon,
-      articleUnits,
-      inferred,
-      profile,
-    });
-  const token = make(listed, false, NO_PROFILE);
-  if (!useLexicon || listed.length > 0 || units.length === 0) return token;
-  const { profile, inferred } = lexiconFit(token, skeleton(units, articleUnits));
-  if (profile === NO_PROFILE && inferred < 0) return token;
-  return make(inferred < 0 ? NO_ENTRIES : Int32Array.of(inferred), inferred >= 0, profile);
+  return new PreparedToken({
+    text,
+    form,
+    canonical,
+    script,
+    key: skeletonKey(lexicon, units, articleUnits),
+    units,
+    delSame: dSame,
+    delCross: dCross,
+    sumSame,
+    sumCross,
+    coreSame,
+    coreCross,
+    side,
+    lexicon,
+    articleUnits,
+    inferred,
+    profile: fit?.profile ?? NO_PROFILE,
+  });
 }
 
 const NO_ENTRIES = new Int32Array(0);
@@ -435,32 +456,37 @@ function neighbourKeys(key: string): string[] {
  * entry it is clearly a spelling of, if any (inferred from listed spellings of its own script and skeleton only:
  * across scripts, unrelated names coincide too often — ولاء ~ Oula, سلمان ~ Soliman).
  */
-function lexiconFit(token: PreparedToken, ownKey: string): { profile: Profile; inferred: number } {
+function lexiconFit(readings: readonly PreparedToken[]): { profile: Profile; inferred: number } {
   const ix = listed();
   if (!ix) return { profile: NO_PROFILE, inferred: -1 };
-  stamp++;
   let touched = 0;
-  for (const key of neighbourKeys(ownKey)) {
-    const list = ix.byNeighbour.get(key);
-    if (!list) continue;
-    for (const i of list) {
-      if (ix.seen[i] === stamp) continue;
-      ix.seen[i] = stamp;
-      const c = ix.spellings[i] as PreparedToken;
-      const s = spellingSimilarity(token, c);
-      const sameSide = c.side === token.side;
-      const exact = sameSide && (ix.keys[i] as string[]).includes(ownKey);
-      for (const id of c.lexicon) {
-        if (ix.entrySeen[id] !== stamp) {
-          ix.entrySeen[id] = stamp;
-          ix.any[id] = 0;
-          ix.same[id] = 0;
-          ix.exact[id] = 0;
-          ix.touched[touched++] = id;
+  // Each reading's fits; an entry keeps its best over the readings.
+  const entryStamp = ++stamp;
+  for (const token of readings) {
+    const ownKey = skeleton(token.units, token.articleUnits);
+    stamp++;
+    for (const key of neighbourKeys(ownKey)) {
+      const list = ix.byNeighbour.get(key);
+      if (!list) continue;
+      for (const i of list) {
+        if (ix.seen[i] === stamp) continue;
+        ix.seen[i] = stamp;
+        const c = ix.spellings[i] as PreparedToken;
+        const s = spellingSimilarity(token, c);
+        const sameSide = c.side === token.side;
+        const exact = sameSide && (ix.keys[i] as string[]).includes(ownKey);
+        for (const id of c.lexicon) {
+          if (ix.entrySeen[id] !== entryStamp) {
+            ix.entrySeen[id] = entryStamp;
+            ix.any[id] = 0;
+            ix.same[id] = 0;
+            ix.exact[id] = 0;
+            ix.touched[touched++] = id;
+          }
+          if (s > (ix.any[id] as number)) ix.any[id] = s;
+          if (sameSide && s > (ix.same[id] as number)) ix.same[id] = s;
+          if (exact && s > (ix.exact[id] as number)) ix.exact[id] = s;
         }
-        if (s > (ix.any[id] as number)) ix.any[id] = s;
-        if (sameSide && s > (ix.same[id] as number)) ix.same[id] = s;
-        if (exact && s > (ix.exact[id] as number)) ix.exact[id] = s;
       }
     }
   }

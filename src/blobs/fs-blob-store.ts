@@ -349,8 +349,8 @@ export async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 /**
- * SHA-256 hex of bytes in memory. Large contents are hashed by WebCrypto, which runs on libuv's threads: an ingest
- * hashes every original, and on the main thread that was a tenth of its work, holding up the hand-off of decodes.
+ * SHA-256 hex of bytes in memory. Large contents are hashed by WebCrypto, which runs on libuv's threads: hashing a
+ * 30 MB scan on the main thread would hold up everything else the process does for tens of milliseconds.
  */
 async function sha256Of(content: Buffer | Uint8Array): Promise<string> {
   if (content.byteLength < offThreadHashBytes) return createHash('sha256').update(content).digest('hex');

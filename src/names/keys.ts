@@ -14,7 +14,6 @@ import { AR, Side, unitSide } from './units.js';
 const ROMAN: Record<number, string> = {
   [AR.alifInitial]: 'a',
   [AR.alif]: 'a',
-  [AR.alifLast]: 'a',
   [AR.b]: 'b',
   [AR.t]: 't',
   [AR.th]: 'th',

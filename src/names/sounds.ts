@@ -1,7 +1,7 @@
 /**
  * Turns a canonical name part (see canonical.ts) into its sequence of sound units (see units.ts).
  */
-import { AR, LA, Side, unitClass, unitSide } from './units.js';
+import { AR, LA, Side, unitSide } from './units.js';
 
 const ARABIC_LETTERS: Record<string, number> = {
   ب: AR.b,
@@ -128,11 +128,7 @@ export function soundUnits(canonical: string): number[] {
   const push = (u: number) => {
     if (out.length >= MAX_UNITS) return;
     const last = out[out.length - 1];
-    if (
-      last === u &&
-      (unitSide[u] === Side.Latin || u === AR.w || u === AR.y || u === AR.alif || u === AR.alifLast)
-    )
-      return;
+    if (last === u && (unitSide[u] === Side.Latin || u === AR.w || u === AR.y || u === AR.alif)) return;
     out.push(u);
   };
   const n = canonical.length;
@@ -144,11 +140,8 @@ export function soundUnits(canonical: string): number[] {
     if (code >= 0x600 && code <= 0x6ff) {
       const atStart = i === 0;
       const atEnd = i === n - 1;
-      if (c === 'ا') {
-        // Before the last letter, when it is a consonant: the ā of the last syllable (imala, units.ts).
-        const last = i === n - 2 ? (ARABIC_LETTERS[canonical[n - 1] as string] ?? -1) : -1;
-        push(atStart ? AR.alifInitial : last >= 0 && unitClass[last] !== '' ? AR.alifLast : AR.alif);
-      } else if (c === 'ه') push(atEnd && !atStart ? AR.hFinal : AR.h);
+      if (c === 'ا') push(atStart ? AR.alifInitial : AR.alif);
+      else if (c === 'ه') push(atEnd && !atStart ? AR.hFinal : AR.h);
       else if (c === 'و') push(atStart ? AR.wInitial : AR.w);
       else if (c === 'ي') {
         // After alif, ي is mostly a hamza seat written plainly (رايد for رائد); at the end it is often ى.
@@ -182,13 +175,6 @@ export function soundUnits(canonical: string): number[] {
       continue;
     }
     const two = canonical.slice(i, i + 2);
-    if (two === 'ss') {
-      // A doubled s is voiceless (units.ts); a longer run is one sound too.
-      push(LA.ss);
-      i += 2;
-      while (canonical[i] === 's' && canonical[i + 1] !== 'h') i++;
-      continue;
-    }
     const di = LATIN_DIGRAPHS[two];
     if (di !== undefined && !glideBeforeVowel(canonical, i, two)) {
       push(di);
@@ -204,10 +190,7 @@ export function soundUnits(canonical: string): number[] {
     }
     if (c === 'c') {
       const next = canonical[i + 1] ?? '';
-      const soft = next === 'e' || next === 'i' || next === 'y';
-      // Between vowels before a, o, u: a hard c or a ç without its cedilla (units.ts).
-      const between = i > 0 && VOWEL.test(canonical[i - 1] as string) && /[aou]/.test(next);
-      push(soft ? LA.s : between ? LA.c : LA.k);
+      push(next === 'e' || next === 'i' || next === 'y' ? LA.s : LA.k);
     } else if (c === 'h' && i === n - 1 && i > 0 && VOWEL.test(canonical[i - 1] as string)) {
       push(LA.hFinal);
     } else if (c === 'i' && i === n - 2 && i >= 2 && canonical[i + 1] === 'e') {

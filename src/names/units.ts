@@ -41,8 +41,6 @@ const L = Side.Latin;
 export const AR = {
   alifInitial: unit('ا-', A, '', 0.5, 0.15),
   alif: unit('ا', A, '', 0.4, 0.4),
-  /** ا before a word's last letter, a consonant: the ā of -ān, -ām, -āl, often an e (imala: Ilhem, Imene). */
-  alifLast: unit('ا.', A, '', 0.4, 0.4),
   b: unit('ب', A, 'B', 1, 1),
   t: unit('ت', A, 'T', 1, 1),
   th: unit('ث', A, 'T', 1, 1),
@@ -114,10 +112,6 @@ export const LA = {
   q: unit('q', L, 'K', 1, 1),
   r: unit('r', L, 'R', 1, 1),
   s: unit('s', L, 'S', 1, 1),
-  /** A c between vowels before a, o, u: a hard c (Nicola) or a French ç without its cedilla (Faycal). */
-  c: unit('c', L, 'K', 1, 1),
-  /** A doubled s: voiceless wherever it is written (Oussama, Moussa, Hassan), never ز. */
-  ss: unit('ss', L, 'S', 1, 1),
   t: unit('t', L, 'T', 1, 1),
   v: unit('v', L, 'F', 1, 1),
   w: unit('w', L, '', 0.5, 0.5),
@@ -193,22 +187,6 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     ],
   ],
   [
-    AR.alifLast,
-    [
-      [LA.a, 0],
-      [LA.aa, 0],
-      [LA.e, 0.2],
-      [LA.eFinal, 0.3],
-      [LA.o, 0.35],
-      [LA.ai, 0.3],
-      [LA.au, 0.3],
-      [LA.i, 0.5],
-      [LA.u, 0.5],
-      [LA.ou, 0.5],
-      [LA.ain, 0.4],
-    ],
-  ],
-  [
     AR.b,
     [
       [LA.b, 0],
@@ -229,7 +207,6 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     [
       [LA.th, 0],
       [LA.s, 0.15],
-      [LA.ss, 0.15],
       [LA.t, 0.2],
       [LA.z, 0.5],
     ],
@@ -293,8 +270,6 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     AR.s,
     [
       [LA.s, 0],
-      [LA.ss, 0],
-      [LA.c, 0.3],
       [LA.th, 0.4],
       [LA.z, 0.5],
       [LA.sh, 0.6],
@@ -313,8 +288,6 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     AR.ss,
     [
       [LA.s, 0],
-      [LA.ss, 0],
-      [LA.c, 0.3],
       [LA.z, 0.5],
     ],
   ],
@@ -381,7 +354,6 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     [
       [LA.q, 0],
       [LA.k, 0.1],
-      [LA.c, 0.1],
       [LA.g, 0.25],
       [LA.kh, 0.6],
     ],
@@ -390,7 +362,6 @@ const renderings: Array<[number, Array<[number, number]>]> = [
     AR.k,
     [
       [LA.k, 0],
-      [LA.c, 0],
       [LA.q, 0.3],
       [LA.ch, 0.4],
       [LA.g, 0.5],
@@ -578,8 +549,6 @@ const renderings: Array<[number, Array<[number, number]>]> = [
 // sound alike, cost part of a substitution (spelling variants, handwriting, OCR).
 const arabicConfusions: Array<[number, number, number]> = [
   [AR.alifInitial, AR.alif, 0],
-  [AR.alifInitial, AR.alifLast, 0],
-  [AR.alif, AR.alifLast, 0],
   [AR.wInitial, AR.w, 0],
   [AR.yInitial, AR.y, 0],
   [AR.h, AR.hFinal, 0],
@@ -630,12 +599,6 @@ const arabicConfusions: Array<[number, number, number]> = [
   [AR.zh, AR.j, 0.3],
   [AR.ch, AR.j, 0.4],
 ];
-
-// ا before the last letter is confused as ا is.
-for (const [x, y, c] of [...arabicConfusions]) {
-  if (x === AR.alif && y !== AR.alifInitial) arabicConfusions.push([AR.alifLast, y, c]);
-  if (y === AR.alif && x !== AR.alifInitial) arabicConfusions.push([x, AR.alifLast, c]);
-}
 
 // Latin×Latin for vowels and glides: transliterations move freely between a/e, e/i, o/u/ou; consonant pairs are
 // derived below from the Arabic letters both spellings render.
@@ -742,7 +705,6 @@ function buildMatrix(renderings: Array<[number, Array<[number, number]>]>): Floa
 }
 
 const latinConsonants: Array<[number, number, number]> = [
-  [LA.s, LA.ss, 0],
   [LA.z, LA.dh, 0.3],
   [LA.j, LA.y, 0.3],
 ];
@@ -798,26 +760,6 @@ export const FIXED_LATIN_UNWRITTEN: ReadonlyArray<readonly [unit: number, positi
   [LA.ai, 1, 1],
   [LA.au, 1, 1],
 ];
-/**
- * Arabic × Latin costs the fit may not move: habits of Syrian names written in French or English that the foreign
- * names of the training pairs under-represent or contradict.
- * - k for خ: the h of kh left out (Kaled, Kalil, Kadija; ar2en, where a Latin k is nearly always ك, taught 0.40);
- * - kh for ح: Russian transliteration writes ح and خ alike as х, kh (Akhmed, Mukhammed, Salakh; ar2en taught 0.51);
- * - imala: the ā of a word's last syllable (ا before its last letter, a consonant) heard and written e in
- *   Levantine and Maghrebi spellings (Ilhem إلهام, Imene إيمان, Hanene حنان, Jihene جيهان);
- * - a doubled s is voiceless: French and English write ss between vowels where one s would read as z (Oussama,
- *   Moussa, Hassan), so it is never ز (Rassan is not رزان);
- * - a c between vowels before a, o, u is a k in most languages (Nicola, Jacoub), but in French spellings of Arabic
- *   names often a ç that lost its cedilla (Faycal): against س and ص it costs 0.3.
- */
-export const FIXED_CROSS: ReadonlyArray<readonly [arabic: number, latin: number, cost: number]> = [
-  [AR.kh, LA.k, 0.25],
-  [AR.hh, LA.kh, 0.2],
-  [AR.alifLast, LA.e, 0.2],
-  [AR.z, LA.ss, 1],
-  [AR.s, LA.c, 0.3],
-  [AR.ss, LA.c, 0.3],
-];
 /** Hand-set prior, by position then unit: a Latin unit left unmatched against Latin. */
 export const HAND_LATIN_DELETE = new Float64Array(LATIN_POSITIONS * UNIT_COUNT);
 for (const spec of specs) {
@@ -854,34 +796,10 @@ for (const [a, b, c] of [...LEARNED_CROSS, ...LEARNED_LATIN]) {
   SUB[x * UNIT_COUNT + y] = c;
   SUB[y * UNIT_COUNT + x] = c;
 }
-/**
- * Units the learned costs may not list yet (added after the last fit) take the costs of the unit they refine, with
- * FIXED_CROSS on top: ss those of s (but never z or zh: it is voiceless), the c between vowels those of k (and 0.3
- * against s, as against س and ص), ا before the last letter those of ا.
- */
-function derive(unit: number, from: number, name: string, adjust: (x: number, c: number) => number): void {
-  if (LEARNED_CROSS.some(([a, b]) => a === name || b === name)) return;
-  if (LEARNED_LATIN.some(([a, b]) => a === name || b === name)) return;
-  for (let x = 0; x < UNIT_COUNT; x++) {
-    if (x === unit) continue;
-    const c = adjust(x, x === from ? 0 : (SUB[from * UNIT_COUNT + x] as number));
-    SUB[unit * UNIT_COUNT + x] = c;
-    SUB[x * UNIT_COUNT + unit] = c;
-  }
-}
-derive(LA.ss, LA.s, 'ss', (x, c) => (x === LA.z || x === LA.zh ? 1 : c));
-derive(LA.c, LA.k, 'c', (x, c) => (x === LA.s || x === LA.ss ? Math.min(c, 0.3) : c));
-derive(AR.alifLast, AR.alif, 'ا.', (_, c) => c);
-for (const [a, l, c] of FIXED_CROSS) {
-  SUB[a * UNIT_COUNT + l] = c;
-  SUB[l * UNIT_COUNT + a] = c;
-}
 /** An Arabic unit left unmatched: against Arabic (hand-set) and against Latin (learned). */
 export const ARABIC_DROPPED = Float64Array.from(specs, (s) => s.delSame);
 export const ARABIC_UNWRITTEN = Float64Array.from(specs, () => 1);
 for (const [a, c] of LEARNED_ARABIC_UNWRITTEN) ARABIC_UNWRITTEN[unitId(a)] = c;
-if (!LEARNED_ARABIC_UNWRITTEN.some(([a]) => a === 'ا.'))
-  ARABIC_UNWRITTEN[AR.alifLast] = ARABIC_UNWRITTEN[AR.alif] as number;
 /** A Latin unit left unmatched, by position (`latinPosition`) then unit: against Latin and against Arabic (learned). */
 export const LATIN_DROPPED = new Float64Array(LATIN_POSITIONS * UNIT_COUNT).fill(1);
 export const LATIN_UNWRITTEN = new Float64Array(LATIN_POSITIONS * UNIT_COUNT).fill(1);
@@ -894,19 +812,6 @@ for (const [table, learned] of [
     costs.forEach((c, p) => {
       table[p * UNIT_COUNT + u] = c;
     });
-  }
-}
-
-if (!LEARNED_LATIN_UNWRITTEN.some(([l]) => l === 'ss')) {
-  for (let p = 0; p < LATIN_POSITIONS; p++) {
-    LATIN_UNWRITTEN[p * UNIT_COUNT + LA.ss] = LATIN_UNWRITTEN[p * UNIT_COUNT + LA.s] as number;
-    LATIN_DROPPED[p * UNIT_COUNT + LA.ss] = LATIN_DROPPED[p * UNIT_COUNT + LA.s] as number;
-  }
-}
-if (!LEARNED_LATIN_UNWRITTEN.some(([l]) => l === 'c')) {
-  for (let p = 0; p < LATIN_POSITIONS; p++) {
-    LATIN_UNWRITTEN[p * UNIT_COUNT + LA.c] = LATIN_UNWRITTEN[p * UNIT_COUNT + LA.k] as number;
-    LATIN_DROPPED[p * UNIT_COUNT + LA.c] = LATIN_DROPPED[p * UNIT_COUNT + LA.k] as number;
   }
 }
 

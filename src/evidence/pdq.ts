@@ -217,7 +217,8 @@ function downsample(luma: Float32Array, width: number, across: AxisWeights, down
 /**
  * `downsample` of RGB pixels, each pixel's luma taken as the across pass reads it: the same numbers (luma rounded
  * to 32 bits as lumaFromPixels stores it) without writing and reading back a luma image — the pass that cost
- * as much as the filter itself.
+ * as much as the filter itself. Its own copy of the loop, not a shared one calling back per sample: this is the
+ * hottest loop of an ingest.
  */
 function downsampleRgb(
   pixels: Uint8Array,

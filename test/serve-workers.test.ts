@@ -5,7 +5,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { UserRepository } from '../src/store/repositories/users.js';
 import { openStore } from '../src/store/store.js';
 import { runAthar } from './cli.js';
 import { syntheticPhoto } from './evidence-files.js';
+import { freePort } from './free-port.js';
 
 const bin = path.resolve(import.meta.dirname, '..', 'bin', 'athar.js');
 
@@ -53,14 +53,6 @@ function request(
     req.on('error', reject);
     req.end(payload);
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('athar serve --workers 2', () => {

@@ -16,7 +16,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -39,6 +38,7 @@ import { RecordRepository } from '../../src/store/repositories/records.js';
 import { UserRepository } from '../../src/store/repositories/users.js';
 import type { RecordTable } from '../../src/store/schema.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { freePort } from '../../test/free-port.js';
 import { type BenchRow, percentile, quick, report } from '../harness.js';
 import { benchPostgresStore } from '../pg-store.js';
 
@@ -391,14 +391,6 @@ function processTreeCpuSeconds(root: number): number {
     }
   }
   return ticks / 100;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** `athar serve [--workers N]` on the bench's data, as a deployment runs it; resolves once every process serves. */

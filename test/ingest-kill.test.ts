@@ -144,6 +144,7 @@ describe.each(dialects)('blobs and rows during an ingest [%s]', (dialect) => {
     const blobs = new FsBlobStore(blobsRoot);
     const checked = new Set<string>();
     const seenCounts = new Set<number>();
+    let lastReadError: unknown;
     try {
       // After the ingest exits, reads go on until every row is seen: one read can fail while the writer closes
       // (SQLite checkpoints its log then), and a failed read is retried, not taken for an empty table.
@@ -154,7 +155,10 @@ describe.each(dialects)('blobs and rows during an ingest [%s]', (dialect) => {
               .selectFrom('evidence_items')
               .select(['sha256', 'thumbnail_sha256', 'blurred_sha256'])
               .execute()
-              .catch(() => undefined)
+              .catch((error: unknown) => {
+                lastReadError = error;
+                return undefined;
+              })
           : undefined;
         if (rows) seenCounts.add(rows.length);
         for (const row of rows ?? []) {
@@ -167,7 +171,9 @@ describe.each(dialects)('blobs and rows during an ingest [%s]', (dialect) => {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       expect(await exited).toBe(0);
-      expect(checked.size).toBe(3 * photos);
+      expect(checked.size, `blobs checked; the last failed read said: ${String(lastReadError)}`).toBe(
+        3 * photos,
+      );
       // Rows were seen at several points of the run, not only at its end.
       expect([...seenCounts].filter((n) => n > 0 && n < photos).length).toBeGreaterThan(0);
     } finally {

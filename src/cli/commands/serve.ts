@@ -2,6 +2,8 @@ import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Config } from '../../config/config.js';
+import type { AppContext } from '../../services/context.js';
+import type { Store } from '../../store/store.js';
 import { configFrom, withDataOptions } from '../options.js';
 import { CliError, exitCodes, note } from '../output.js';
 import { printAdminPassword } from './init.js';
@@ -171,9 +173,7 @@ async function serveWorker(config: Config): Promise<void> {
  * The context with appends sent to the primary, which commits them: SQLite takes one writer at a time, and two
  * processes committing audit rows side by side wait on each other's lock through the busy handler's coarse sleeps.
  */
-function appendThroughPrimary(
-  ctx: import('../../services/context.js').AppContext,
-): import('../../services/context.js').AppContext {
+function appendThroughPrimary(ctx: AppContext): AppContext {
   let nextId = 1;
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   process.on('message', (message: unknown) => {
@@ -184,7 +184,7 @@ function appendThroughPrimary(
     if (message.error === undefined) w.resolve();
     else w.reject(new Error(`audit append failed in the primary: ${message.error}`));
   });
-  const store: import('../../store/store.js').Store = {
+  const store: Store = {
     ...ctx.store,
     append: (statements) =>
       new Promise<void>((resolve, reject) => {
@@ -206,7 +206,7 @@ function appendThroughPrimary(
 }
 
 async function startSequencer(
-  ctx: import('../../services/context.js').AppContext,
+  ctx: AppContext,
   onError: (error: unknown) => void,
 ): Promise<{ stop(): Promise<void> }> {
   const { openLedger } = await import('../../services/ledger-setup.js');

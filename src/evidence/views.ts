@@ -53,7 +53,7 @@ function dims(size: { width: number; height: number }): [number, number] {
  */
 export function resizeArea(image: RawImage, width: number, height: number): RawImage {
   if (width >= image.width && height >= image.height) return image;
-  if (image.width === 2 * width && image.height === 2 * height) return halve(image);
+  if (image.width === 2 * width && image.height === 2 * height) return blockMeans(image, 2);
   const { channels } = image;
   const xs = spans(image.width, width);
   const ys = spans(image.height, height);
@@ -196,43 +196,6 @@ function blockMeans(image: RawImage, k: number): RawImage {
   return { data: out, width, height, channels };
 }
 
-/**
- * Half the size: each output pixel is the mean of a 2×2 block; an odd last row or column is dropped. Three
- * channels (what the decoder gives) have a loop of their own.
- */
-function halve(image: RawImage): RawImage {
-  const { channels, data } = image;
-  const width = image.width >> 1;
-  const height = image.height >> 1;
-  const out = new Uint8Array(width * height * channels);
-  const stride = image.width * channels;
-  let o = 0;
-  for (let y = 0; y < height; y++) {
-    let top = 2 * y * stride;
-    let bottom = top + stride;
-    if (channels === 3) {
-      for (let x = 0; x < width; x++, top += 6, bottom += 6) {
-        out[o++] = (data[top]! + data[top + 3]! + data[bottom]! + data[bottom + 3]! + 2) >> 2;
-        out[o++] = (data[top + 1]! + data[top + 4]! + data[bottom + 1]! + data[bottom + 4]! + 2) >> 2;
-        out[o++] = (data[top + 2]! + data[top + 5]! + data[bottom + 2]! + data[bottom + 5]! + 2) >> 2;
-      }
-      continue;
-    }
-    for (let x = 0; x < width; x++, top += 2 * channels, bottom += 2 * channels) {
-      for (let c = 0; c < channels; c++) {
-        out[o++] =
-          (data[top + c]! +
-            data[top + channels + c]! +
-            data[bottom + c]! +
-            data[bottom + channels + c]! +
-            2) >>
-          2;
-      }
-    }
-  }
-  return { data: out, width, height, channels };
-}
-
 /** For each output index o, the input indices index[start[o] … start[o+1]) it covers, with weights summing to 1. */
 function spans(
   inSize: number,
@@ -307,7 +270,7 @@ function bilinearTaps(inSize: number, outSize: number) {
 }
 
 /** A box blur of the given radius along rows then columns; samples beyond an edge repeat the edge. */
-export function boxBlur(image: RawImage, radius: number): RawImage {
+function boxBlur(image: RawImage, radius: number): RawImage {
   const { width, height, channels } = image;
   const across = blur1d(image.data, width, height, channels, radius, true);
   return { data: blur1d(across, width, height, channels, radius, false), width, height, channels };

@@ -1,3 +1,4 @@
+import { monthOfEpochDay } from './dates.js';
 import { precision, type RecordFeatures } from './features.js';
 import { PairBuffer } from './pairs.js';
 import { hashString } from './random.js';
@@ -58,11 +59,8 @@ const birthDate = (f: RecordFeatures, i: number) =>
     : -1;
 const detainee = (f: RecordFeatures, i: number) => f.detainee[i] as number;
 /** The month of death (year × 12 + month), when known to the month or day. */
-const deathMonth = (f: RecordFeatures, i: number) => {
-  if ((f.deathPrecision[i] as number) < precision.month) return -1;
-  const date = new Date((f.deathDay[i] as number) * 86_400_000);
-  return date.getUTCFullYear() * 12 + date.getUTCMonth();
-};
+const deathMonth = (f: RecordFeatures, i: number) =>
+  (f.deathPrecision[i] as number) < precision.month ? -1 : monthOfEpochDay(f.deathDay[i] as number);
 const branch = (f: RecordFeatures, i: number) => f.branch[i] as number;
 
 /**

@@ -265,94 +265,80 @@ const loadGenerator: 'wrk' | 'autocannon' =
       ? 'autocannon'
       : 'wrk';
 
-function load(url: string, cookie: string, idsFile: string, seconds: number): Promise<LoadResult> {
+async function load(url: string, cookie: string, idsFile: string, seconds: number): Promise<LoadResult> {
   if (loadGenerator === 'wrk') {
     const script = path.join(path.dirname(idsFile), 'load.lua');
     fs.writeFileSync(script, wrkScript(idsFile, cookie));
-    // Through a shell that prints its children's CPU (cutime, cstime) once wrk has ended.
-    const command = `wrk -t 1 -c ${connections} -d ${seconds}s --timeout 10s -s '${script}' '${url}' >&2 && cat /proc/$$/stat`;
-    return run(
-      'sh',
-      ['-c', command],
-      (out) => {
-        const stat = out.trim().split('\n').pop() as string;
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const cpuMs = (Number(fields[13]) + Number(fields[14])) * 10;
-        return { cpuMs };
-      },
-      true,
-    );
+    // Through a shell that prints, once wrk has ended, its own stat line: the children's CPU (cutime, cstime).
+    const command = `wrk -t 1 -c ${connections} -d ${seconds}s --timeout 10s -s '${script}' '${url}' && cat /proc/$$/stat`;
+    const lines = (await run('sh', ['-c', command])).trim().split('\n');
+    const shell = parseStat(lines.pop() as string);
+    // The script's summary is wrk's last line before it.
+    const summary = JSON.parse(lines.pop() as string);
+    return { ...summary, rps: summary.total / (summary.us / 1e6), cpuMs: shell.childTicks * 10 };
   }
-  return run(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      autocannonScript,
-      url,
-      cookie,
-      idsFile,
-      String(seconds),
-      String(connections),
-    ],
-    (out) => JSON.parse(out),
-  );
+  const args = [autocannonScript, url, cookie, idsFile, String(seconds), String(connections)];
+  return JSON.parse(await run(process.execPath, ['--input-type=module', '-e', ...args]));
 }
 
-/** Runs a load generator; `read` turns its stdout into the result (wrk's summary comes on stderr, see above). */
-function run(
-  command: string,
-  args: string[],
-  read: (stdout: string) => Partial<LoadResult>,
-  summaryOnStderr = false,
-): Promise<LoadResult> {
+/** Runs a load generator to its end; its standard output. */
+function run(command: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: repo,
-      stdio: ['ignore', 'pipe', summaryOnStderr ? 'pipe' : 'inherit'],
-    });
+    const child = spawn(command, args, { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    let err = '';
-    child.stdout?.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
     });
-    child.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
     child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`${command} exited ${code}: ${err}`));
-      try {
-        const read1 = read(out);
-        if (!summaryOnStderr) return resolve(read1 as LoadResult);
-        const summary = JSON.parse(err.trim().split('\n').pop() as string);
-        resolve({ ...summary, rps: summary.total / (summary.us / 1e6), cpuMs: read1.cpuMs ?? 0 });
-      } catch (error) {
-        reject(error);
-      }
-    });
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} exited ${code}`))));
   });
 }
 
-/** CPU ticks used so far by each process of the local PostgreSQL server (Linux /proc; empty where unreadable). */
-function postgresCpuTicks(): Map<string, number> {
-  const ticks = new Map<string, number>();
+interface ProcessStat {
+  pid: number;
+  name: string;
+  parent: number;
+  /** CPU clock ticks (1/100 s) of the process, all its threads. */
+  ticks: number;
+  /** CPU clock ticks of its children that it has waited for. */
+  childTicks: number;
+}
+
+/** A /proc/<pid>/stat line (Linux). */
+function parseStat(line: string): ProcessStat {
+  const close = line.lastIndexOf(')');
+  const fields = line.slice(close + 2).split(' ');
+  return {
+    pid: Number.parseInt(line, 10),
+    name: line.slice(line.indexOf('(') + 1, close),
+    parent: Number(fields[1]),
+    ticks: Number(fields[11]) + Number(fields[12]),
+    childTicks: Number(fields[13]) + Number(fields[14]),
+  };
+}
+
+/** Every process running now (empty where /proc cannot be read). */
+function processes(): ProcessStat[] {
+  const all: ProcessStat[] = [];
+  let pids: string[] = [];
   try {
-    for (const pid of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(pid)) continue;
-      try {
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (!stat.includes('(postgres)')) continue;
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        ticks.set(pid, Number(fields[11]) + Number(fields[12]));
-      } catch {
-        // the process ended meanwhile
-      }
-    }
+    pids = fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid));
   } catch {
     // no /proc
   }
-  return ticks;
+  for (const pid of pids) {
+    try {
+      all.push(parseStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return all;
+}
+
+/** CPU ticks used so far by each process of the local PostgreSQL server. */
+function postgresCpuTicks(): Map<number, number> {
+  return new Map(processes().flatMap((p) => (p.name === 'postgres' ? [[p.pid, p.ticks] as const] : [])));
 }
 
 /**
@@ -360,29 +346,18 @@ function postgresCpuTicks(): Map<string, number> {
  * for a new one). A backend that ended meanwhile (another client's connection closing) is left out rather than
  * subtracted.
  */
-function postgresCpuSecondsSince(before: Map<string, number>): number {
+function postgresCpuSecondsSince(before: Map<number, number>): number {
   let ticks = 0;
   for (const [pid, now] of postgresCpuTicks()) ticks += now - (before.get(pid) ?? 0);
   return ticks / 100;
 }
 
-/** CPU seconds used so far by a process and its descendants (Linux /proc; every thread counts). */
+/** CPU seconds used so far by a process and its descendants (every thread counts). */
 function processTreeCpuSeconds(root: number): number {
-  const parentOf = new Map<number, number>();
-  const ticksOf = new Map<number, number>();
-  for (const pid of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parentOf.set(Number(pid), Number(fields[1]));
-      ticksOf.set(Number(pid), Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
+  const all = processes();
+  const parentOf = new Map(all.map((p) => [p.pid, p.parent]));
   let ticks = 0;
-  for (const [pid, t] of ticksOf) {
+  for (const { pid, ticks: t } of all) {
     for (let p: number | undefined = pid; p !== undefined && p > 1; p = parentOf.get(p)) {
       if (p === root) {
         ticks += t;

@@ -316,6 +316,32 @@ describeEachDialect('ingest', (store) => {
     expect(item.pdq).toBe(fromBuffer!.pdq);
   });
 
+  it('describes each of many files read at once from its own bytes (read buffers are used again)', async () => {
+    // More files than are in hand at once, of sizes around the pooled buffers' 1 MiB, photos among them: a
+    // buffer handed on too early would give one file another's hash, bytes, metadata or PDQ.
+    const folder = mkdirs(ctx.dir, 'many');
+    const files: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      const file = path.join(folder, `f-${i}.${i % 3 === 0 ? 'jpg' : 'bin'}`);
+      const size = [1_000, 300_000, 1024 * 1024 - 2, 1024 * 1024 - 1, 1024 * 1024, 1_500_000][i % 6]!;
+      fs.writeFileSync(file, i % 3 === 0 ? await syntheticPhoto(900 + i, 320, 240) : randomBytesOf(size, i));
+      files.push(file);
+    }
+    const summary = await run([folder], { concurrency: 6 });
+    expect(summary).toMatchObject({ seen: 24, stored: 24, refused: 0, undecodable: 0 });
+    const repo = new EvidenceRepository(ctx.store.db);
+    const hashed = await hashEvidenceFiles(files, decoder);
+    for (const [i, file] of files.entries()) {
+      const bytes = fs.readFileSync(file);
+      const sha = createHash('sha256').update(bytes).digest('hex');
+      const item = (await repo.findBySha256(sha))!;
+      expect(item, file).toMatchObject({ sizeBytes: bytes.length, originalName: path.basename(file) });
+      expect(item.pdq, file).toBe(hashed[i]!.pdq ?? null);
+      const stored = Buffer.concat(await (await ctx.blobs.open(sha)).toArray());
+      expect(stored.equals(bytes), file).toBe(true);
+    }
+  });
+
   it('groups a photo with its edits and keeps an unrelated photo apart', async () => {
     const folder = mkdirs(ctx.dir, 'near');
     const original = await syntheticPhoto(600, 1200, 900);

@@ -38,9 +38,9 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     config: { kind: 'postgres', url: url.toString(), poolSize: 4 },
-    // The schema stays until the run's database is dropped (global-setup.ts). Dropping it here raced with other
-    // files migrating: Kysely's migrator reads the tables of every schema, and a schema dropped between its
-    // catalog read and a call naming it failed their migration ("schema … does not exist").
+    // The schema stays until the run's database is dropped (global-setup.ts). Dropping it here once raced with
+    // other files migrating (Kysely's own introspector read every schema; athar's now reads its own only, and
+    // src/store/own-schema.test.ts holds it to that); one drop at the end costs less anyway.
     drop: async () => {},
   };
 }

@@ -114,8 +114,8 @@ async function refuseForeign(store: Store): Promise<void> {
 }
 
 export async function migrate(store: Store): Promise<string[]> {
-  // Kysely looks for its migration tables by name in every schema; name ours, or a second athar schema in the
-  // same PostgreSQL database (tests, several instances) would find the first one's tables and skip its own.
+  // The migration tables live in athar's schema, named so that they are created there (athar's introspector,
+  // dialects/postgres.ts, looks in that schema only: another schema's tables are never taken for its own).
   const schema =
     store.capabilities.dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema

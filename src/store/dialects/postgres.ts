@@ -1,5 +1,17 @@
 import { createHash } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
+import {
+  type ColumnMetadata,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type DatabaseMetadataOptions,
+  DEFAULT_MIGRATION_LOCK_TABLE,
+  DEFAULT_MIGRATION_TABLE,
+  Kysely,
+  PostgresDialect,
+  type SchemaMetadata,
+  sql,
+  type TableMetadata,
+} from 'kysely';
 import pg from 'pg';
 import { redactUrl } from '../../config/config.js';
 import { StoreError } from '../errors.js';
@@ -58,6 +70,90 @@ export function prepareReads(client: pg.PoolClient): void {
   };
 }
 
+/**
+ * Reads athar's own schema only (the connection's current one), from pg_catalog. Kysely's introspector reads every
+ * schema of the database and names each in privilege checks, so a schema that another tenant of the database
+ * (tests, a second instance, another application) dropped meanwhile failed the read — and with it athar's
+ * migration, whose migrator introspects to find its own tables ("schema … does not exist").
+ */
+export class OwnSchemaIntrospector implements DatabaseIntrospector {
+  // biome-ignore lint/suspicious/noExplicitAny: the introspector reads catalog tables outside athar's schema type
+  constructor(private readonly db: Kysely<any>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<{ name: string | null }>`select current_schema() as name`.execute(this.db);
+    return rows.flatMap((r) => (r.name ? [{ name: r.name }] : []));
+  }
+
+  async getTables(
+    options: DatabaseMetadataOptions = { withInternalKyselyTables: false },
+  ): Promise<TableMetadata[]> {
+    const { rows } = await sql<CatalogColumn>`
+      select n.nspname as schema, c.relname as table, c.relkind as kind, a.attname as column,
+        a.attnotnull as not_null, a.atthasdef as has_default, a.attidentity as identity,
+        t.typname as type, tn.nspname as type_schema,
+        pg_get_expr(d.adbin, d.adrelid) as default_expression, col_description(c.oid, a.attnum) as comment
+      from pg_catalog.pg_class c
+      join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      left join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      left join pg_catalog.pg_type t on t.oid = a.atttypid
+      left join pg_catalog.pg_namespace tn on tn.oid = t.typnamespace
+      left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+      where n.nspname = current_schema() and c.relkind in ('r', 'v', 'p')
+      order by c.relname, a.attnum`.execute(this.db);
+    const internal = new Set([DEFAULT_MIGRATION_TABLE, DEFAULT_MIGRATION_LOCK_TABLE]);
+    const tables = new Map<
+      string,
+      { name: string; schema: string; isView: boolean; columns: ColumnMetadata[] }
+    >();
+    for (const r of rows) {
+      if (!options.withInternalKyselyTables && internal.has(r.table)) continue;
+      let table = tables.get(r.table);
+      if (!table) {
+        table = { name: r.table, schema: r.schema, isView: r.kind === 'v', columns: [] };
+        tables.set(r.table, table);
+      }
+      if (r.column === null) continue;
+      table.columns.push({
+        name: r.column,
+        dataType: r.type ?? '',
+        dataTypeSchema: r.type_schema ?? undefined,
+        isNullable: !r.not_null,
+        hasDefaultValue: r.has_default === true,
+        isAutoIncrementing: r.identity !== '' || /^nextval\(/.test(r.default_expression ?? ''),
+        comment: r.comment ?? undefined,
+      });
+    }
+    return [...tables.values()];
+  }
+
+  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) };
+  }
+}
+
+interface CatalogColumn {
+  schema: string;
+  table: string;
+  kind: string;
+  column: string | null;
+  not_null: boolean | null;
+  has_default: boolean | null;
+  identity: string | null;
+  type: string | null;
+  type_schema: string | null;
+  default_expression: string | null;
+  comment: string | null;
+}
+
+/** Kysely's PostgreSQL dialect with athar's introspector (above). */
+class AtharPostgresDialect extends PostgresDialect {
+  // biome-ignore lint/suspicious/noExplicitAny: as Kysely's own signature
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new OwnSchemaIntrospector(db);
+  }
+}
+
 /** Explains a connection failure in one line, without the password. */
 export function describePgError(url: string, error: unknown): string {
   const e = error as { code?: string; message?: string };
@@ -109,5 +205,5 @@ export async function openPostgres(
     if (error instanceof StoreError) throw error;
     throw new StoreError(describePgError(url, error), 'unreachable');
   }
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), pool };
+  return { db: new Kysely<Database>({ dialect: new AtharPostgresDialect({ pool }) }), pool };
 }

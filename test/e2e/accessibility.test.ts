@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.js';
+import { contextIn, launchBrowser, signIn } from './browser.js';
 import { type SeededArchive, seedArchive } from './seed.js';
 import { type RunningServer, startServer } from './server.js';
 
@@ -48,20 +48,10 @@ describe('accessibility (axe-core, WCAG 2.1 A and AA)', () => {
   });
 
   async function open(lang: 'ar' | 'en', signedIn: boolean): Promise<Page> {
-    const ctx = await browser.newContext({
-      bypassCSP: true,
-      viewport: { width: 1280, height: 900 },
-      locale: lang === 'en' ? 'en-GB' : 'ar-SY',
-    });
-    await ctx.addInitScript(`localStorage.setItem('athar.lang', '${lang}')`);
+    // axe is injected as a script: the page's Content-Security-Policy would refuse it.
+    const ctx = await contextIn(browser, lang, { width: 1280, height: 900 }, { bypassCSP: true });
     const page = await ctx.newPage();
-    if (signedIn) {
-      await page.goto(`${server.url}/sign-in`);
-      await page.fill('input[name="username"]', seeded.users.reviewer.username);
-      await page.fill('input[name="password"]', seeded.users.reviewer.password);
-      await page.press('input[name="password"]', 'Enter');
-      await page.waitForSelector('.staff-nav');
-    }
+    if (signedIn) await signIn(page, server.url, seeded.users.reviewer);
     return page;
   }
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot } from './browser.js';
+import { contextIn, launchBrowser, screenshot } from './browser.js';
 import { type RunningServer, startServer } from './server.js';
 
 /** The public family pages in a real Chromium: no account, Arabic first, usable on a 360 px phone. */
@@ -20,15 +20,8 @@ describe('the family pages in a real browser', () => {
 
   const phone = { width: 360, height: 740 };
 
-  async function context(lang: 'ar' | 'en' | null, viewport = phone): Promise<BrowserContext> {
-    const ctx = await browser.newContext({ viewport, locale: lang === 'en' ? 'en-GB' : 'ar-SY' });
-    // The starting language only: a later switch on the page must survive navigation.
-    if (lang)
-      await ctx.addInitScript(
-        `if (!localStorage.getItem('athar.lang')) localStorage.setItem('athar.lang', '${lang}')`,
-      );
-    return ctx;
-  }
+  const context = (lang: 'ar' | 'en' | null, viewport = phone): Promise<BrowserContext> =>
+    contextIn(browser, lang, viewport);
 
   it('files a family report on a phone, in Arabic by default, and looks up its status', async () => {
     const ctx = await context(null, phone);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/access/passwords.js';
 import { newTotpSecret, totpCode } from '../../src/access/totp.js';
 import { UserRepository } from '../../src/store/repositories/users.js';
-import { launchBrowser, screenshot } from './browser.js';
+import { contextIn, launchBrowser, screenshot, signIn as signInAs } from './browser.js';
 import { type SeededArchive, seedArchive, syntheticPassword } from './seed.js';
 import { type RunningServer, startServer } from './server.js';
 
@@ -29,23 +29,10 @@ describe('the web interface in a real browser', () => {
 
   const desktop = { width: 1280, height: 900 };
 
-  async function context(lang: 'ar' | 'en' | null, viewport = desktop): Promise<BrowserContext> {
-    const ctx = await browser.newContext({ viewport, locale: lang === 'en' ? 'en-GB' : 'ar-SY' });
-    // The starting language only: a later switch on the page must survive navigation.
-    if (lang)
-      await ctx.addInitScript(
-        `if (!localStorage.getItem('athar.lang')) localStorage.setItem('athar.lang', '${lang}')`,
-      );
-    return ctx;
-  }
-
-  async function signIn(page: Page, user: { username: string; password: string }): Promise<void> {
-    await page.goto(`${server.url}/sign-in`);
-    await page.fill('input[name="username"]', user.username);
-    await page.fill('input[name="password"]', user.password);
-    await page.press('input[name="password"]', 'Enter');
-    await page.waitForSelector('.staff-nav');
-  }
+  const context = (lang: 'ar' | 'en' | null, viewport = desktop): Promise<BrowserContext> =>
+    contextIn(browser, lang, viewport);
+  const signIn = (page: Page, user: { username: string; password: string }) =>
+    signInAs(page, server.url, user);
 
   it('signs a reviewer in and shows only the screens a reviewer may use', async () => {
     const ctx = await context('en');

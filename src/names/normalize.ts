@@ -82,23 +82,33 @@ const SOUND_FOLD: Record<string, string> = { ...ARABIC_FOLD, ى: 'ى', ئ: 'ئ' 
 
 /**
  * The matching form with alif maqsura (ى) and yā' hamza (ئ) kept: sound units read a final ى as an "a" (هدى Huda,
- * موسى Musa) where ي is an "i", and ئ as the glottal "e/i" of رائد Raed; ç and ş read by their sound. Not a
- * matching form on its own.
+ * موسى Musa) where ي is an "i", and ئ as the glottal "e/i" of رائد Raed; letters whose mark carries the sound
+ * read by it (`soundLetters`). Not a matching form on its own.
  */
 export function normalizeForSounds(text: string): string {
   const cleaned = clean(text);
-  return fold(/[çÇşŞ]/.test(cleaned) ? cedillas(cleaned) : cleaned, SOUND_FOLD, /[أإآٱةؤ]/g);
+  return fold(MARKED_SOUNDS.test(cleaned) ? soundLetters(cleaned) : cleaned, SOUND_FOLD, /[أإآٱةؤ]/g);
 }
 
+const MARKED_SOUNDS = /[çÇşŞșȘšŠžŽḫḪẖḵḴṯṮḏḎ]/;
+
 /**
- * Letters whose cedilla carries the sound: French ç before a, o, u is an s (Fayçal); elsewhere ç is the ch of
- * Turkish and Kurdish spellings (Çiya), as ş is their sh.
+ * Letters whose mark carries the sound, which stripping the mark would lose:
+ * - French ç before a, o, u is an s (Fayçal); elsewhere ç is the ch of Turkish and Kurdish spellings (Çiya), as ş
+ *   (and Romanian ș) is their sh;
+ * - the scholarly transliterations of Arabic (DIN 31635, ISO 233, ALA-LC; in court files, academic lists and
+ *   encyclopaedias) write ش š, خ ḫ (ḵ, ẖ), ث ṯ and ذ ḏ; ž is the zh of Slavic spellings. Their other marked
+ *   letters (ḥ ṣ ḍ ṭ ẓ ġ ǧ ā ī ū) lose nothing when the mark goes.
  */
-function cedillas(text: string): string {
+function soundLetters(text: string): string {
   return text
     .replace(/[çÇ](?=[aouAOU])/g, 's')
     .replace(/[çÇ]/g, 'ch')
-    .replace(/[şŞ]/g, 'sh');
+    .replace(/[şŞșȘšŠ]/g, 'sh')
+    .replace(/[ḫḪẖḵḴ]/g, 'kh')
+    .replace(/[ṯṮ]/g, 'th')
+    .replace(/[ḏḎ]/g, 'dh')
+    .replace(/[žŽ]/g, 'zh');
 }
 
 function fold(cleaned: string, arabic: Record<string, string>, letters: RegExp): string {

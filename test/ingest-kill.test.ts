@@ -16,7 +16,9 @@ import { syntheticPhoto } from './evidence-files.js';
 import { createTestDatabase, dialects, type TestDatabase } from './stores.js';
 
 const bin = path.resolve(import.meta.dirname, '../bin/athar.js');
-const photos = 30;
+// Enough for more than two commit batches (64 files each) however fast the machine ingests: a kill must land
+// between batches, and a watcher must see rows appear batch by batch.
+const photos = 150;
 
 describe.each(dialects)('a kill -9 during ingest [%s]', (dialect) => {
   let dir: string;
@@ -130,6 +132,10 @@ describe.each(dialects)('blobs and rows during an ingest [%s]', (dialect) => {
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     let running = true;
     void exited.then(() => {
       running = false;
@@ -170,7 +176,7 @@ describe.each(dialects)('blobs and rows during an ingest [%s]', (dialect) => {
         }
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      expect(await exited).toBe(0);
+      expect(await exited, `the ingest said: ${stderr}`).toBe(0);
       expect(checked.size, `blobs checked; the last failed read said: ${String(lastReadError)}`).toBe(
         3 * photos,
       );

@@ -30,6 +30,18 @@ it('fails a flush of a descriptor that is not open with the system error, and go
   fs.closeSync(again);
 });
 
+it('flushes a batch in one message per thread, tries every descriptor, and answers with the first failure', async () => {
+  const flusher = new Flusher(3);
+  const fds = Array.from({ length: 10 }, (_, i) => fs.openSync(path.join(dir, `b-${i}`), 'w'));
+  await expect(flusher.fsyncAll(fds)).resolves.toBeUndefined();
+  await expect(flusher.fsyncAll([])).resolves.toBeUndefined();
+  // One bad descriptor among good ones: the batch fails with its error.
+  await expect(flusher.fsyncAll([...fds.slice(0, 4), 1_000_000, ...fds.slice(4)])).rejects.toMatchObject({
+    code: 'EBADF',
+  });
+  for (const fd of fds) fs.closeSync(fd);
+});
+
 it('does not keep the process alive once idle', () => {
   // A script that flushes once and then has nothing left to do must end by itself.
   const script = `

@@ -16,10 +16,31 @@ export class Flusher {
 
   /** fsync(2) of an open descriptor (a file, or a folder opened read-only). */
   fsync(fd: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ fd, resolve, reject });
-      this.pump();
-    });
+    return this.fsyncAll([fd]);
+  }
+
+  /**
+   * fsync(2) of each descriptor, as many at once as there are threads. Each thread is sent the whole list once
+   * (a message costs the sending thread about 0.1 ms, and a batch of 64 photos flushes ~400 descriptors) and
+   * takes the next descriptor from a shared counter as it finishes one, so a slow flush holds up no share of the
+   * list. Settles once every descriptor has been tried; rejects with the first failure.
+   */
+  async fsyncAll(fds: readonly number[]): Promise<void> {
+    if (fds.length === 0) return;
+    const next = new SharedArrayBuffer(4);
+    const job = { fds: [...fds], next };
+    const results = await Promise.allSettled(
+      Array.from(
+        { length: Math.min(this.threads, fds.length) },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            this.queue.push({ job, resolve, reject });
+            this.pump();
+          }),
+      ),
+    );
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   private pump(): void {
@@ -31,7 +52,7 @@ export class Flusher {
       thread.current = request;
       // A thread with a flush in hand keeps the process alive until it answers; an idle one does not.
       thread.worker.ref();
-      thread.worker.postMessage(request.fd);
+      thread.worker.postMessage(request.job);
     }
   }
 
@@ -71,7 +92,8 @@ export class Flusher {
 }
 
 interface Request {
-  fd: number;
+  /** The descriptors, and the index of the next one to take (shared by every thread working on them). */
+  job: { fds: number[]; next: SharedArrayBuffer };
   resolve: () => void;
   reject: (error: Error) => void;
 }
@@ -84,13 +106,18 @@ interface FlushThread {
 // Dynamic imports: the source runs as CommonJS or, under --input-type=module, as a module.
 const threadSource = `
 Promise.all([import('node:worker_threads'), import('node:fs')]).then(([{ parentPort }, { fsyncSync }]) => {
-  parentPort.on('message', (fd) => {
-    try {
-      fsyncSync(fd);
-      parentPort.postMessage(null);
-    } catch (error) {
-      parentPort.postMessage({ code: error.code, message: error.message });
+  parentPort.on('message', ({ fds, next }) => {
+    // Every descriptor is tried; the first failure this thread met is its answer.
+    const counter = new Int32Array(next);
+    let failure = null;
+    for (let i = Atomics.add(counter, 0, 1); i < fds.length; i = Atomics.add(counter, 0, 1)) {
+      try {
+        fsyncSync(fds[i]);
+      } catch (error) {
+        failure ??= { code: error.code, message: error.message };
+      }
     }
+    parentPort.postMessage(failure);
   });
 });
 `;

@@ -165,7 +165,7 @@ export class FsBlobStore implements BlobStore {
     const files = [...placing.values()];
     const open = new Set(files);
     try {
-      await eachLimited(files, flushConcurrency, (b) => fsyncFd(b.fd as number));
+      await flusher.fsyncAll(files.map((b) => b.fd as number));
       const dirs = new Set<string>();
       for (const b of files) {
         fs.closeSync(b.fd as number);
@@ -181,14 +181,13 @@ export class FsBlobStore implements BlobStore {
         fs.renameSync(b.tmp as string, target);
         dirs.add(dir);
       }
-      await eachLimited([...dirs], flushConcurrency, async (dir) => {
-        const fd = fs.openSync(dir, fs.constants.O_RDONLY);
-        try {
-          await fsyncFd(fd);
-        } finally {
-          fs.closeSync(fd);
-        }
-      });
+      const dirFds: number[] = [];
+      try {
+        for (const dir of dirs) dirFds.push(fs.openSync(dir, fs.constants.O_RDONLY));
+        await flusher.fsyncAll(dirFds);
+      } finally {
+        for (const fd of dirFds) fs.closeSync(fd);
+      }
     } catch (error) {
       // Closed here and forgotten, so that a later discard cannot close a number the system has reused.
       for (const b of open) {
@@ -319,19 +318,6 @@ function foldersChangedBy(dir: string, firstCreated: string | undefined): string
     changed.push(folder);
   }
   return changed.filter((f) => f !== dir);
-}
-
-/** Runs `work` over the items, at most `limit` at a time. */
-async function eachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<unknown>,
-): Promise<void> {
-  let next = 0;
-  const run = async () => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
 }
 
 async function fsyncDir(dir: string): Promise<void> {

@@ -86,11 +86,8 @@ const SOUND_FOLD: Record<string, string> = { ...ARABIC_FOLD, ى: 'ى', ئ: 'ئ' 
  * read by it (`soundLetters`). Not a matching form on its own.
  */
 export function normalizeForSounds(text: string): string {
-  const cleaned = clean(text);
-  return fold(MARKED_SOUNDS.test(cleaned) ? soundLetters(cleaned) : cleaned, SOUND_FOLD, /[أإآٱةؤ]/g);
+  return fold(soundLetters(clean(text)), SOUND_FOLD, /[أإآٱةؤ]/g);
 }
-
-const MARKED_SOUNDS = /[çÇşŞșȘšŠžŽḫḪẖḵḴṯṮḏḎ]/;
 
 /**
  * Letters whose mark carries the sound, which stripping the mark would lose:
@@ -100,15 +97,30 @@ const MARKED_SOUNDS = /[çÇşŞșȘšŠžŽḫḪẖḵḴṯṮḏḎ]/;
  *   encyclopaedias) write ش š, خ ḫ (ḵ, ẖ), ث ṯ and ذ ḏ; ž is the zh of Slavic spellings. Their other marked
  *   letters (ḥ ṣ ḍ ṭ ẓ ġ ǧ ā ī ū) lose nothing when the mark goes.
  */
+const SOUND_OF: Record<string, string> = {
+  ç: 'ch',
+  ş: 'sh',
+  ș: 'sh',
+  š: 'sh',
+  ḫ: 'kh',
+  ẖ: 'kh',
+  ḵ: 'kh',
+  ṯ: 'th',
+  ḏ: 'dh',
+  ž: 'zh',
+};
+/** A ç before a, o or u (captured), or any letter of SOUND_OF in either case. */
+const MARKED_SOUND = new RegExp(
+  `([çÇ])(?=[aouAOU])|[${Object.keys(SOUND_OF)
+    .map((c) => c + c.toUpperCase())
+    .join('')}]`,
+  'g',
+);
+
 function soundLetters(text: string): string {
-  return text
-    .replace(/[çÇ](?=[aouAOU])/g, 's')
-    .replace(/[çÇ]/g, 'ch')
-    .replace(/[şŞșȘšŠ]/g, 'sh')
-    .replace(/[ḫḪẖḵḴ]/g, 'kh')
-    .replace(/[ṯṮ]/g, 'th')
-    .replace(/[ḏḎ]/g, 'dh')
-    .replace(/[žŽ]/g, 'zh');
+  return text.replace(MARKED_SOUND, (letter, cedillaBeforeVowel: string | undefined) =>
+    cedillaBeforeVowel ? 's' : (SOUND_OF[letter.toLowerCase()] ?? letter),
+  );
 }
 
 function fold(cleaned: string, arabic: Record<string, string>, letters: RegExp): string {

@@ -77,19 +77,13 @@ export async function openStore(
   return store;
 }
 
-/** Tables in athar's own namespace: the SQLite file, or the connection's current PostgreSQL schema. */
+/**
+ * Tables in athar's own namespace, the SQLite file or the connection's current PostgreSQL schema, through the
+ * dialect's introspector (athar's own on PostgreSQL: dialects/postgres.ts).
+ */
 async function tableNames(store: Store): Promise<string[]> {
-  if (store.capabilities.dialect === 'sqlite') {
-    const { rows } = await sql<{ name: string }>`
-      select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(
-      store.db,
-    );
-    return rows.map((r) => r.name);
-  }
-  const { rows } = await sql<{ name: string }>`
-    select table_name as name from information_schema.tables
-    where table_schema = current_schema() order by table_name`.execute(store.db);
-  return rows.map((r) => r.name);
+  const tables = await store.db.introspection.getTables({ withInternalKyselyTables: true });
+  return tables.map((t) => t.name).sort();
 }
 
 /** A database with tables but without athar's marker is someone else's: never migrate over it. */

@@ -47,4 +47,21 @@ describe('blocking', () => {
     expect(shared('MXZ', 'TNRN')).toBe(false);
     expect(deletionVariants('MN')).toEqual([]);
   });
+  it('in an oversized block, also pairs records arrested in the same month (a list row without father or birth year)', () => {
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      first_name: 'محمد',
+      family_name: 'المصري',
+      arrest_date: `2013-${String((i % 10) + 1).padStart(2, '0')}-0${(i % 3) + 1}`,
+    }));
+    const f = featuresOf(rows);
+    const rule = blockingRules.filter((r) => r.name === 'first+family');
+    const { pairs } = candidatePairs(f, rule, { maxBlock: 12, window: 3 });
+    const list = new Set(Array.from({ length: pairs.length }, (_, p) => `${pairs.a[p]}-${pairs.b[p]}`));
+    // Ten arrest months of three records each (i, i + 10, i + 20), far apart in the sliding window's order.
+    for (let i = 0; i < 10; i++) {
+      expect(list).toContain(`${i}-${i + 10}`);
+      expect(list).toContain(`${i}-${i + 20}`);
+      expect(list).toContain(`${i + 10}-${i + 20}`);
+    }
+  });
 });

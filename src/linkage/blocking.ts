@@ -62,6 +62,9 @@ const detainee = (f: RecordFeatures, i: number) => f.detainee[i] as number;
 const deathMonth = (f: RecordFeatures, i: number) =>
   (f.deathPrecision[i] as number) < precision.month ? -1 : monthOfEpochDay(f.deathDay[i] as number);
 const branch = (f: RecordFeatures, i: number) => f.branch[i] as number;
+/** The month of arrest (year × 12 + month), when known to the month or day. */
+const arrestMonth = (f: RecordFeatures, i: number) =>
+  (f.arrestPrecision[i] as number) < precision.month ? -1 : monthOfEpochDay(f.arrestDay[i] as number);
 
 /**
  * The blocking rules, unioned. Keys are cross-script name skeletons, so a Latin-script list row meets the Arabic
@@ -176,17 +179,30 @@ export const broadMatchRules: readonly (BlockingRule & { narrowBy: readonly Narr
   },
 ];
 
-type SubKey = { name: string; key: (f: RecordFeatures, i: number) => number };
+type SubKey = {
+  name: string;
+  key: (f: RecordFeatures, i: number) => number;
+  /**
+   * Circumstance, not identity (where the person is from, when and by whom taken): shared by many people, so a
+   * record with only such keys still counts as lacking (see `lackingAcross`).
+   */
+  circumstance?: boolean;
+};
 
 /**
- * Within an oversized block, pairs that share the father's name *or* the birth year *or* the month of death are
- * compared (a record without a father's name still meets its partner by birth year, a forensic list row without
- * either meets the death notice by its date of death).
+ * Within an oversized block, pairs that share the father's name *or* the birth year *or* the month of death *or* the
+ * month of arrest *or* the place of origin *or* the arresting branch are compared (a record without a father's name
+ * still meets its partner by birth year, a forensic list row without either meets the death notice by its date of
+ * death, a diaspora list row with a name and an arrest month the registry's line by that month). Each costs few
+ * pairs: parts by month and place are small, and parts still too large are split like any other.
  */
 export const overlapKeys: readonly SubKey[] = [
   { name: 'father', key: father },
   { name: 'birth_year', key: birthYear },
   { name: 'death_month', key: deathMonth },
+  { name: 'arrest_month', key: arrestMonth, circumstance: true },
+  { name: 'place', key: (f, i) => f.place[i] as number, circumstance: true },
+  { name: 'branch', key: branch, circumstance: true },
 ];
 
 /**
@@ -365,7 +381,7 @@ class BlockEmitter {
     this.local = new Set();
     let id = nextId;
     const lacking: number[] = [];
-    for (const i of block) if (overlapKeys.every((k) => k.key(f, i) < 0)) lacking.push(i);
+    for (const i of block) if (overlapKeys.every((k) => k.circumstance || k.key(f, i) < 0)) lacking.push(i);
     overlapKeys.forEach((sub, s) => {
       const keyed = [] as { i: number; k: number }[];
       for (const i of block) {
@@ -395,8 +411,8 @@ class BlockEmitter {
   }
 
   /**
-   * A record lacking every overlap key (a list row with only first and family name and a governorate) would meet
-   * only records as bare as itself; it also meets every record of the block from its governorate, as long as
+   * A record lacking every overlap key but circumstances (a list row with only first and family name, a
+   * governorate and perhaps an arrest month) would meet only records as bare as itself; it also meets every record of the block from its governorate, as long as
    * that part is not itself oversized (beyond, its pairs are counted as not compared).
    */
   private lackingAcross(f: RecordFeatures, block: Int32Array, lacking: number[]): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockingRules, candidatePairs, deletionVariants } from './blocking.js';
+import { blockingRules, candidatePairs, deletionVariants, slipLinkRules } from './blocking.js';
 import { featuresOf } from './test-fixtures.js';
 
 describe('blocking', () => {
@@ -47,6 +47,7 @@ describe('blocking', () => {
     expect(shared('MXZ', 'TNRN')).toBe(false);
     expect(deletionVariants('MN')).toEqual([]);
   });
+
   it('in an oversized block, also pairs records arrested in the same month (a list row without father or birth year)', () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({
       first_name: 'محمد',
@@ -63,5 +64,34 @@ describe('blocking', () => {
       expect(list).toContain(`${i}-${i + 20}`);
       expect(list).toContain(`${i + 10}-${i + 20}`);
     }
+  });
+
+  it('pairs a misspelt family name with the same first name once, and leaves same-name pairs to first + family', () => {
+    const f = featuresOf([
+      { first_name: 'شريف', father_name: 'خالد', family_name: 'البطيني' },
+      { full_name: 'شريف خالد الدبطيني' },
+      { first_name: 'Cherif', family_name: 'Batini' },
+      { first_name: 'شريف', family_name: 'البطيني' },
+      { first_name: 'شريف', family_name: 'الحلبي' },
+    ]);
+    const { pairs, stats } = candidatePairs(f, slipLinkRules);
+    const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]].sort()).sort();
+    // 0, 2 and 3 share the family name's skeleton (first + family compares them); 1 is one letter off all three.
+    expect(list).toEqual([
+      [0, 1],
+      [1, 2],
+      [1, 3],
+    ]);
+    expect(stats[0]?.rule).toBe('first+family~1');
+  });
+
+  it('does not take two different names a letter apart for a slip', () => {
+    const f = featuresOf([
+      // Skeletons MHMD and HMD: one letter apart, two names.
+      { first_name: 'سامر', family_name: 'المحمد', birth_year: '1980' },
+      { first_name: 'سامر', family_name: 'الحمد', birth_year: '1980' },
+    ]);
+    const { pairs } = candidatePairs(f, slipLinkRules);
+    expect(pairs.length).toBe(0);
   });
 });

@@ -1,7 +1,9 @@
+import { similarSimilarity } from './comparisons.js';
 import { monthOfEpochDay } from './dates.js';
 import { precision, type RecordFeatures } from './features.js';
 import { PairBuffer } from './pairs.js';
 import { hashString } from './random.js';
+import { NameSimilarity } from './similarity-cache.js';
 import { mixKey, orderByKey } from './sort.js';
 
 /** A plain equality rule: records with the same key (an unsigned 32-bit hash of a few fields) are compared. */
@@ -110,22 +112,30 @@ export interface MultiKeyRule {
 /**
  * Hashes of a name skeleton and of each skeleton with one letter left out (a deletion neighbourhood): two
  * skeletons one slip apart (a letter dropped, added or changed: Maxiz / مفيز, Al-anrani / التنراني) share one.
- * Skeletons under three letters have none (one letter left would match half the registry).
+ * Skeletons under three letters have none (one letter left would match half the registry); a skeleton of
+ * `shortest` letters or fewer has only itself (linking takes 3: a two-letter variant meets too many other names).
  */
-export function deletionVariants(key: string): number[] {
+export function deletionVariants(key: string, shortest = 2): number[] {
   if (key.length < 3) return [];
   const out = new Set<number>([hashString(key)]);
+  if (key.length <= shortest) return [...out];
   for (let k = 0; k < key.length; k++) out.add(hashString(key.slice(0, k) + key.slice(k + 1)));
   return [...out];
 }
 
-function variantsOf(f: RecordFeatures, column: 'first' | 'family', i: number, cache: Map<number, number[]>) {
+function variantsOf(
+  f: RecordFeatures,
+  column: 'first' | 'family',
+  i: number,
+  cache: Map<number, number[]>,
+  shortest: number,
+) {
   const v = f[column][i] as number;
   if (v < 0) return undefined;
   const key = f.names.keyOf(v);
   let variants = cache.get(key);
   if (!variants) {
-    variants = deletionVariants(f.names.keyText(key));
+    variants = deletionVariants(f.names.keyText(key), shortest);
     cache.set(key, variants);
   }
   return variants;
@@ -137,6 +147,7 @@ function slipRule(
   salt: number,
   exact: 'first' | 'family',
   slipped: 'first' | 'family',
+  shortest = 2,
 ): MultiKeyRule {
   // Caches per vocabulary: skeleton ids are the vocabulary's own.
   const caches = new WeakMap<object, Map<number, number[]>>();
@@ -151,7 +162,7 @@ function slipRule(
         cache = new Map();
         caches.set(f.names, cache);
       }
-      const variants = variantsOf(f, slipped, i, cache);
+      const variants = variantsOf(f, slipped, i, cache, shortest);
       if (!variants) return;
       const exactKey = f.names.keyOf(e);
       for (const h of variants) push(mixKey(salt, exactKey, h));
@@ -167,6 +178,62 @@ export const slipMatchRules: readonly MultiKeyRule[] = [
   slipRule('first+family~1', 14, 'first', 'family'),
   slipRule('family+first~1', 15, 'family', 'first'),
 ];
+
+/**
+ * A linking rule giving a record several keys (a name's deletion variants). Two records can share several of them,
+ * and records with the very same name share all of them, so the rule says which block owns a pair: each pair is
+ * compared once, and pairs a plain rule already sees are left to it.
+ */
+export interface SpellingRule {
+  readonly name: string;
+  keys(f: RecordFeatures, i: number, push: (key: number) => void): void;
+  /** Whether the block under `key` (a key both records have) is the one to compare i and j in. */
+  owns(f: RecordFeatures, i: number, j: number, key: number): boolean;
+}
+
+/**
+ * First name exact and family name one slip apart but not the same (Al-Jahem / الجاسم, البطيني / الدبطيني): the
+ * first + family rule compares the same family names; this one the misspelt ones. A pair is owned by the smallest
+ * key the two records share.
+ */
+function slipLinkRule(name: string, salt: number, exact: 'first' | 'family', slipped: 'first' | 'family') {
+  const base = slipRule(name, salt, exact, slipped, 3);
+  const x: number[] = [];
+  const y: number[] = [];
+  const similarities = new WeakMap<object, NameSimilarity>();
+  return {
+    name,
+    keys: base.keys,
+    owns(f: RecordFeatures, i: number, j: number, key: number): boolean {
+      const si = f[slipped][i] as number;
+      const sj = f[slipped][j] as number;
+      if (f.names.keyOf(si) === f.names.keyOf(sj)) return false;
+      // Two different names a letter apart (حسن / حسين) are not a slip: the pair would score them as different.
+      let sim = similarities.get(f.names);
+      if (!sim) {
+        sim = new NameSimilarity(f.names, 16);
+        similarities.set(f.names, sim);
+      }
+      if (sim.get(si, sj) < similarSimilarity) return false;
+      x.length = 0;
+      y.length = 0;
+      base.keys(f, i, (k) => x.push(k >>> 0));
+      base.keys(f, j, (k) => y.push(k >>> 0));
+      let least = -1;
+      for (const k of x) if (y.includes(k) && (least < 0 || k < least)) least = k;
+      return least === key >>> 0;
+    },
+  } satisfies SpellingRule;
+}
+
+/** Linking's spelling-tolerant rule (after the plain rules; see slipLinkRule). */
+export const slipLinkRules: readonly SpellingRule[] = [
+  slipLinkRule('first+family~1', 14, 'first', 'family'),
+  slipLinkRule('family+first~1', 15, 'family', 'first'),
+];
+
+/** What `athar link` blocks on: the plain rules, then the spelling-tolerant one. */
+export const linkingRules: readonly (BlockingRule | SpellingRule)[] = [...blockingRules, ...slipLinkRules];
 
 /** Broader rules the match index uses only for records that share one more thing with the report. */
 export const broadMatchRules: readonly (BlockingRule & { narrowBy: readonly Narrowing[] })[] = [
@@ -253,7 +320,7 @@ export interface CandidatePairs {
  */
 export function candidatePairs(
   f: RecordFeatures,
-  rules: readonly BlockingRule[] = blockingRules,
+  rules: readonly (BlockingRule | SpellingRule)[] = linkingRules,
   options: BlockingOptions = defaultBlockingOptions,
   onRule?: (done: number, total: number) => void,
 ): CandidatePairs {
@@ -270,10 +337,10 @@ export function candidatePairs(
     else unnamed++;
   }
   const stats: RuleStats[] = [];
-  const keys = new Uint32Array(n);
-  const members = new Int32Array(n);
+  let keys = new Uint32Array(n);
+  let members = new Int32Array(n);
   for (let r = 0; r < rules.length; r++) {
-    const current = rules[r] as BlockingRule;
+    const current = rules[r] as BlockingRule | SpellingRule;
     const stat: RuleStats = {
       rule: current.name,
       keyed: 0,
@@ -285,18 +352,43 @@ export function candidatePairs(
       pairsNotCompared: 0,
     };
     let count = 0;
-    for (let i = 0; i < n; i++) {
-      if (named[i] === 0) continue;
-      const key = current.key(f, i);
-      if (key < 0) continue;
-      keys[count] = key;
-      members[count] = i;
-      count++;
+    const spelling = 'owns' in current ? current : undefined;
+    if (spelling) {
+      let i = 0;
+      const push = (key: number) => {
+        if (count === keys.length) {
+          const k2 = new Uint32Array(keys.length * 2);
+          k2.set(keys);
+          keys = k2;
+          const m2 = new Int32Array(members.length * 2);
+          m2.set(members);
+          members = m2;
+        }
+        keys[count] = key;
+        members[count] = i;
+        count++;
+      };
+      for (; i < n; i++) {
+        if (named[i] === 0) continue;
+        const before = count;
+        spelling.keys(f, i, push);
+        if (count > before) stat.keyed++;
+      }
+    } else {
+      const plain = current as BlockingRule;
+      for (let i = 0; i < n; i++) {
+        if (named[i] === 0) continue;
+        const key = plain.key(f, i);
+        if (key < 0) continue;
+        keys[count] = key;
+        members[count] = i;
+        count++;
+      }
+      stat.keyed = count;
     }
-    stat.keyed = count;
     const order = orderByKey(keys, count);
     let nextBlock = 0;
-    const emitter = new BlockEmitter(pairs, blockIds, width, r, stat, options);
+    const emitter = new BlockEmitter(pairs, blockIds, width, r, stat, options, !!spelling);
     let start = 0;
     while (start < count) {
       const key = keys[order[start] as number] as number;
@@ -307,6 +399,7 @@ export function candidatePairs(
         const block = new Int32Array(size);
         for (let k = 0; k < size; k++) block[k] = members[order[start + k] as number] as number;
         stat.blocks++;
+        if (spelling) emitter.filter = (i, j) => spelling.owns(f, i, j, key);
         if (size <= options.maxBlock) {
           emitter.full(block, nextBlock++);
         } else {
@@ -338,12 +431,21 @@ class BlockEmitter {
     private readonly rule: number,
     private readonly stat: RuleStats,
     private readonly options: BlockingOptions,
+    /** A record is in many blocks of a spelling rule: no block ids (no later rule consults them). */
+    private readonly multiKey = false,
   ) {}
+
+  /** Pairs of the block at hand that the rule compares (spelling rules); the others count as skipped. */
+  filter: ((i: number, j: number) => boolean) | undefined;
 
   /** Pairs already emitted within the oversized block at hand (its partitions overlap). */
   private local: Set<number> | undefined;
 
   private emit(i: number, j: number): void {
+    if (this.filter && !this.filter(i, j)) {
+      this.skipped++;
+      return;
+    }
     if (this.local) {
       const key = i < j ? i * 4294967296 + j : j * 4294967296 + i;
       if (this.local.has(key)) return;
@@ -367,7 +469,7 @@ class BlockEmitter {
   full(block: Int32Array, id: number): void {
     for (let x = 0; x < block.length; x++) {
       const i = block[x] as number;
-      this.blockIds[i * this.width + this.rule] = id;
+      if (!this.multiKey) this.blockIds[i * this.width + this.rule] = id;
       for (let y = x + 1; y < block.length; y++) this.emit(i, block[y] as number);
     }
   }

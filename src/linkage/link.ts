@@ -1,9 +1,9 @@
 import {
   type BlockingOptions,
-  blockingRules,
   type CandidatePairs,
   candidatePairs,
   defaultBlockingOptions,
+  linkingRules,
   type RuleStats,
 } from './blocking.js';
 import { type ClusterStats, clusterPairs } from './clustering.js';
@@ -54,7 +54,7 @@ export async function linkFeatures(
   options: LinkOptions = {},
 ): Promise<LinkResult> {
   const tf = TermFrequencies.of(f);
-  const candidates = candidatePairs(f, blockingRules, options.blocking ?? defaultBlockingOptions, (d, t) =>
+  const candidates = candidatePairs(f, linkingRules, options.blocking ?? defaultBlockingOptions, (d, t) =>
     options.onStage?.('blocking', d, t),
   );
   const scorer = new Scorer(f, model, tf);

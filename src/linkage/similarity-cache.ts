@@ -27,9 +27,9 @@ export class NameSimilarity {
     const key = lo * 16777216 + hi;
     const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & this.mask;
     if (this.keys[slot] === key) return this.values[slot] as number;
-    const value = compareNames(this.names.prepared(lo), this.names.prepared(hi));
     this.keys[slot] = key;
-    this.values[slot] = value;
-    return value;
+    this.values[slot] = compareNames(this.names.prepared(lo), this.names.prepared(hi));
+    // The stored (single-precision) value, so that a pair's similarity does not depend on whether it was cached.
+    return this.values[slot] as number;
   }
 }

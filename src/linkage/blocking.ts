@@ -187,8 +187,20 @@ export const slipMatchRules: readonly MultiKeyRule[] = [
 export interface SpellingRule {
   readonly name: string;
   keys(f: RecordFeatures, i: number, push: (key: number) => void): void;
+  /**
+   * Records of one group never pair under the rule (the same spelling: the plain rules compare those). Blocking
+   * skips such pairs on this number before asking `owns`: in a common name's blocks they are nearly all the pairs.
+   */
+  group(f: RecordFeatures, i: number): number;
+  /**
+   * Records of one kind here always agree on ownership (the exact name's key with `group`): blocking asks `owner`
+   * once per two kinds in a block.
+   */
+  kind(f: RecordFeatures, i: number): number;
   /** Whether the block under `key` (a key both records have) is the one to compare i and j in. */
-  owns(f: RecordFeatures, i: number, j: number, key: number): boolean;
+  owner(f: RecordFeatures, i: number, j: number, key: number): boolean;
+  /** Whether the pair is one for the rule at all (ownership aside). */
+  admits(f: RecordFeatures, i: number, j: number): boolean;
 }
 
 /**
@@ -197,31 +209,52 @@ export interface SpellingRule {
  * key the two records share.
  */
 function slipLinkRule(name: string, salt: number, exact: 'first' | 'family', slipped: 'first' | 'family') {
-  const base = slipRule(name, salt, exact, slipped, 3);
-  const x: number[] = [];
-  const y: number[] = [];
-  const similarities = new WeakMap<object, NameSimilarity>();
+  const shortest = 3;
+  const base = slipRule(name, salt, exact, slipped, shortest);
+  // Per vocabulary (skeleton and name ids are the vocabulary's own): deletion variants by skeleton, similarities.
+  const caches = new WeakMap<object, { variants: Map<number, number[]>; similarity: NameSimilarity }>();
+  const cachesOf = (f: RecordFeatures) => {
+    let c = caches.get(f.names);
+    if (!c) {
+      c = { variants: new Map(), similarity: new NameSimilarity(f.names) };
+      caches.set(f.names, c);
+    }
+    return c;
+  };
   return {
     name,
     keys: base.keys,
-    owns(f: RecordFeatures, i: number, j: number, key: number): boolean {
+    group: (f: RecordFeatures, i: number) => {
+      const v = f[slipped][i] as number;
+      return v < 0 ? -1 : f.names.keyOf(v);
+    },
+    kind: (f: RecordFeatures, i: number) => f.names.keyOf(f[exact][i] as number),
+    owner(f: RecordFeatures, i: number, j: number, key: number): boolean {
+      const c = cachesOf(f);
+      const vi = variantsOf(f, slipped, i, c.variants, shortest) as number[];
+      const vj = variantsOf(f, slipped, j, c.variants, shortest) as number[];
+      const ei = f.names.keyOf(f[exact][i] as number);
+      const ej = f.names.keyOf(f[exact][j] as number);
+      // The smallest key both records have (as `keys` gives them), from the cached variants.
+      let least = -1;
+      for (const hi of vi) {
+        const k = mixKey(salt, ei, hi);
+        if (least >= 0 && k >= least) continue;
+        for (const hj of vj) {
+          if (ei === ej ? hi === hj : mixKey(salt, ej, hj) === k) {
+            least = k;
+            break;
+          }
+        }
+      }
+      return least === key >>> 0;
+    },
+    admits(f: RecordFeatures, i: number, j: number): boolean {
       const si = f[slipped][i] as number;
       const sj = f[slipped][j] as number;
       if (f.names.keyOf(si) === f.names.keyOf(sj)) return false;
       // Two different names a letter apart (حسن / حسين) are not a slip: the pair would score them as different.
-      let sim = similarities.get(f.names);
-      if (!sim) {
-        sim = new NameSimilarity(f.names, 16);
-        similarities.set(f.names, sim);
-      }
-      if (sim.get(si, sj) < similarSimilarity) return false;
-      x.length = 0;
-      y.length = 0;
-      base.keys(f, i, (k) => x.push(k >>> 0));
-      base.keys(f, j, (k) => y.push(k >>> 0));
-      let least = -1;
-      for (const k of x) if (y.includes(k) && (least < 0 || k < least)) least = k;
-      return least === key >>> 0;
+      return cachesOf(f).similarity.get(si, sj) >= similarSimilarity;
     },
   } satisfies SpellingRule;
 }
@@ -352,7 +385,7 @@ export function candidatePairs(
       pairsNotCompared: 0,
     };
     let count = 0;
-    const spelling = 'owns' in current ? current : undefined;
+    const spelling = 'owner' in current ? current : undefined;
     if (spelling) {
       let i = 0;
       const push = (key: number) => {
@@ -389,6 +422,10 @@ export function candidatePairs(
     const order = orderByKey(keys, count);
     let nextBlock = 0;
     const emitter = new BlockEmitter(pairs, blockIds, width, r, stat, options, !!spelling);
+    if (spelling) {
+      emitter.groups = Int32Array.from({ length: n }, (_, i) => spelling.group(f, i));
+      emitter.kinds = new Int32Array(n).fill(-1);
+    }
     let start = 0;
     while (start < count) {
       const key = keys[order[start] as number] as number;
@@ -399,7 +436,7 @@ export function candidatePairs(
         const block = new Int32Array(size);
         for (let k = 0; k < size; k++) block[k] = members[order[start + k] as number] as number;
         stat.blocks++;
-        if (spelling) emitter.filter = (i, j) => spelling.owns(f, i, j, key);
+        if (spelling) emitter.spellingBlock(f, spelling, block, key);
         if (size <= options.maxBlock) {
           emitter.full(block, nextBlock++);
         } else {
@@ -435,16 +472,59 @@ class BlockEmitter {
     private readonly multiKey = false,
   ) {}
 
-  /** Pairs of the block at hand that the rule compares (spelling rules); the others count as skipped. */
-  filter: ((i: number, j: number) => boolean) | undefined;
+  /** Each record's group under a spelling rule: pairs within a group are skipped at once. */
+  groups: Int32Array | undefined;
+  /** Under a spelling rule, each record's kind in the block at hand (an index into `kindOwner`). */
+  kinds: Int32Array | undefined;
+  /** The spelling rule's verdicts on ownership, per two kinds of the block at hand: 0 not asked, 1 yes, 2 no. */
+  private kindOwner = new Uint8Array(0);
+  private kindCount = 0;
+  private spelling: { f: RecordFeatures; rule: SpellingRule; key: number } | undefined;
+
+  /**
+   * Starts a block of a spelling rule. Records that agree on the rule's kind agree on which block owns their pairs,
+   * so ownership is asked once per two kinds (a common name's block holds thousands of records of a few kinds).
+   */
+  spellingBlock(f: RecordFeatures, rule: SpellingRule, block: Int32Array, key: number): void {
+    const kinds = this.kinds as Int32Array;
+    const index = new Map<number, number>();
+    for (const i of block) {
+      const kind = rule.kind(f, i) * 67108864 + ((this.groups as Int32Array)[i] as number);
+      let k = index.get(kind);
+      if (k === undefined) {
+        k = index.size;
+        index.set(kind, k);
+      }
+      kinds[i] = k;
+    }
+    this.kindCount = index.size;
+    const cells = index.size * index.size;
+    if (this.kindOwner.length < cells) this.kindOwner = new Uint8Array(cells);
+    else this.kindOwner.fill(0, 0, cells);
+    this.spelling = { f, rule, key };
+  }
 
   /** Pairs already emitted within the oversized block at hand (its partitions overlap). */
   private local: Set<number> | undefined;
 
   private emit(i: number, j: number): void {
-    if (this.filter && !this.filter(i, j)) {
+    if (this.groups !== undefined && this.groups[i] === this.groups[j]) {
       this.skipped++;
       return;
+    }
+    const spelling = this.spelling;
+    if (spelling !== undefined) {
+      const kinds = this.kinds as Int32Array;
+      const cell = (kinds[i] as number) * this.kindCount + (kinds[j] as number);
+      let verdict = this.kindOwner[cell] as number;
+      if (verdict === 0) {
+        verdict = spelling.rule.owner(spelling.f, i, j, spelling.key) ? 1 : 2;
+        this.kindOwner[cell] = verdict;
+      }
+      if (verdict === 2 || !spelling.rule.admits(spelling.f, i, j)) {
+        this.skipped++;
+        return;
+      }
     }
     if (this.local) {
       const key = i < j ? i * 4294967296 + j : j * 4294967296 + i;

@@ -26,6 +26,7 @@ import { normalize, type PreparedToken, prepareToken } from '../src/names/index.
 import {
   BIGRAM,
   BIGRAM_COST,
+  FIXED_CROSS,
   FIXED_LATIN_UNWRITTEN,
   HAND_ARABIC_DELETE,
   HAND_LATIN_DELETE,
@@ -219,6 +220,10 @@ function crossFit(): Fit {
   for (const [l, p, c] of FIXED_LATIN_UNWRITTEN) {
     theta[DEL_Y + p * N + l] = c;
     trainable[DEL_Y + p * N + l] = 0;
+  }
+  for (const [a, l, c] of FIXED_CROSS) {
+    theta[a * N + l] = c;
+    trainable[a * N + l] = 0;
   }
   const ar2en = crossExamples(
     learn.map(([a, l], i) => [a, l, i] as [string, string, number]),

@@ -175,6 +175,13 @@ export function soundUnits(canonical: string): number[] {
       continue;
     }
     const two = canonical.slice(i, i + 2);
+    if (two === 'ss') {
+      // A doubled s is voiceless (units.ts); a longer run is one sound too.
+      push(LA.ss);
+      i += 2;
+      while (canonical[i] === 's' && canonical[i + 1] !== 'h') i++;
+      continue;
+    }
     const di = LATIN_DIGRAPHS[two];
     if (di !== undefined && !glideBeforeVowel(canonical, i, two)) {
       push(di);
@@ -190,7 +197,10 @@ export function soundUnits(canonical: string): number[] {
     }
     if (c === 'c') {
       const next = canonical[i + 1] ?? '';
-      push(next === 'e' || next === 'i' || next === 'y' ? LA.s : LA.k);
+      const soft = next === 'e' || next === 'i' || next === 'y';
+      // Between vowels before a, o, u: a hard c or a ç without its cedilla (units.ts).
+      const between = i > 0 && VOWEL.test(canonical[i - 1] as string) && /[aou]/.test(next);
+      push(soft ? LA.s : between ? LA.c : LA.k);
     } else if (c === 'h' && i === n - 1 && i > 0 && VOWEL.test(canonical[i - 1] as string)) {
       push(LA.hFinal);
     } else if (c === 'i' && i === n - 2 && i >= 2 && canonical[i + 1] === 'e') {

@@ -3,6 +3,7 @@ import {
   ARABIC_DROPPED,
   ARABIC_UNWRITTEN,
   BIGRAM_COST,
+  FIXED_CROSS,
   FIXED_LATIN_UNWRITTEN,
   LATIN_DROPPED,
   LATIN_UNWRITTEN,
@@ -38,5 +39,6 @@ describe('unit costs', () => {
     // bench/names-learn.ts holds these fixed; a stale learned-costs.ts would differ.
     for (const [unit, position, cost] of FIXED_LATIN_UNWRITTEN)
       expect(LATIN_UNWRITTEN[position * UNIT_COUNT + unit]).toBe(cost);
+    for (const [arabic, latin, cost] of FIXED_CROSS) expect(SUB[arabic * UNIT_COUNT + latin]).toBe(cost);
   });
 });

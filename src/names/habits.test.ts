@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { prepareToken, spellingSimilarity } from './index.js';
+import { soundUnits } from './sounds.js';
+import { unitName } from './units.js';
+
+// Transliteration habits the alignment knows as rules (units.ts, sounds.ts), each with the spellings it reads.
+// Spellings are compared by the alignment alone (no lexicon), so each test shows the rule, not a listed name.
+const units = (canonical: string) => soundUnits(canonical).map((u) => unitName[u]);
+const spelling = (a: string, b: string) =>
+  spellingSimilarity(prepareToken(a, { lexicon: false }), prepareToken(b, { lexicon: false }));
+
+describe('a doubled s is voiceless', () => {
+  it.each([
+    ['oussama', 'ou ss a m a'],
+    ['moussa', 'm ou ss a'],
+    ['hassan', 'h a ss a n'],
+    ['hasan', 'h a s a n'],
+    ['isshaq', 'i ss h a q'],
+  ])('%s reads as %s', (canonical, expected) => {
+    expect(units(canonical).join(' ')).toBe(expected);
+  });
+
+  it.each([
+    // [Arabic, doubled s, single s]: a single s between vowels may stand for ز, a doubled one does not.
+    ['رزان', 'Rassan', 'Rasan'],
+    ['نزار', 'Nissar', 'Nisar'],
+    ['عزيز', 'Assiss', 'Asis'],
+  ])('%s: %s is further than %s', (arabic, doubled, single) => {
+    expect(spelling(arabic, doubled)).toBeLessThan(0.8);
+    expect(spelling(arabic, single)).toBeGreaterThan(0.9);
+  });
+
+  it.each([
+    ['حسان', 'Hassan'],
+    ['أسامة', 'Oussama'],
+    ['موسى', 'Moussa'],
+    ['عيسى', 'Issa'],
+    ['Hassan', 'Hasan'],
+  ])('still reads %s as %s', (a, b) => {
+    expect(spelling(a, b)).toBeGreaterThan(0.9);
+  });
+});
+
+describe('a k for خ (the h of kh left out)', () => {
+  it.each([
+    ['خليل', 'Kalil'],
+    ['خديجة', 'Kadija'],
+    ['خالد', 'Kaled'],
+  ])('reads %s as %s', (arabic, latin) => {
+    expect(spelling(arabic, latin)).toBeGreaterThan(0.9);
+  });
+
+  it.each([
+    // k is still closer to ك and ق than to خ.
+    ['كليل', 'خليل', 'Kalil'],
+    ['قادر', 'خادر', 'Kader'],
+  ])('still reads %s before %s as %s', (closer, further, latin) => {
+    expect(spelling(closer, latin)).toBeGreaterThan(spelling(further, latin));
+  });
+});
+
+describe('a c between vowels before a, o, u may be a ç without its cedilla', () => {
+  it.each([
+    ['faycal', 'f ai c a l'],
+    ['nicola', 'n i c o l a'],
+    ['camal', 'k a m a l'],
+    ['acram', 'a k r a m'],
+    ['yacine', 'y a s i n e$'],
+  ])('%s reads as %s', (canonical, expected) => {
+    expect(units(canonical).join(' ')).toBe(expected);
+  });
+
+  it.each([
+    ['فيصل', 'Faycal'],
+    ['Faisal', 'Faycal'],
+    ['نيقولا', 'Nicola'],
+    ['يعقوب', 'Jacoub'],
+  ])('reads %s as %s', (a, b) => {
+    expect(spelling(a, b)).toBeGreaterThan(0.9);
+  });
+
+  it('still reads it closer to k than to s', () => {
+    expect(spelling('ميكال', 'Mical')).toBeGreaterThan(spelling('ميسال', 'Mical'));
+  });
+});
+
+describe('kh for ح (Russian transliteration: х for both ح and خ)', () => {
+  it.each([
+    ['أحمد', 'Akhmed'],
+    ['محمد', 'Mukhammed'],
+    ['صلاح', 'Salakh'],
+  ])('reads %s as %s', (arabic, latin) => {
+    expect(spelling(arabic, latin)).toBeGreaterThan(0.9);
+  });
+
+  it('still reads kh closer to خ than to ح', () => {
+    expect(spelling('خليل', 'Khalil')).toBeGreaterThan(spelling('حليل', 'Khalil'));
+  });
+});

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blockingRules, candidatePairs, deletionVariants, slipLinkRules } from './blocking.js';
+import { similarSimilarity } from './comparisons.js';
+import { NameSimilarity } from './similarity-cache.js';
 import { featuresOf } from './test-fixtures.js';
 
 describe('blocking', () => {
@@ -83,6 +85,46 @@ describe('blocking', () => {
       [1, 3],
     ]);
     expect(stats[0]?.rule).toBe('first+family~1');
+  });
+
+  it('pairs exactly the records a pair-by-pair reading of the spelling-tolerant rule pairs', () => {
+    // Several first names and families of spellings one slip apart, in both scripts, mixed so that blocks hold
+    // records of several kinds (first name × family skeleton) and pairs share more than one deletion variant.
+    const firsts = ['شريف', 'Cherif', 'سامر', 'Samer', 'خالد'];
+    // Kabrani / Karbani (KBRN / KRBN, two letters swapped) meet in two blocks but are not a slip (similarity 0.59).
+    const families = [
+      'البطيني',
+      'الدبطيني',
+      'Batini',
+      'Kabrani',
+      'الحلبي',
+      'Karbani',
+      'Halabi',
+      'المحمد',
+      'الحمد',
+    ];
+    const rows = [];
+    for (let k = 0; k < 45; k++) {
+      rows.push({ first_name: firsts[k % firsts.length], family_name: families[(k * 7) % families.length] });
+    }
+    const f = featuresOf(rows);
+    const { pairs } = candidatePairs(f, slipLinkRules);
+    const got = Array.from({ length: pairs.length }, (_, p) => `${pairs.a[p]}-${pairs.b[p]}`).sort();
+    const similarity = new NameSimilarity(f.names);
+    const skeleton = (i: number) => f.names.keyOf(f.family[i] as number);
+    const variants = (i: number) => deletionVariants(f.names.keyText(skeleton(i)), 3);
+    const expected: string[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      for (let j = i + 1; j < rows.length; j++) {
+        if (f.names.keyOf(f.first[i] as number) !== f.names.keyOf(f.first[j] as number)) continue;
+        if (skeleton(i) === skeleton(j)) continue;
+        if (!variants(i).some((v) => variants(j).includes(v))) continue;
+        if (similarity.get(f.family[i] as number, f.family[j] as number) < similarSimilarity) continue;
+        expected.push(`${i}-${j}`);
+      }
+    }
+    expect(expected.length).toBeGreaterThan(10);
+    expect(got).toEqual(expected.sort());
   });
 
   it('does not take two different names a letter apart for a slip', () => {

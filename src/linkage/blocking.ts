@@ -259,11 +259,12 @@ function slipLinkRule(name: string, salt: number, exact: 'first' | 'family', sli
   } satisfies SpellingRule;
 }
 
-/** Linking's spelling-tolerant rule (after the plain rules; see slipLinkRule). */
-export const slipLinkRules: readonly SpellingRule[] = [
-  slipLinkRule('first+family~1', 14, 'first', 'family'),
-  slipLinkRule('family+first~1', 15, 'family', 'first'),
-];
+/**
+ * Linking's spelling-tolerant rule (after the plain rules; see slipLinkRule). The other way round (family name exact,
+ * first name one slip apart) was measured and left out: at 1M records it found 35k more pairs for +0.0001 F1 and
+ * took 7 s, a family's blocks holding every first name of the family.
+ */
+export const slipLinkRules: readonly SpellingRule[] = [slipLinkRule('first+family~1', 14, 'first', 'family')];
 
 /** What `athar link` blocks on: the plain rules, then the spelling-tolerant one. */
 export const linkingRules: readonly (BlockingRule | SpellingRule)[] = [...blockingRules, ...slipLinkRules];

@@ -35,7 +35,24 @@ const text = fc.oneof(nameLike, nameLike, anyUnits, fc.string({ unit: 'binary', 
 
 const runs = { numRuns: Number(process.env.NAMES_RUNS ?? 300) };
 
+// Arabic letters, hamza forms, marks, tatweel and spaces: text that may or may not take normalize's plain-Arabic path.
+const arabicLike = fc.string({
+  unit: fc.constantFrom(...'ابتجحدرسعفقكلمنهويءأإآؤئىةٱ', '\u064e', '\u0651', '\u0640', '\u0654', ' ', '  '),
+  maxLength: 30,
+});
+
 describe('properties', () => {
+  it('normalizes Arabic text as it does with a Latin word beside it (the plain-Arabic path agrees with the general one)', () => {
+    fc.assert(
+      fc.property(arabicLike, (t) => {
+        const alone = normalize(t);
+        expect(normalize(`x ${t}`)).toBe(alone === '' ? 'x' : `x ${alone}`);
+        expect(clean(`x ${t}`)).toBe(clean(t) === '' ? 'x' : `x ${clean(t)}`);
+      }),
+      { numRuns: Number(process.env.NAMES_RUNS ?? 2000) },
+    );
+  });
+
   it('normalize is idempotent, and clean too', () => {
     fc.assert(
       fc.property(text, (t) => {

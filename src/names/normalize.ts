@@ -164,6 +164,8 @@ const LATIN_LETTER = /\p{Script=Latin}/u;
 /** Which script a text's letters are in: 'ar', 'latn', 'mixed' (both), or 'none' (no Arabic or Latin letter). */
 export function detectScript(text: string): Script {
   if (typeof text !== 'string') return 'none';
+  if (PLAIN_ARABIC.test(text)) return 'ar';
+  if (PRINTABLE_ASCII.test(text)) return /[A-Za-z]/.test(text) ? 'latn' : 'none';
   let arabic = false;
   let latin = false;
   for (const ch of text) {
@@ -176,6 +178,8 @@ export function detectScript(text: string): Script {
         (code >= 0xc0 && code !== 0xd7 && code !== 0xf7)
       )
         latin = true;
+    } else if ((code >= 0x621 && code <= 0x63f) || (code >= 0x641 && code <= 0x64a)) {
+      arabic = true;
     } else if (ARABIC_LETTER.test(ch)) {
       if (/\p{L}/u.test(ch)) arabic = true;
     } else if (LATIN_LETTER.test(ch)) {

@@ -48,6 +48,7 @@ describe('properties', () => {
         const alone = normalize(t);
         expect(normalize(`x ${t}`)).toBe(alone === '' ? 'x' : `x ${alone}`);
         expect(clean(`x ${t}`)).toBe(clean(t) === '' ? 'x' : `x ${clean(t)}`);
+        expect(detectScript(`x ${t}`)).toBe(detectScript(t) === 'ar' ? 'mixed' : 'latn');
       }),
       { numRuns: Number(process.env.NAMES_RUNS ?? 2000) },
     );

@@ -4,7 +4,7 @@ import { precision, type RecordFeatures } from './features.js';
 import { PairBuffer } from './pairs.js';
 import { hashString } from './random.js';
 import { NameSimilarity } from './similarity-cache.js';
-import { mixKey, orderByKey } from './sort.js';
+import { KeyedRecords, mixKey, orderByKey } from './sort.js';
 
 /** A plain equality rule: records with the same key (an unsigned 32-bit hash of a few fields) are compared. */
 export interface BlockingRule {
@@ -388,26 +388,18 @@ export function candidatePairs(
     let count = 0;
     const spelling = 'owner' in current ? current : undefined;
     if (spelling) {
+      const list = new KeyedRecords(keys.length);
       let i = 0;
-      const push = (key: number) => {
-        if (count === keys.length) {
-          const k2 = new Uint32Array(keys.length * 2);
-          k2.set(keys);
-          keys = k2;
-          const m2 = new Int32Array(members.length * 2);
-          m2.set(members);
-          members = m2;
-        }
-        keys[count] = key;
-        members[count] = i;
-        count++;
-      };
+      const push = (key: number) => list.push(key, i);
       for (; i < n; i++) {
         if (named[i] === 0) continue;
-        const before = count;
+        const before = list.count;
         spelling.keys(f, i, push);
-        if (count > before) stat.keyed++;
+        if (list.count > before) stat.keyed++;
       }
+      keys = list.keys;
+      members = list.records;
+      count = list.count;
     } else {
       const plain = current as BlockingRule;
       for (let i = 0; i < n; i++) {

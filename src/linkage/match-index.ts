@@ -11,7 +11,7 @@ import type { CompiledModel } from './model.js';
 import { probabilityOf } from './model.js';
 import type { PersonRecordFields } from './record.js';
 import { Scorer } from './scorer.js';
-import { orderByKey } from './sort.js';
+import { KeyedRecords, orderByKey } from './sort.js';
 import { TermFrequencies } from './term-frequencies.js';
 
 const allNarrowings: readonly Narrowing[] = ['birth', 'father', 'mother'];
@@ -43,27 +43,15 @@ class Postings {
   /** Packs the keys of records [0, n) (recent additions are folded in). */
   build(f: RecordFeatures, rule: IndexRule): void {
     const n = f.size;
-    let keys = new Uint32Array(n);
-    let owners = new Int32Array(n);
-    let count = 0;
+    const list = new KeyedRecords(n);
     let owner = 0;
-    const push = (key: number) => {
-      if (count === keys.length) {
-        const k = new Uint32Array(keys.length * 2);
-        k.set(keys);
-        keys = k;
-        const o = new Int32Array(owners.length * 2);
-        o.set(owners);
-        owners = o;
-      }
-      keys[count] = key;
-      owners[count++] = owner;
-    };
+    const push = (key: number) => list.push(key, owner);
     for (let i = 0; i < n; i++) {
       if (!f.hasName(i)) continue;
       owner = i;
       rule.keys(f, i, push);
     }
+    const { keys, records: owners, count } = list;
     const order = orderByKey(keys, count);
     const distinct: number[] = [];
     const starts: number[] = [];

@@ -33,6 +33,34 @@ export function orderByKey(keys: Uint32Array, count: number): Int32Array {
   return order;
 }
 
+/**
+ * Keys with the record each belongs to, in two parallel arrays that grow as keys are pushed: a rule giving a record
+ * several keys (blocking's and the match index's spelling-tolerant rules) fills one before it is sorted by key.
+ */
+export class KeyedRecords {
+  keys: Uint32Array<ArrayBuffer>;
+  records: Int32Array<ArrayBuffer>;
+  count = 0;
+
+  constructor(capacity: number) {
+    this.keys = new Uint32Array(Math.max(16, capacity));
+    this.records = new Int32Array(this.keys.length);
+  }
+
+  push(key: number, record: number): void {
+    if (this.count === this.keys.length) {
+      const keys = new Uint32Array(this.keys.length * 2);
+      keys.set(this.keys);
+      this.keys = keys;
+      const records = new Int32Array(keys.length);
+      records.set(this.records);
+      this.records = records;
+    }
+    this.keys[this.count] = key;
+    this.records[this.count++] = record;
+  }
+}
+
 /** A 32-bit mix of up to three non-negative integers (murmur3 finaliser), for composite blocking keys. */
 export function mixKey(salt: number, x: number, y: number, z = 0): number {
   let h = Math.imul(salt ^ 0x9e3779b9, 0x85ebca6b);

@@ -75,6 +75,8 @@ const LATIN_SPECIAL: Record<string, string> = {
 };
 // Apostrophes and the letters used for ʿayn and hamza in transliteration vanish inside a word.
 const APOSTROPHES = /['`´ʹʻʼʽʾʿˈ‘’‛′]/g;
+/** The hamza forms, alif maqsura and tā' marbūṭa that the matching form folds (ARABIC_FOLD). */
+const MATCHING_LETTERS = /[أإآٱىةؤئ]/g;
 
 /**
  * The matching form: `clean`, then Arabic folding (أ إ آ ٱ → ا, ى → ي, ة → ه, ؤ → و, ئ → ي), Latin folding (lower
@@ -86,8 +88,6 @@ export function normalize(text: string): string {
   if (PLAIN_ARABIC.test(cleaned)) return cleaned.replace(MATCHING_LETTERS, (c) => ARABIC_FOLD[c] ?? c);
   return fold(cleaned, ARABIC_FOLD, MATCHING_LETTERS);
 }
-
-const MATCHING_LETTERS = /[أإآٱىةؤئ]/g;
 
 const SOUND_FOLD: Record<string, string> = { ...ARABIC_FOLD, ى: 'ى', ئ: 'ئ' };
 

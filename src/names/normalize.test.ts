@@ -65,6 +65,22 @@ describe('normalize (matching form)', () => {
   });
 });
 
+describe('idempotence where a removal reveals more to do', () => {
+  it.each([
+    // ۂ loses its hamza in folding, leaving the Persian ہ that clean writes ه.
+    ['ۂ', 'ه'],
+    ['بۂ', 'به'],
+    // A zero-width space between a letter and its accent: once it goes, the two compose.
+    ['e\u200b\u0301', 'e'],
+    // A control character between two marks of different classes: once it goes, NFC orders them.
+    ['a\u0592\u0000\u0737', 'a'],
+  ])('normalize(%j) is %j, and again the same', (text, form) => {
+    expect(normalize(text)).toBe(form);
+    expect(normalize(normalize(text))).toBe(form);
+    expect(clean(clean(text))).toBe(clean(text));
+  });
+});
+
 describe('detectScript', () => {
   it.each([
     ['محمد', 'ar'],

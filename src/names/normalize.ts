@@ -47,7 +47,9 @@ export function clean(text: string): string {
   if (/[\ufb00-\uffef]/.test(s))
     s = s.replace(HONORIFICS, ' ').replace(COMPATIBILITY, (m) => m.normalize('NFKC'));
   s = s.normalize('NFC');
-  s = s.replace(HYGIENE_CHARS, (c) => HYGIENE[c] ?? '');
+  // What goes can leave marks side by side that NFC orders or joins (e, a zero-width space, an acute accent): once
+  // more, so that clean is idempotent.
+  s = s.replace(HYGIENE_CHARS, (c) => HYGIENE[c] ?? '').normalize('NFC');
   return s.replace(/[\s\u00a0]+/gu, ' ').trim();
 }
 
@@ -75,6 +77,8 @@ const LATIN_SPECIAL: Record<string, string> = {
 };
 // Apostrophes and the letters used for ʿayn and hamza in transliteration vanish inside a word.
 const APOSTROPHES = /['`´ʹʻʼʽʾʿˈ‘’‛′]/g;
+/** The Persian letters `clean` writes in Arabic (HYGIENE). */
+const PERSIAN_LETTERS = /[کیۀہھۃ]/g;
 /** The hamza forms, alif maqsura and tā' marbūṭa that the matching form folds (ARABIC_FOLD). */
 const MATCHING_LETTERS = /[أإآٱىةؤئ]/g;
 
@@ -150,8 +154,9 @@ function fold(cleaned: string, arabic: Record<string, string>, letters: RegExp):
   s = s.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
   s = s.replace(/[ßæœøłđðþıħ]/g, (c) => LATIN_SPECIAL[c] ?? c);
   s = s.replace(APOSTROPHES, '');
-  // Folding can reveal letters that fold again (e.g. a decomposed ى); one more pass keeps the result stable.
-  s = s.replace(letters, (c) => arabic[c] ?? c);
+  // Folding can reveal letters that fold again (a decomposed ى; ۂ, whose hamza goes, leaving the Persian ہ that
+  // `clean` writes ه); one more pass keeps the result stable.
+  s = s.replace(PERSIAN_LETTERS, (c) => HYGIENE[c] ?? c).replace(letters, (c) => arabic[c] ?? c);
   return s
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()

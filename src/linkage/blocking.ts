@@ -414,11 +414,15 @@ export function candidatePairs(
     }
     const order = orderByKey(keys, count);
     let nextBlock = 0;
-    const emitter = new BlockEmitter(pairs, blockIds, width, r, stat, options, !!spelling);
-    if (spelling) {
-      emitter.groups = Int32Array.from({ length: n }, (_, i) => spelling.group(f, i));
-      emitter.kinds = new Int32Array(n).fill(-1);
-    }
+    const emitter = new BlockEmitter(
+      pairs,
+      blockIds,
+      width,
+      r,
+      stat,
+      options,
+      spelling && { f, rule: spelling },
+    );
     let start = 0;
     while (start < count) {
       const key = keys[order[start] as number] as number;
@@ -461,14 +465,20 @@ class BlockEmitter {
     private readonly rule: number,
     private readonly stat: RuleStats,
     private readonly options: BlockingOptions,
-    /** A record is in many blocks of a spelling rule: no block ids (no later rule consults them). */
-    private readonly multiKey = false,
-  ) {}
+    /** The rule's spelling-tolerant form, if it has one (see SpellingRule). */
+    spellingRule?: { f: RecordFeatures; rule: SpellingRule },
+  ) {
+    if (spellingRule) {
+      const { f, rule } = spellingRule;
+      this.groups = Int32Array.from({ length: f.size }, (_, i) => rule.group(f, i));
+      this.kinds = new Int32Array(f.size).fill(-1);
+    }
+  }
 
   /** Each record's group under a spelling rule: pairs within a group are skipped at once. */
-  groups: Int32Array | undefined;
+  private readonly groups: Int32Array | undefined;
   /** Under a spelling rule, each record's kind in the block at hand (an index into `kindOwner`). */
-  kinds: Int32Array | undefined;
+  private readonly kinds: Int32Array | undefined;
   /** The spelling rule's verdicts on ownership, per two kinds of the block at hand: 0 not asked, 1 yes, 2 no. */
   private kindOwner = new Uint8Array(0);
   private kindCount = 0;
@@ -542,7 +552,8 @@ class BlockEmitter {
   full(block: Int32Array, id: number): void {
     for (let x = 0; x < block.length; x++) {
       const i = block[x] as number;
-      if (!this.multiKey) this.blockIds[i * this.width + this.rule] = id;
+      // A record is in many blocks of a spelling rule: no block ids there (no later rule consults them).
+      if (this.groups === undefined) this.blockIds[i * this.width + this.rule] = id;
       for (let y = x + 1; y < block.length; y++) this.emit(i, block[y] as number);
     }
   }

@@ -1,5 +1,5 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { type ApiClient, type ApiHarness, createApi } from '../../../test/api.js';
 import { describeEachDialect } from '../../../test/stores.js';
 import { signInLimits } from '../../access/account-rules.js';
@@ -264,6 +264,13 @@ describeEachDialect('accounts over HTTP', (store) => {
   });
 
   it('throttles one address trying many usernames, and one username tried from many addresses', async () => {
+    // One fixed instant: the limits count in fixed windows, which must not roll over in the middle of the test.
+    const clock = api.ctx.clock;
+    const fixed = Date.now();
+    Object.assign(api.ctx, { clock: () => fixed });
+    onTestFinished(() => {
+      Object.assign(api.ctx, { clock });
+    });
     const from = nextAddress();
     let last: LightMyRequestResponse | undefined;
     for (let i = 0; i <= signInLimits.perAddress.max; i++) {

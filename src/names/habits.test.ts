@@ -65,7 +65,7 @@ describe('a c between vowels before a, o, u may be a ç without its cedilla', ()
     ['nicola', 'n i c o l a'],
     ['camal', 'k a m a l'],
     ['acram', 'a k r a m'],
-    ['yacine', 'y a s i n e$'],
+    ['yacine', 'y a c. i n e$'],
   ])('%s reads as %s', (canonical, expected) => {
     expect(units(canonical).join(' ')).toBe(expected);
   });
@@ -95,5 +95,58 @@ describe('kh for ح (Russian transliteration: х for both ح and خ)', () => {
 
   it('still reads kh closer to خ than to ح', () => {
     expect(spelling('خليل', 'Khalil')).toBeGreaterThan(spelling('حليل', 'Khalil'));
+  });
+});
+
+describe('a c before a vowel may be the ج of Turkish spelling', () => {
+  it.each([
+    ['cemal', 'c. e m a l'],
+    ['recep', 'r e c. e p'],
+    ['cyrine', 'c. y r i n e$'],
+    ['recai', 'r e c a i'],
+  ])('%s reads as %s', (canonical, expected) => {
+    expect(units(canonical).join(' ')).toBe(expected);
+  });
+
+  it.each([
+    ['جمال', 'Cemal'],
+    ['جلال', 'Celal'],
+    ['رجب', 'Recep'],
+    ['نجيب', 'Necip'],
+    ['جميل', 'Cemil'],
+  ])('reads %s as %s', (a, b) => {
+    expect(spelling(a, b)).toBeGreaterThan(0.89);
+  });
+
+  it.each([
+    // [s reading, ج reading, Latin]: a soft c is still an s first (French and English spellings).
+    ['سيرين', 'جيرين', 'Cyrine'],
+    ['سمير', 'جمير', 'Cemir'],
+    ['Salal', 'Jalal', 'Celal'],
+  ])('still reads %s before %s as %s', (closer, further, latin) => {
+    expect(spelling(closer, latin)).toBeGreaterThan(spelling(further, latin));
+  });
+
+  it('keeps Cemal and Kemal (جمال, كمال) apart', () => {
+    expect(spelling('كمال', 'Cemal')).toBeLessThan(0.8);
+    expect(spelling('Kemal', 'Cemal')).toBeLessThan(0.8);
+  });
+});
+
+describe('dsch for ج (German spelling)', () => {
+  it.each([
+    ['dschamal', 'j a m a l'],
+    ['chadidscha', 'ch a d i j a'],
+  ])('%s reads as %s', (canonical, expected) => {
+    expect(units(canonical).join(' ')).toBe(expected);
+  });
+
+  it.each([
+    ['جمال', 'Dschamal'],
+    ['جهاد', 'Dschihad'],
+    ['خديجة', 'Chadidscha'],
+    ['Jamal', 'Dschamal'],
+  ])('reads %s as %s', (a, b) => {
+    expect(spelling(a, b)).toBeGreaterThan(0.9);
   });
 });

@@ -163,6 +163,12 @@ export function soundUnits(canonical: string): number[] {
       i++;
       continue;
     }
+    if (canonical.startsWith('dsch', i)) {
+      // German spelling writes ج as dsch (Dschamal, Chadidscha).
+      push(LA.j);
+      i += 4;
+      continue;
+    }
     const three = canonical.slice(i, i + 3);
     if (three === 'sch') {
       push(LA.sh);
@@ -200,7 +206,7 @@ export function soundUnits(canonical: string): number[] {
       const soft = next === 'e' || next === 'i' || next === 'y';
       // Between vowels before a, o, u: a hard c or a ç without its cedilla (units.ts).
       const between = i > 0 && VOWEL.test(canonical[i - 1] as string) && /[aou]/.test(next);
-      push(soft ? LA.s : between ? LA.c : LA.k);
+      push(soft ? LA.cs : between ? LA.c : LA.k);
     } else if (c === 'h' && i === n - 1 && i > 0 && VOWEL.test(canonical[i - 1] as string)) {
       push(LA.hFinal);
     } else if (c === 'i' && i === n - 2 && i >= 2 && canonical[i + 1] === 'e') {

@@ -114,6 +114,8 @@ export const LA = {
   s: unit('s', L, 'S', 1, 1),
   /** A c between vowels before a, o, u: a hard c (Nicola) or a French ç without its cedilla (Faycal). */
   c: unit('c', L, 'K', 1, 1),
+  /** A c before e, i, y: a soft c, an s (Cyrine), or the ج of Turkish spelling (Cemal, Recep). */
+  cs: unit('c.', L, 'S', 1, 1),
   /** A doubled s: voiceless wherever it is written (Oussama, Moussa, Hassan), never ز. */
   ss: unit('ss', L, 'S', 1, 1),
   t: unit('t', L, 'T', 1, 1),
@@ -780,7 +782,9 @@ export const FIXED_LATIN_UNWRITTEN: ReadonlyArray<readonly [unit: number, positi
  * - a doubled s is voiceless: French and English write ss between vowels where one s would read as z (Oussama,
  *   Moussa, Hassan), so it is never ز (Rassan is not رزان);
  * - a c between vowels before a, o, u is a k in most languages (Nicola, Jacoub), but in French spellings of Arabic
- *   names often a ç that lost its cedilla (Faycal): against س and ص it costs 0.3.
+ *   names often a ç that lost its cedilla (Faycal): against س and ص it costs 0.3;
+ * - a c before a vowel is ج in Turkish spelling (Cemal, Recep, Necip, Recai), which Turkish papers give Syrians in
+ *   Turkey: a soft c (otherwise an s) and a c between vowels cost 0.3 against ج and against j.
  */
 export const FIXED_CROSS: ReadonlyArray<readonly [arabic: number, latin: number, cost: number]> = [
   [AR.kh, LA.k, 0.25],
@@ -788,6 +792,13 @@ export const FIXED_CROSS: ReadonlyArray<readonly [arabic: number, latin: number,
   [AR.z, LA.ss, 1],
   [AR.s, LA.c, 0.3],
   [AR.ss, LA.c, 0.3],
+  [AR.j, LA.cs, 0.3],
+  [AR.j, LA.c, 0.3],
+];
+/** Latin × Latin costs set by hand on top of the learned ones, for the same habits: Turkish c is an English j. */
+export const FIXED_LATIN: ReadonlyArray<readonly [latin: number, latin: number, cost: number]> = [
+  [LA.cs, LA.j, 0.3],
+  [LA.c, LA.j, 0.3],
 ];
 /** Hand-set prior, by position then unit: a Latin unit left unmatched against Latin. */
 export const HAND_LATIN_DELETE = new Float64Array(LATIN_POSITIONS * UNIT_COUNT);
@@ -842,7 +853,8 @@ function derive(unit: number, from: number, name: string, adjust: (x: number, c:
 }
 derive(LA.ss, LA.s, 'ss', (x, c) => (x === LA.z || x === LA.zh ? 1 : c));
 derive(LA.c, LA.k, 'c', (x, c) => (x === LA.s || x === LA.ss ? Math.min(c, 0.3) : c));
-for (const [a, l, c] of FIXED_CROSS) {
+derive(LA.cs, LA.s, 'c.', (_x, c) => c);
+for (const [a, l, c] of [...FIXED_CROSS, ...FIXED_LATIN]) {
   SUB[a * UNIT_COUNT + l] = c;
   SUB[l * UNIT_COUNT + a] = c;
 }
@@ -875,6 +887,12 @@ if (!LEARNED_LATIN_UNWRITTEN.some(([l]) => l === 'c')) {
   for (let p = 0; p < LATIN_POSITIONS; p++) {
     LATIN_UNWRITTEN[p * UNIT_COUNT + LA.c] = LATIN_UNWRITTEN[p * UNIT_COUNT + LA.k] as number;
     LATIN_DROPPED[p * UNIT_COUNT + LA.c] = LATIN_DROPPED[p * UNIT_COUNT + LA.k] as number;
+  }
+}
+if (!LEARNED_LATIN_UNWRITTEN.some(([l]) => l === 'c.')) {
+  for (let p = 0; p < LATIN_POSITIONS; p++) {
+    LATIN_UNWRITTEN[p * UNIT_COUNT + LA.cs] = LATIN_UNWRITTEN[p * UNIT_COUNT + LA.s] as number;
+    LATIN_DROPPED[p * UNIT_COUNT + LA.cs] = LATIN_DROPPED[p * UNIT_COUNT + LA.s] as number;
   }
 }
 

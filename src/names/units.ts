@@ -838,12 +838,19 @@ for (const [a, b, c] of [...LEARNED_CROSS, ...LEARNED_LATIN]) {
 }
 /**
  * Units the learned costs may not list yet (added after the last fit) take the costs of the unit they refine, with
- * FIXED_CROSS on top: ss those of s (but never z or zh: it is voiceless), the c between vowels those of k (and 0.3
- * against s, as against س and ص).
+ * FIXED_CROSS and FIXED_LATIN on top: ss those of s (but never z or zh: it is voiceless), the c between vowels those
+ * of k (and 0.3 against s, as against س and ص), the soft c those of s.
  */
-function derive(unit: number, from: number, name: string, adjust: (x: number, c: number) => number): void {
-  if (LEARNED_CROSS.some(([a, b]) => a === name || b === name)) return;
-  if (LEARNED_LATIN.some(([a, b]) => a === name || b === name)) return;
+const REFINED: ReadonlyArray<
+  readonly [unit: number, from: number, name: string, adjust: (x: number, c: number) => number]
+> = [
+  [LA.ss, LA.s, 'ss', (x, c) => (x === LA.z || x === LA.zh ? 1 : c)],
+  [LA.c, LA.k, 'c', (x, c) => (x === LA.s || x === LA.ss ? Math.min(c, 0.3) : c)],
+  [LA.cs, LA.s, 'c.', (_x, c) => c],
+];
+for (const [unit, from, name, adjust] of REFINED) {
+  if (LEARNED_CROSS.some(([a, b]) => a === name || b === name)) continue;
+  if (LEARNED_LATIN.some(([a, b]) => a === name || b === name)) continue;
   for (let x = 0; x < UNIT_COUNT; x++) {
     if (x === unit) continue;
     const c = adjust(x, x === from ? 0 : (SUB[from * UNIT_COUNT + x] as number));
@@ -851,9 +858,6 @@ function derive(unit: number, from: number, name: string, adjust: (x: number, c:
     SUB[x * UNIT_COUNT + unit] = c;
   }
 }
-derive(LA.ss, LA.s, 'ss', (x, c) => (x === LA.z || x === LA.zh ? 1 : c));
-derive(LA.c, LA.k, 'c', (x, c) => (x === LA.s || x === LA.ss ? Math.min(c, 0.3) : c));
-derive(LA.cs, LA.s, 'c.', (_x, c) => c);
 for (const [a, l, c] of [...FIXED_CROSS, ...FIXED_LATIN]) {
   SUB[a * UNIT_COUNT + l] = c;
   SUB[l * UNIT_COUNT + a] = c;
@@ -877,22 +881,11 @@ for (const [table, learned] of [
   }
 }
 
-if (!LEARNED_LATIN_UNWRITTEN.some(([l]) => l === 'ss')) {
+for (const [unit, from, name] of REFINED) {
+  if (LEARNED_LATIN_UNWRITTEN.some(([l]) => l === name)) continue;
   for (let p = 0; p < LATIN_POSITIONS; p++) {
-    LATIN_UNWRITTEN[p * UNIT_COUNT + LA.ss] = LATIN_UNWRITTEN[p * UNIT_COUNT + LA.s] as number;
-    LATIN_DROPPED[p * UNIT_COUNT + LA.ss] = LATIN_DROPPED[p * UNIT_COUNT + LA.s] as number;
-  }
-}
-if (!LEARNED_LATIN_UNWRITTEN.some(([l]) => l === 'c')) {
-  for (let p = 0; p < LATIN_POSITIONS; p++) {
-    LATIN_UNWRITTEN[p * UNIT_COUNT + LA.c] = LATIN_UNWRITTEN[p * UNIT_COUNT + LA.k] as number;
-    LATIN_DROPPED[p * UNIT_COUNT + LA.c] = LATIN_DROPPED[p * UNIT_COUNT + LA.k] as number;
-  }
-}
-if (!LEARNED_LATIN_UNWRITTEN.some(([l]) => l === 'c.')) {
-  for (let p = 0; p < LATIN_POSITIONS; p++) {
-    LATIN_UNWRITTEN[p * UNIT_COUNT + LA.cs] = LATIN_UNWRITTEN[p * UNIT_COUNT + LA.s] as number;
-    LATIN_DROPPED[p * UNIT_COUNT + LA.cs] = LATIN_DROPPED[p * UNIT_COUNT + LA.s] as number;
+    LATIN_UNWRITTEN[p * UNIT_COUNT + unit] = LATIN_UNWRITTEN[p * UNIT_COUNT + from] as number;
+    LATIN_DROPPED[p * UNIT_COUNT + unit] = LATIN_DROPPED[p * UNIT_COUNT + from] as number;
   }
 }
 

@@ -94,6 +94,20 @@ export function recallAtPrecision(
   return { ...best, positives, negatives: sorted.length - positives };
 }
 
+/**
+ * The Wilson score interval (95%) of a recall: how far the figure could move with another sample of names of the
+ * same kind. It takes the threshold as given; choosing it on the same pairs makes the true interval a little wider.
+ */
+export function recallInterval(recall: number, positives: number, z = 1.96): [number, number] {
+  if (positives === 0) return [0, 1];
+  const p = Math.round(recall * positives) / positives;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * positives)) / (1 + z2 / positives);
+  const half =
+    (z / (1 + z2 / positives)) * Math.sqrt((p * (1 - p)) / positives + z2 / (4 * positives * positives));
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
 export interface TokenEvaluation {
   pairing: Pairing;
   split: Split | 'heldout-tune' | 'heldout-test';

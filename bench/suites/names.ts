@@ -21,6 +21,7 @@ import {
   loadAr2en,
   loadSyrianSet,
   prng,
+  recallInterval,
   splitAr2enTrain,
   type TokenEvaluation,
 } from '../names-quality.js';
@@ -175,6 +176,9 @@ function qualityRow(name: string, e: TokenEvaluation, baselineRecall?: number): 
     size: `${e.positives} pos / ${e.negativeCount} neg`,
     extra: {
       recallAtP98: e.recall,
+      interval95: recallInterval(e.recall, e.positives)
+        .map((x) => x.toFixed(3))
+        .join('–'),
       threshold: e.threshold,
       ...(baselineRecall === undefined ? {} : { levenshteinRecallAtP98: baselineRecall }),
     },

@@ -350,16 +350,18 @@ export interface CandidatePairs {
 
 /**
  * Candidate pairs from the union of the blocking rules, each pair once. A pair is emitted by the first rule that
- * compares it in full; later rules skip pairs that share an earlier rule's (sub-)block.
+ * compares it in full; later rules skip pairs that share an earlier rule's (sub-)block. A pair is final once
+ * emitted, so `into` may hand pairs on while blocking runs (SharedPairBuffer); it is closed at the end.
  */
 export function candidatePairs(
   f: RecordFeatures,
   rules: readonly (BlockingRule | SpellingRule)[] = linkingRules,
   options: BlockingOptions = defaultBlockingOptions,
   onRule?: (done: number, total: number) => void,
+  into?: PairBuffer,
 ): CandidatePairs {
   const n = f.size;
-  const pairs = new PairBuffer(Math.max(1024, n * 4));
+  const pairs = into ?? new PairBuffer(Math.max(1024, n * 4));
   // Each record's block id under every rule, side by side: the "did an earlier rule emit this pair" check then
   // reads two short runs of memory instead of one distant array per rule.
   const width = rules.length;
@@ -451,6 +453,7 @@ export function candidatePairs(
     stats.push(stat);
     onRule?.(r + 1, rules.length);
   }
+  pairs.close();
   return { pairs, stats, unnamed };
 }
 

@@ -9,6 +9,7 @@ import {
 import { type ClusterStats, clusterPairs } from './clustering.js';
 import type { RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
+import type { PairBuffer } from './pairs.js';
 import { Scorer } from './scorer.js';
 import { TermFrequencies } from './term-frequencies.js';
 
@@ -29,10 +30,20 @@ export interface LinkOptions {
   /** Pairs never to be merged (reviewers' rejections), keys from clustering.pairKey. */
   cannotLink?: ReadonlySet<number>;
   /**
-   * Scores all candidate pairs; defaults to this thread. The link service passes a worker-thread version.
+   * Scores candidate pairs elsewhere while blocking finds them (the link service's worker threads); by default
+   * this thread scores them once blocking is over.
    */
-  score?: (candidates: CandidatePairs, tf: TermFrequencies) => Promise<Float32Array> | Float32Array;
+  scoring?: (tf: TermFrequencies) => PairScoring;
   onStage?: (stage: 'blocking' | 'scoring' | 'clustering', done: number, total: number) => void;
+}
+
+/** Scoring that runs beside blocking: blocking writes into `pairs`, which hands each pair on once written. */
+export interface PairScoring {
+  pairs: PairBuffer;
+  /** Every pair's weight, once blocking has closed `pairs`. */
+  weights(): Promise<Float32Array>;
+  /** Blocking failed: stop scoring. */
+  abort(): Promise<void>;
 }
 
 export interface LinkResult {
@@ -54,15 +65,26 @@ export async function linkFeatures(
   options: LinkOptions = {},
 ): Promise<LinkResult> {
   const tf = TermFrequencies.of(f);
-  const candidates = candidatePairs(f, linkingRules, options.blocking ?? defaultBlockingOptions, (d, t) =>
-    options.onStage?.('blocking', d, t),
-  );
+  const scoring = options.scoring?.(tf);
+  let candidates: CandidatePairs;
+  try {
+    candidates = candidatePairs(
+      f,
+      linkingRules,
+      options.blocking ?? defaultBlockingOptions,
+      (d, t) => options.onStage?.('blocking', d, t),
+      scoring?.pairs,
+    );
+  } catch (error) {
+    await scoring?.abort();
+    throw error;
+  }
   const scorer = new Scorer(f, model, tf);
   const count = candidates.pairs.length;
   options.onStage?.('scoring', 0, count);
   let weights: Float32Array;
-  if (options.score) {
-    weights = await options.score(candidates, tf);
+  if (scoring) {
+    weights = await scoring.weights();
   } else {
     weights = new Float32Array(count);
     const step = 1 << 16;

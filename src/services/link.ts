@@ -249,10 +249,9 @@ export async function runLink(options: LinkRunOptions): Promise<LinkSummary> {
 
   const workers = options.workers ?? defaultWorkers();
   const result = await linkFeatures(features, compiled, {
-    score:
+    scoring:
       workers > 1
-        ? (candidates, tf) =>
-            scoreInWorkers(features, tf, model, candidates, workers, (d, t) => progress?.('scoring', d, t))
+        ? (tf) => scoreInWorkers(features, tf, model, workers, (d, t) => progress?.('scoring', d, t))
         : undefined,
     onStage: (stage, done, total) => {
       if (stage === 'scoring' && done === 0) lap('blocking');

@@ -41,26 +41,32 @@ const articlePrefix = /^(al|el)(?=[a-z]{3})|^ال(?=\p{L}{2})/u;
  * "El Masri" meet, and "عبد الرحمن" equals "عبدالرحمن").
  */
 export function partForm(text: string): string {
-  const words = normalize(text)
-    .split(' ')
-    .filter((w) => w !== '' && !articleWord.test(w));
+  const normal = normalize(text);
+  // Most parts are one word without an article: nothing to drop or join.
+  if (normal.indexOf(' ') < 0 && !mayStartWithArticle(normal)) return normal;
+  const words = normal.split(' ').filter((w) => w !== '' && !articleWord.test(w));
   if (words.length === 0) return '';
   words[0] = (words[0] as string).replace(articlePrefix, '');
   return words.join('');
 }
 
+/** Whether a matching form may begin with al, el or ال (the cheap test before articleWord and articlePrefix). */
+function mayStartWithArticle(form: string): boolean {
+  const c = form.charCodeAt(0);
+  return c === 0x61 || c === 0x65 || c === 0x627;
+}
+
+const fullNameParts = ['first', 'father', 'grandfather', 'family'] as const;
+
 /** Splits a full name into first / father / grandfather / family (names.parse), each in its matching form. */
 export function parseFullName(fullName: string): NameParts {
   const parsed = parse(fullName);
   const out: NameParts = {};
-  const put = (part: keyof NameParts, text: string | undefined) => {
+  for (const part of fullNameParts) {
+    const text = parsed[part];
     const form = text ? partForm(text) : '';
     if (form) out[part] = form;
-  };
-  put('first', parsed.first);
-  put('father', parsed.father);
-  put('grandfather', parsed.grandfather);
-  put('family', parsed.family);
+  }
   return out;
 }
 

@@ -64,25 +64,42 @@ const SEPARATORS = new Set(['bin', 'ibn', 'bint', 'ben', 'بن', 'ابن', 'بن
 /** No real full name has more parts than this; the rest of a longer input is ignored. */
 const MAX_PARTS = 16;
 
+const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+
+/** A plain letter or digit (ASCII or Arabic): a piece that starts and ends with one needs no trimming. */
+function plainEdge(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x621 && code <= 0x64a)
+  );
+}
+
 function words(display: string): Word[] {
   const out: Word[] = [];
   const segments = display.split(/[,،;؛]/);
-  segments.forEach((segment, s) => {
-    for (const raw of segment.split(' ')) {
+  for (let s = 0; s < segments.length; s++) {
+    for (const raw of (segments[s] as string).split(' ')) {
       const pieces = raw.split(/[-‐‑‒–—―_]+/);
-      pieces.forEach((piece, p) => {
+      for (let p = 0; p < pieces.length; p++) {
         // Dots end abbreviations and initials ("Mhd.", "A.B."): each dotted piece is a word of its own.
-        piece.split('.').forEach((sub, d) => {
-          const trimmed = sub.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+        const dotted = (pieces[p] as string).split('.');
+        for (let d = 0; d < dotted.length; d++) {
+          const sub = dotted[d] as string;
+          const trimmed =
+            sub !== '' && plainEdge(sub.charCodeAt(0)) && plainEdge(sub.charCodeAt(sub.length - 1))
+              ? sub
+              : sub.replace(EDGE_PUNCTUATION, '');
           const norm = normalize(trimmed);
-          if (norm === '' || out.length > MAX_PARTS * 4) return;
+          if (norm === '' || out.length > MAX_PARTS * 4) continue;
           // A piece whose matching form has several words (rare punctuation inside) contributes each of them.
           for (const n of norm.split(' '))
             out.push({ display: trimmed, norm: n, hyphen: p > 0 && d === 0, segment: s });
-        });
-      });
+        }
+      }
     }
-  });
+  }
   return out.slice(0, MAX_PARTS * 4);
 }
 

@@ -118,19 +118,22 @@ function glideBeforeVowel(s: string, i: number, two: string): boolean {
 export const MAX_UNITS = 40;
 
 /**
+ * Appends a unit. Doubled Latin letters are one sound (Hassan, Mohammad); doubled Arabic letters are two (ممدوح),
+ * except a repeated long-vowel letter (داوود). A function of the module, not a closure made per call.
+ */
+function pushUnit(out: number[], u: number): void {
+  if (out.length >= MAX_UNITS) return;
+  const last = out[out.length - 1];
+  if (last === u && (unitSide[u] === Side.Latin || u === AR.w || u === AR.y || u === AR.alif)) return;
+  out.push(u);
+}
+
+/**
  * Sound units of a canonical part. Arabic letters and Latin letters may both occur (mixed input); each run is
  * read by its own script's rules. Adjacent identical units merge (doubled consonants, shadda-less Arabic).
  */
 export function soundUnits(canonical: string): number[] {
   const out: number[] = [];
-  // Doubled Latin letters are one sound (Hassan, Mohammad); doubled Arabic letters are two (ممدوح), except a
-  // repeated long-vowel letter (داوود).
-  const push = (u: number) => {
-    if (out.length >= MAX_UNITS) return;
-    const last = out[out.length - 1];
-    if (last === u && (unitSide[u] === Side.Latin || u === AR.w || u === AR.y || u === AR.alif)) return;
-    out.push(u);
-  };
   const n = canonical.length;
   const hasLetter = /[a-z]/.test(canonical);
   let i = 0;
@@ -140,64 +143,64 @@ export function soundUnits(canonical: string): number[] {
     if (code >= 0x600 && code <= 0x6ff) {
       const atStart = i === 0;
       const atEnd = i === n - 1;
-      if (c === 'ا') push(atStart ? AR.alifInitial : AR.alif);
-      else if (c === 'ه') push(atEnd && !atStart ? AR.hFinal : AR.h);
-      else if (c === 'و') push(atStart ? AR.wInitial : AR.w);
+      if (c === 'ا') pushUnit(out, atStart ? AR.alifInitial : AR.alif);
+      else if (c === 'ه') pushUnit(out, atEnd && !atStart ? AR.hFinal : AR.h);
+      else if (c === 'و') pushUnit(out, atStart ? AR.wInitial : AR.w);
       else if (c === 'ي') {
         // After alif, ي is mostly a hamza seat written plainly (رايد for رائد); at the end it is often ى.
-        if (atStart) push(AR.yInitial);
-        else if (canonical[i - 1] === 'ا' && !atEnd) push(AR.yHamza);
-        else push(atEnd ? AR.yFinal : AR.y);
-      } else if (c === 'ئ') push(AR.yHamza);
-      else if (c === 'ى') push(atEnd ? AR.alifMaqsura : AR.y);
+        if (atStart) pushUnit(out, AR.yInitial);
+        else if (canonical[i - 1] === 'ا' && !atEnd) pushUnit(out, AR.yHamza);
+        else pushUnit(out, atEnd ? AR.yFinal : AR.y);
+      } else if (c === 'ئ') pushUnit(out, AR.yHamza);
+      else if (c === 'ى') pushUnit(out, atEnd ? AR.alifMaqsura : AR.y);
       else {
         const u = ARABIC_LETTERS[c];
-        if (u !== undefined) push(u);
+        if (u !== undefined) pushUnit(out, u);
       }
       i++;
       continue;
     }
     if (code >= 0x30 && code <= 0x39) {
       const u = hasLetter ? ARABIZI[c] : undefined;
-      if (u !== undefined) push(u);
+      if (u !== undefined) pushUnit(out, u);
       i++;
       continue;
     }
     if (canonical.startsWith('dsch', i)) {
       // German spelling writes ج as dsch (Dschamal, Chadidscha).
-      push(LA.j);
+      pushUnit(out, LA.j);
       i += 4;
       continue;
     }
     const three = canonical.slice(i, i + 3);
     if (three === 'sch') {
-      push(LA.sh);
+      pushUnit(out, LA.sh);
       i += 3;
       continue;
     }
     if (three === 'tch') {
-      push(LA.ch);
+      pushUnit(out, LA.ch);
       i += 3;
       continue;
     }
     const two = canonical.slice(i, i + 2);
     if (two === 'ss') {
       // A doubled s is voiceless (units.ts); a longer run is one sound too.
-      push(LA.ss);
+      pushUnit(out, LA.ss);
       i += 2;
       while (canonical[i] === 's' && canonical[i + 1] !== 'h') i++;
       continue;
     }
     const di = LATIN_DIGRAPHS[two];
     if (di !== undefined && !glideBeforeVowel(canonical, i, two)) {
-      push(di);
+      pushUnit(out, di);
       i += 2;
       continue;
     }
     const after = canonical[i + 2] as string;
     if (two === 'ie' && i > 0 && i < n - 2 && !VOWEL.test(after) && !(after === 'h' && i === n - 3)) {
       // "Saied", "Nabiel", "Walied": a medial ie is a long i (but "Fadieh" ends in i + eh).
-      push(LA.ee);
+      pushUnit(out, LA.ee);
       i += 2;
       continue;
     }
@@ -206,18 +209,18 @@ export function soundUnits(canonical: string): number[] {
       const soft = next === 'e' || next === 'i' || next === 'y';
       // Between vowels before a, o, u: a hard c or a ç without its cedilla (units.ts).
       const between = i > 0 && VOWEL.test(canonical[i - 1] as string) && /[aou]/.test(next);
-      push(soft ? LA.cs : between ? LA.c : LA.k);
+      pushUnit(out, soft ? LA.cs : between ? LA.c : LA.k);
     } else if (c === 'h' && i === n - 1 && i > 0 && VOWEL.test(canonical[i - 1] as string)) {
-      push(LA.hFinal);
+      pushUnit(out, LA.hFinal);
     } else if (c === 'i' && i === n - 2 && i >= 2 && canonical[i + 1] === 'e') {
       // "Fadie", "Ramie": a final ie is one i.
-      push(LA.i);
+      pushUnit(out, LA.i);
       i++;
     } else if (c === 'e' && i === n - 1 && i >= 3 && !VOWEL.test(canonical[i - 1] as string)) {
-      push(LA.eFinal);
+      pushUnit(out, LA.eFinal);
     } else {
       const u = LATIN_LETTERS[c];
-      if (u !== undefined) push(u);
+      if (u !== undefined) pushUnit(out, u);
     }
     i++;
   }

@@ -2,7 +2,7 @@ import { aliasKey, branches, governorates, resolveBranch, resolveGovernorate } f
 import { type DateParse, epochDay, parseDate, parseYear } from './dates.js';
 import { normalizeName, parseFullName, partForm, placeKey } from './name-kit.js';
 import type { DateColumn, PersonRecordFields } from './record.js';
-import { Interner, NameVocabulary } from './vocabulary.js';
+import { Interner, type NameList, NameVocabulary } from './vocabulary.js';
 
 /** Missing value in every column. */
 export const none = -1;
@@ -55,7 +55,7 @@ export interface FeatureExport {
   size: number;
   columns: Record<FeatureColumn, Int32Array>;
   ids: string[];
-  nameForms: readonly string[];
+  names: NameList;
   sources: readonly string[];
   places: readonly string[];
   numbers: readonly string[];
@@ -67,7 +67,7 @@ export interface FeatureExport {
 export interface FeatureSnapshot {
   size: number;
   columns: Record<FeatureColumn, Int32Array>;
-  nameForms: readonly string[];
+  names: NameList;
 }
 
 /**
@@ -143,7 +143,7 @@ export class RecordFeatures {
 
   /** Rebuilds read-only features from a snapshot (worker side); ids and issue counts stay with the owner. */
   static fromSnapshot(snapshot: FeatureSnapshot): RecordFeatures {
-    const features = new RecordFeatures(16, NameVocabulary.from(snapshot.nameForms));
+    const features = new RecordFeatures(16, NameVocabulary.from(snapshot.names));
     for (const column of featureColumns) features[column] = snapshot.columns[column];
     features.size = snapshot.size;
     features.capacity = snapshot.size;
@@ -158,7 +158,7 @@ export class RecordFeatures {
       shared.set(this[column].subarray(0, this.size));
       columns[column] = shared;
     }
-    return { size: this.size, columns, nameForms: this.names.allForms() };
+    return { size: this.size, columns, names: this.names.list() };
   }
 
   /** All of it, for `absorb` on another thread's side. */
@@ -168,7 +168,7 @@ export class RecordFeatures {
       size: this.size,
       columns,
       ids: this.ids,
-      nameForms: this.names.allForms(),
+      names: this.names.list(),
       sources: this.sources.values,
       places: this.places.values,
       numbers: this.numbers.values,
@@ -184,7 +184,9 @@ export class RecordFeatures {
   absorb(other: FeatureExport): void {
     const remap = (values: readonly string[], into: { intern(v: string): number }) =>
       Int32Array.from(values, (v) => into.intern(v));
-    const names = remap(other.nameForms, this.names);
+    const names = Int32Array.from(other.names.forms, (form, id) =>
+      this.names.intern(form, other.names.keys[id]),
+    );
     const sources = remap(other.sources, this.sources);
     const places = remap(other.places, this.places);
     const numbers = remap(other.numbers, this.numbers);

@@ -28,6 +28,12 @@ export class Interner {
   }
 }
 
+/** A vocabulary's names as plain strings, for another thread: forms in id order and each form's key. */
+export interface NameList {
+  forms: readonly string[];
+  keys: readonly string[];
+}
+
 /**
  * Name parts in their matching form, each with the id of its cross-script key. Shared by every name field, so the
  * same name as a first name and as a father's name has one id (and one key).
@@ -39,14 +45,27 @@ export class NameVocabulary {
   private latinFlags = new Uint8Array(1024);
   private preparedForms: (PreparedName | undefined)[] = [];
 
-  /** Rebuilds a vocabulary from its forms (in a worker, from a snapshot). */
-  static from(forms: readonly string[]): NameVocabulary {
+  /**
+   * Rebuilds a vocabulary from its forms and their keys (in a worker, from a snapshot). The keys come along so
+   * that no name is prepared again only to learn its key: a name is prepared when it is first compared.
+   */
+  static from(names: NameList): NameVocabulary {
     const vocabulary = new NameVocabulary();
-    for (const form of forms) vocabulary.intern(form);
+    for (let id = 0; id < names.forms.length; id++)
+      vocabulary.intern(names.forms[id] as string, names.keys[id]);
     return vocabulary;
   }
 
-  intern(form: string): number {
+  /** Every form with its key, in id order (what a snapshot carries). */
+  list(): NameList {
+    return {
+      forms: this.forms.values,
+      keys: Array.from({ length: this.size }, (_, id) => this.keyText(this.keyOf(id))),
+    };
+  }
+
+  /** The id of a form, added if new; `key`, when given, is its key as another vocabulary computed it. */
+  intern(form: string, key?: string): number {
     const before = this.forms.size;
     const id = this.forms.intern(form);
     if (id === before) {
@@ -58,7 +77,7 @@ export class NameVocabulary {
         flags.set(this.latinFlags);
         this.latinFlags = flags;
       }
-      this.keyIds[id] = this.keyNames.intern(nameKey(form));
+      this.keyIds[id] = this.keyNames.intern(key ?? nameKey(form));
       this.latinFlags[id] = /[a-z]/.test(form) ? 1 : 0;
     }
     return id;
@@ -88,11 +107,6 @@ export class NameVocabulary {
 
   keyText(keyId: number): string {
     return this.keyNames.values[keyId] as string;
-  }
-
-  /** All forms in id order (what a snapshot carries). */
-  allForms(): readonly string[] {
-    return this.forms.values;
   }
 
   prepared(id: number): PreparedName {

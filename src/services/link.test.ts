@@ -105,7 +105,8 @@ describe('athar link (service)', () => {
               ? x.features.sources.values[v]
               : ['first', 'father', 'grandfather', 'family', 'motherFirst', 'motherRest'].includes(column) &&
                   v >= 0
-                ? x.features.names.form(v)
+                ? // The form and its key: the key made in the other thread comes along with the form.
+                  `${x.features.names.form(v)} ${x.features.names.keyText(x.features.names.keyOf(v))}`
                 : column === 'place' && v >= 0
                   ? x.features.places.values[v]
                   : `${v}:${i}`,

@@ -24,7 +24,7 @@ import {
   readPersonCsv,
 } from './person-csv.js';
 import type { ReadJob, ReadResult } from './read-worker.js';
-import { defaultWorkers, scoreInWorkers } from './score-pool.js';
+import { defaultWorkers, SCORING_THREADS_FROM, scoreInWorkers } from './score-pool.js';
 
 export type LinkStage = 'reading' | 'training' | 'blocking' | 'scoring' | 'clustering' | 'writing';
 
@@ -43,7 +43,7 @@ export interface LinkRunOptions {
   saveModel?: string;
   /** Overrides the model's threshold (match probability). */
   threshold?: number;
-  /** Scoring threads (default: one per core). */
+  /** Scoring threads (default: one per core from SCORING_THREADS_FROM records, else this thread alone). */
   workers?: number;
   /** Explain this pair of record ids. */
   explain?: [string, string];
@@ -247,7 +247,7 @@ export async function runLink(options: LinkRunOptions): Promise<LinkSummary> {
     return summary;
   }
 
-  const workers = options.workers ?? defaultWorkers();
+  const workers = options.workers ?? (features.size >= SCORING_THREADS_FROM ? defaultWorkers() : 1);
   const result = await linkFeatures(features, compiled, {
     scoring:
       workers > 1

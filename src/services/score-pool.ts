@@ -30,6 +30,14 @@ export const STATE_GENERATION = 2;
 /** The next chunk a worker may take. */
 export const STATE_NEXT_CHUNK = 3;
 
+/**
+ * Below this many records one thread scores alone: each scoring thread prepares every name it meets again (the
+ * prepared names live in the thread that read them), which on two cores costs more than the second core saves
+ * until about 300k records (measured: 180k records 8–11 s alone, 11 s on two threads; 300k even; 1M 73 s alone
+ * against 52–56 s).
+ */
+export const SCORING_THREADS_FROM = 250_000;
+
 /** How many scoring threads to use by default: one per core. */
 export function defaultWorkers(): number {
   return Math.max(

@@ -38,7 +38,7 @@ export function registerLink(program: Command): void {
     .option('--train', 'retrain the model on these records (EM) before linking')
     .option('--save-model <file>', 'with --train: write the retrained model here')
     .option('--threshold <p>', "match probability at which pairs link (default: the model's)")
-    .option('--workers <n>', 'scoring threads (default: one per core)')
+    .option('--workers <n>', 'scoring threads (default: one per core from 250,000 records, else 1)')
     .option('--explain <ids...>', 'print the waterfall of two records (record ids)')
     .action(async (inputs: string[], flags: LinkFlags) => {
       if (!flags.out && !flags.explain)

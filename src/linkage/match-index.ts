@@ -339,7 +339,12 @@ export class MatchIndex {
         const narrow = rule.forced || postings.size(key) > this.maxPosting;
         postings.forEach(key, (i) => {
           if (i === q || stamp[i] === id) return;
-          if (narrow && !by.some((what) => shares(i, what))) return;
+          if (narrow) {
+            // A loop, not by.some(…): no closure made per candidate on the longest lists.
+            let shared = false;
+            for (let w = 0; w < by.length && !shared; w++) shared = shares(i, by[w] as Narrowing);
+            if (!shared) return;
+          }
           stamp[i] = id;
           visit(i);
         });

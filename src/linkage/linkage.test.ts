@@ -115,6 +115,26 @@ describe('the match index', () => {
     expect(small.top({ full_name: 'Rachid Al-anrani' }, 10).map((c) => c.recordId)).toEqual(['r-3']);
   });
 
+  it('narrows a long list of one-slip candidates to those sharing one more thing with the report', () => {
+    // maxPosting 8: a spelling-tolerant rule's list is narrowed once it holds more than 2 records.
+    const small = new MatchIndex(new CompiledModel(shippedModel()), { maxPosting: 8 });
+    const others = ['خالد', 'يونس', 'أحمد', 'علي'].map((father, k) => ({
+      id: `other-${k}`,
+      fields: { first_name: 'محمود', father_name: father, family_name: 'مفيز', birth_year: '1950' },
+    }));
+    small.load([
+      {
+        id: 'r-1',
+        fields: { first_name: 'محمود', father_name: 'يونس', family_name: 'مفيز', birth_year: '1976' },
+      },
+      ...others,
+    ]);
+    const found = small.top({ full_name: 'Mahmoud Maxiz', birth_year: '1976' }, 10).map((c) => c.recordId);
+    expect(found).toEqual(['r-1']);
+    // Without a birth year nothing narrows the list: no candidate shares one more thing.
+    expect(small.top({ full_name: 'Mahmoud Maxiz' }, 10)).toEqual([]);
+  });
+
   it('answers a report without any name with no candidates', () => {
     expect(index.top({ mother_name: 'فاطمة', birth_year: '1980' }, 10)).toEqual([]);
   });

@@ -435,7 +435,7 @@ export function candidatePairs(
         const block = new Int32Array(size);
         for (let k = 0; k < size; k++) block[k] = members[order[start + k] as number] as number;
         stat.blocks++;
-        if (spelling) emitter.spellingBlock(f, spelling, block, key);
+        if (spelling) emitter.spellingBlock(block, key);
         if (size <= options.maxBlock) {
           emitter.full(block, nextBlock++);
         } else {
@@ -471,6 +471,7 @@ class BlockEmitter {
     /** The rule's spelling-tolerant form, if it has one (see SpellingRule). */
     spellingRule?: { f: RecordFeatures; rule: SpellingRule },
   ) {
+    this.spellingRule = spellingRule;
     if (spellingRule) {
       const { f, rule } = spellingRule;
       this.groups = Int32Array.from({ length: f.size }, (_, i) => rule.group(f, i));
@@ -485,13 +486,16 @@ class BlockEmitter {
   /** The spelling rule's verdicts on ownership, per two kinds of the block at hand: 0 not asked, 1 yes, 2 no. */
   private kindOwner = new Uint8Array(0);
   private kindCount = 0;
-  private spelling: { f: RecordFeatures; rule: SpellingRule; key: number } | undefined;
+  private readonly spellingRule: { f: RecordFeatures; rule: SpellingRule } | undefined;
+  /** The key of the spelling rule's block at hand (set by spellingBlock). */
+  private blockKey = -1;
 
   /**
    * Starts a block of a spelling rule. Records that agree on the rule's kind agree on which block owns their pairs,
    * so ownership is asked once per two kinds (a common name's block holds thousands of records of a few kinds).
    */
-  spellingBlock(f: RecordFeatures, rule: SpellingRule, block: Int32Array, key: number): void {
+  spellingBlock(block: Int32Array, key: number): void {
+    const { f, rule } = this.spellingRule as { f: RecordFeatures; rule: SpellingRule };
     const kinds = this.kinds as Int32Array;
     const index = new Map<number, number>();
     for (const i of block) {
@@ -507,7 +511,7 @@ class BlockEmitter {
     const cells = index.size * index.size;
     if (this.kindOwner.length < cells) this.kindOwner = new Uint8Array(cells);
     else this.kindOwner.fill(0, 0, cells);
-    this.spelling = { f, rule, key };
+    this.blockKey = key;
   }
 
   /** Pairs already emitted within the oversized block at hand (its partitions overlap). */
@@ -518,13 +522,13 @@ class BlockEmitter {
       this.skipped++;
       return;
     }
-    const spelling = this.spelling;
+    const spelling = this.spellingRule;
     if (spelling !== undefined) {
       const kinds = this.kinds as Int32Array;
       const cell = (kinds[i] as number) * this.kindCount + (kinds[j] as number);
       let verdict = this.kindOwner[cell] as number;
       if (verdict === 0) {
-        verdict = spelling.rule.owner(spelling.f, i, j, spelling.key) ? 1 : 2;
+        verdict = spelling.rule.owner(spelling.f, i, j, this.blockKey) ? 1 : 2;
         this.kindOwner[cell] = verdict;
       }
       if (verdict === 2 || !spelling.rule.admits(spelling.f, i, j)) {

@@ -95,12 +95,6 @@ function intern(text: string): number {
 }
 
 /**
- * The hot-path data of prepared tokens lives in shared chunks of one Int32Array each, a fixed header then the units
- * and their deletion costs in hundredths (every cost is a multiple of 0.01, so the alignment runs on exact integers
- * and is exactly symmetric). A comparison then reads two short runs of one or two arrays instead of a dozen
- * scattered objects: on random pairs of thousands of tokens, memory access is what costs.
- */
-/**
  * The hot-path data of prepared tokens lives in shared chunks (one ArrayBuffer, seen as 32-bit words, 16-bit
  * halves, bytes and 64-bit floats), one 64-byte cache line per token for names of up to ten sound units: on random
  * pairs of thousands of tokens, memory access is what costs, so a comparison reads the two tokens' lines and

@@ -150,3 +150,35 @@ describe('dsch for ج (German spelling)', () => {
     expect(spelling(a, b)).toBeGreaterThan(0.9);
   });
 });
+
+describe('an s that starts the name is voiceless', () => {
+  it.each([
+    ['saad', 's^ aa d'],
+    ['salim', 's^ a l i m'],
+    ['alsayed', 'a l s^ a y e d'],
+    ['nisar', 'n i s a r'],
+  ])('%s reads as %s', (canonical, expected) => {
+    expect(units(canonical).join(' ')).toBe(expected);
+  });
+
+  it.each([
+    // [Arabic with ز, its z spelling, an s spelling]: only German writes a first ز as s.
+    ['زيد', 'Zaid', 'Saied'],
+    ['زين', 'Zein', 'Sein'],
+    ['زكريا', 'Zakaria', 'Sakaria'],
+  ])('%s: %s is a match, %s is not', (arabic, z, s) => {
+    expect(spelling(arabic, z)).toBeGreaterThan(0.9);
+    expect(spelling(arabic, s)).toBeLessThan(0.9);
+  });
+
+  it.each([
+    ['سعيد', 'Saied'],
+    ['سليم', 'Salim'],
+    ['صابر', 'Saber'],
+    // Between vowels an s may still be a ز: French reads it so.
+    ['نزار', 'Nisar'],
+    ['عزيز', 'Asis'],
+  ])('still reads %s as %s', (arabic, latin) => {
+    expect(spelling(arabic, latin)).toBeGreaterThan(0.9);
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * Turns a canonical name part (see canonical.ts) into its sequence of sound units (see units.ts).
  */
+import { gluedArticleLength } from './canonical.js';
 import { AR, LA, Side, unitSide } from './units.js';
 
 const ARABIC_LETTERS: Record<string, number> = {
@@ -136,6 +137,7 @@ export function soundUnits(canonical: string): number[] {
   const out: number[] = [];
   const n = canonical.length;
   const hasLetter = /[a-z]/.test(canonical);
+  const nameStart = gluedArticleLength(canonical);
   let i = 0;
   while (i < n && out.length < MAX_UNITS) {
     const c = canonical[i] as string;
@@ -210,6 +212,9 @@ export function soundUnits(canonical: string): number[] {
       // Between vowels before a, o, u: a hard c or a ç without its cedilla (units.ts).
       const between = i > 0 && VOWEL.test(canonical[i - 1] as string) && /[aou]/.test(next);
       pushUnit(out, soft ? LA.cs : between ? LA.c : LA.k);
+    } else if (c === 's' && i === nameStart) {
+      // The name's first sound (after a glued article): voiceless, so not ز (units.ts).
+      pushUnit(out, LA.s0);
     } else if (c === 'h' && i === n - 1 && i > 0 && VOWEL.test(canonical[i - 1] as string)) {
       pushUnit(out, LA.hFinal);
     } else if (c === 'i' && i === n - 2 && i >= 2 && canonical[i + 1] === 'e') {

@@ -118,6 +118,8 @@ export const LA = {
   cs: unit('c.', L, 'S', 1, 1),
   /** A doubled s: voiceless wherever it is written (Oussama, Moussa, Hassan), never ز. */
   ss: unit('ss', L, 'S', 1, 1),
+  /** An s that starts the name: voiceless in the languages Syrian names are written in, German aside (Said, Salim). */
+  s0: unit('s^', L, 'S', 1, 1),
   t: unit('t', L, 'T', 1, 1),
   v: unit('v', L, 'F', 1, 1),
   w: unit('w', L, '', 0.5, 0.5),
@@ -784,7 +786,10 @@ export const FIXED_LATIN_UNWRITTEN: ReadonlyArray<readonly [unit: number, positi
  * - a c between vowels before a, o, u is a k in most languages (Nicola, Jacoub), but in French spellings of Arabic
  *   names often a ç that lost its cedilla (Faycal): against س and ص it costs 0.3;
  * - a c before a vowel is ج in Turkish spelling (Cemal, Recep, Necip, Recai), which Turkish papers give Syrians in
- *   Turkey: a soft c (otherwise an s) and a c between vowels cost 0.3 against ج and against j.
+ *   Turkey: a soft c (otherwise an s) and a c between vowels cost 0.3 against ج and against j;
+ * - an s that starts the name is voiceless in English, French, Turkish and Italian: only German reads it as z, and
+ *   the fit learned ز → s at 0.02 from the foreign names of ar2en (Rosa, José, German names) and from s between
+ *   vowels, where French too reads a z (Nisar for نزار). Saied and Sueid are سعيد, not زيد: 0.5.
  */
 export const FIXED_CROSS: ReadonlyArray<readonly [arabic: number, latin: number, cost: number]> = [
   [AR.kh, LA.k, 0.25],
@@ -794,6 +799,7 @@ export const FIXED_CROSS: ReadonlyArray<readonly [arabic: number, latin: number,
   [AR.ss, LA.c, 0.3],
   [AR.j, LA.cs, 0.3],
   [AR.j, LA.c, 0.3],
+  [AR.z, LA.s0, 0.5],
 ];
 /** Latin × Latin costs set by hand on top of the learned ones, for the same habits: Turkish c is an English j. */
 export const FIXED_LATIN: ReadonlyArray<readonly [latin: number, latin: number, cost: number]> = [
@@ -839,7 +845,7 @@ for (const [a, b, c] of [...LEARNED_CROSS, ...LEARNED_LATIN]) {
 /**
  * Units the learned costs may not list yet (added after the last fit) take the costs of the unit they refine, with
  * FIXED_CROSS and FIXED_LATIN on top: ss those of s (but never z or zh: it is voiceless), the c between vowels those
- * of k (and 0.3 against s, as against س and ص), the soft c those of s.
+ * of k (and 0.3 against s, as against س and ص), the soft c and the initial s those of s.
  */
 const REFINED: ReadonlyArray<
   readonly [unit: number, from: number, name: string, adjust: (x: number, c: number) => number]
@@ -847,6 +853,7 @@ const REFINED: ReadonlyArray<
   [LA.ss, LA.s, 'ss', (x, c) => (x === LA.z || x === LA.zh ? 1 : c)],
   [LA.c, LA.k, 'c', (x, c) => (x === LA.s || x === LA.ss ? Math.min(c, 0.3) : c)],
   [LA.cs, LA.s, 'c.', (_x, c) => c],
+  [LA.s0, LA.s, 's^', (_x, c) => c],
 ];
 for (const [unit, from, name, adjust] of REFINED) {
   if (LEARNED_CROSS.some(([a, b]) => a === name || b === name)) continue;

@@ -132,12 +132,12 @@ function pushUnit(out: number[], u: number): void {
 /**
  * Sound units of a canonical part. Arabic letters and Latin letters may both occur (mixed input); each run is
  * read by its own script's rules. Adjacent identical units merge (doubled consonants, shadda-less Arabic).
+ * `nameStart` is where the name begins after a glued article (callers that know it pass it).
  */
-export function soundUnits(canonical: string): number[] {
+export function soundUnits(canonical: string, nameStart = gluedArticleLength(canonical)): number[] {
   const out: number[] = [];
   const n = canonical.length;
   const hasLetter = /[a-z]/.test(canonical);
-  const nameStart = gluedArticleLength(canonical);
   let i = 0;
   while (i < n && out.length < MAX_UNITS) {
     const c = canonical[i] as string;

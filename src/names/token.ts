@@ -325,8 +325,8 @@ function fromCanonical(
   lookup: boolean,
   fit?: { lexicon: Int32Array; profile: Profile },
 ): PreparedToken {
-  const units = Uint8Array.from(soundUnits(canonical));
   const article = gluedArticleLength(canonical);
+  const units = Uint8Array.from(soundUnits(canonical, article));
   // The article's units are the first `articleUnits` units (a + l, or ا + ل).
   const articleUnits = article > 0 ? Math.min(2, units.length) : 0;
   const dSame = new Float64Array(units.length);

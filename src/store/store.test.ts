@@ -8,6 +8,7 @@ import { createTestDatabase, describeEachDialect } from '../../test/stores.js';
 import { newId, nowIso } from '../ids.js';
 import { StoreError } from './errors.js';
 import { AuditRepository } from './repositories/audit.js';
+import { LedgerRepository } from './repositories/ledger.js';
 import { PlaceRepository } from './repositories/places.js';
 import { SourceRepository } from './repositories/sources.js';
 import { UserRepository } from './repositories/users.js';
@@ -207,6 +208,38 @@ describeEachDialect('store', (store, dialect) => {
       'one',
     ]);
     expect(rows.filter((r) => r.action.startsWith('many-'))).toHaveLength(50);
+  });
+
+  it('keeps the latest log entry vouching for each row, in batches of thousands', async () => {
+    const ledger = new LedgerRepository(store().db, store().capabilities);
+    const first = Array.from({ length: 3000 }, (_, i) => ({
+      table_name: 'records',
+      row_id: `r-${i}`,
+      idx: i,
+      sha256: 'a'.repeat(64),
+    }));
+    await store().transaction((trx) => new LedgerRepository(trx, store().capabilities).upsertRows(first));
+    // The second batch vouches again for half of them (a later entry wins) and for new rows.
+    const second = Array.from({ length: 3000 }, (_, i) => ({
+      table_name: 'records',
+      row_id: `r-${i + 1500}`,
+      idx: 10_000 + i,
+      sha256: 'b'.repeat(64),
+    }));
+    await ledger.upsertRows(second);
+    await ledger.upsertRows([]);
+    const rows = await store()
+      .db.selectFrom('ledger_rows')
+      .select(['row_id', 'idx', 'sha256'])
+      .where('table_name', '=', 'records')
+      .execute();
+    expect(rows).toHaveLength(4500);
+    const byId = new Map(rows.map((r) => [r.row_id, r]));
+    expect(byId.get('r-0')?.sha256).toBe('a'.repeat(64));
+    expect(Number(byId.get('r-0')?.idx)).toBe(0);
+    expect(Number(byId.get('r-1500')?.idx)).toBe(10_000);
+    expect(byId.get('r-1500')?.sha256).toBe('b'.repeat(64));
+    expect(Number(byId.get('r-4499')?.idx)).toBe(12_999);
   });
 
   it('reads and writes meta values', async () => {

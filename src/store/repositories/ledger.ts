@@ -107,8 +107,22 @@ export class LedgerRepository {
     }
   }
 
-  /** Records the latest entry for each row (one row per key in `rows`: the caller keeps the last). */
+  /**
+   * Records the latest entry for each row (one row per key in `rows`: the caller keeps the last). On PostgreSQL the
+   * batch goes as four array parameters: a VALUES list of 5,000 rows × 4 parameters cost both sides ~35% more
+   * (bench/RESULTS.md, 2026-11-30). Not for ledger_entries: escaping JSON text into an array literal costs more.
+   */
   async upsertRows(rows: readonly LedgerRowTable[]): Promise<void> {
+    if (this.caps.dialect === 'postgres') {
+      if (rows.length === 0) return;
+      await sql`insert into ledger_rows (table_name, row_id, idx, sha256)
+        select * from unnest(${rows.map((r) => r.table_name)}::text[], ${rows.map((r) => r.row_id)}::text[],
+          ${rows.map((r) => r.idx)}::bigint[], ${rows.map((r) => r.sha256)}::text[])
+        on conflict (table_name, row_id) do update set idx = excluded.idx, sha256 = excluded.sha256`.execute(
+        this.db,
+      );
+      return;
+    }
     for (const chunk of chunkRows(this.caps, rows)) {
       await this.db
         .insertInto('ledger_rows')

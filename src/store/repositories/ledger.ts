@@ -109,7 +109,7 @@ export class LedgerRepository {
 
   /**
    * Records the latest entry for each row (one row per key in `rows`: the caller keeps the last). On PostgreSQL the
-   * batch goes as four array parameters: a VALUES list of 5,000 rows × 4 parameters cost both sides ~35% more
+   * batch goes as four array parameters: a VALUES list of 5,000 rows × 4 parameters took ~35% longer
    * (bench/RESULTS.md, 2026-11-30). Not for ledger_entries: escaping JSON text into an array literal costs more.
    */
   async upsertRows(rows: readonly LedgerRowTable[]): Promise<void> {

@@ -757,6 +757,7 @@ function againstListed(listed: PreparedToken, cx: Chunk, x: number, cy: Chunk, y
   fit.other = 0;
   fit.otherEntry = -1;
   fit.mineSameScript = 0;
+  fit.mineAny = 0;
   const size = cy.bytes[y + PROFILE] as number;
   if (size === 0) {
     fit.kind = FIT_NONE;
@@ -794,6 +795,7 @@ function againstListed(listed: PreparedToken, cx: Chunk, x: number, cy: Chunk, y
   // when this name has any within reach: Arabic leaves short vowels unwritten, so across scripts two names that
   // differ by a long vowel fit alike (Saamer: سامر and سمير), while the Latin spellings tell them apart (Samer,
   // Samir). Otherwise from the fit in any script.
+  fit.mineAny = mine;
   if (fit.mineSameScript > 0) {
     fit.mine = fit.mineSameScript;
     fit.other = otherSame;
@@ -809,9 +811,16 @@ function againstListed(listed: PreparedToken, cx: Chunk, x: number, cy: Chunk, y
     return Math.min(s, AMBIGUOUS_CEILING);
   }
   fit.kind = FIT_MINE;
-  // Only a fit to spellings in the unlisted spelling's own script raises the score: across scripts, unrelated
-  // names coincide too often (ولاء ~ Oula ~ علا).
-  return Math.max(s, Math.min(fit.mineSameScript, INFERRED_SAME_SCORE));
+  if (fit.mineSameScript === 0) return s;
+  // Its fit to this name's spellings in its own script raises the score. So does its fit in any script (a Latin
+  // spelling against the name's Arabic form), but only to a bare match, and only now that its own-script fits have
+  // told which name it is: across scripts alone unrelated names coincide too often (ولاء ~ Oula ~ علا), while
+  // Iesa, whose Latin fits read it as عيسى but at 0.88 (Issa, Eisa), fits عيسى itself almost letter for letter.
+  return Math.max(
+    s,
+    Math.min(fit.mineSameScript, INFERRED_SAME_SCORE),
+    Math.min(fit.mineAny, TOKEN_MATCH_THRESHOLD),
+  );
 }
 
 const FIT_NONE = 0;
@@ -819,7 +828,15 @@ const FIT_OTHER = 1;
 const FIT_AMBIGUOUS = 2;
 const FIT_MINE = 3;
 /** What the last `againstListed` decided, for `explainTokens` (one object, reused: the hot path allocates nothing). */
-const lastFit = { kind: FIT_NONE, spelling: 0, mine: 0, mineSameScript: 0, other: 0, otherEntry: -1 };
+const lastFit = {
+  kind: FIT_NONE,
+  spelling: 0,
+  mine: 0,
+  mineAny: 0,
+  mineSameScript: 0,
+  other: 0,
+  otherEntry: -1,
+};
 
 function sharesEntry(la: Int32Array, lb: Int32Array): boolean {
   if (la.length === 1 && lb.length === 1) return false;
@@ -892,7 +909,10 @@ export function explainTokens(a: PreparedToken, b: PreparedToken): TokenExplanat
       return {
         ...base,
         reason: 'same-lexicon-entry',
-        detail: `${unlisted.text} is closest to the listed spellings of ${mine} (${fit.mineSameScript.toFixed(3)}); ${similar}`,
+        detail:
+          score > Math.min(fit.mineSameScript, INFERRED_SAME_SCORE)
+            ? `${unlisted.text} is closest to the listed spellings of ${mine} (${fit.mineSameScript.toFixed(3)} in its script, ${fit.mineAny.toFixed(3)} in any): a bare match; ${similar}`
+            : `${unlisted.text} is closest to the listed spellings of ${mine} (${fit.mineSameScript.toFixed(3)}); ${similar}`,
       };
     return { ...base, reason: 'spelling', detail: similar };
   }

@@ -909,10 +909,12 @@ export function explainTokens(a: PreparedToken, b: PreparedToken): TokenExplanat
       return {
         ...base,
         reason: 'same-lexicon-entry',
-        detail:
+        detail: `${unlisted.text} is closest to the listed spellings of ${mine} (${fit.mineSameScript.toFixed(3)}${
+          // Raised past its own-script fit: by its fit in any script, to a bare match.
           score > Math.min(fit.mineSameScript, INFERRED_SAME_SCORE)
-            ? `${unlisted.text} is closest to the listed spellings of ${mine} (${fit.mineSameScript.toFixed(3)} in its script, ${fit.mineAny.toFixed(3)} in any): a bare match; ${similar}`
-            : `${unlisted.text} is closest to the listed spellings of ${mine} (${fit.mineSameScript.toFixed(3)}); ${similar}`,
+            ? ` in its script, ${fit.mineAny.toFixed(3)} in any): a bare match`
+            : ')'
+        }; ${similar}`,
       };
     return { ...base, reason: 'spelling', detail: similar };
   }

@@ -182,3 +182,32 @@ describe('an s that starts the name is voiceless', () => {
     expect(spelling(arabic, latin)).toBeGreaterThan(0.9);
   });
 });
+
+describe("a name's first ou before a vowel is و (French spelling)", () => {
+  it.each([
+    ['oualid', 'w a l i d'],
+    ['ouala', 'w a l a'],
+    ['aloualid', 'a l w a l i d'],
+    // Not before a vowel, or inside the name (u then a hamza or ع): the vowel.
+    ['oula', 'ou l a'],
+    ['fouad', 'f ou a d'],
+    ['souad', 's^ ou a d'],
+  ])('%s reads as %s', (canonical, expected) => {
+    expect(units(canonical).join(' ')).toBe(expected);
+  });
+
+  it('reads Ouala as ولاء, not as the ع of علا', () => {
+    expect(spelling('ولاء', 'Ouala')).toBeGreaterThan(0.9);
+    expect(spelling('علا', 'Ouala')).toBeLessThan(0.8);
+  });
+
+  it.each([
+    ['وليد', 'Oualid'],
+    ['ورد', 'Ouard'],
+    ['علا', 'Oula'],
+    ['فؤاد', 'Fouad'],
+    ['سعاد', 'Souad'],
+  ])('still reads %s as %s', (arabic, latin) => {
+    expect(spelling(arabic, latin)).toBeGreaterThan(0.9);
+  });
+});

@@ -193,6 +193,14 @@ export function soundUnits(canonical: string, nameStart = gluedArticleLength(can
       while (canonical[i] === 's' && canonical[i + 1] !== 'h') i++;
       continue;
     }
+    if (two === 'ou' && i === nameStart && /[aei]/.test(canonical[i + 2] ?? '')) {
+      // French spelling writes a name's first و before a vowel as ou (Oualid, Ouassim, Ouidad): a consonant, not
+      // the vowel u of an ع (Oula for علا). Inside the name, ou before a vowel is often u then a hamza or ع (Fouad,
+      // Louay, Souad), so it stays a vowel there.
+      pushUnit(out, LA.w);
+      i += 2;
+      continue;
+    }
     const di = LATIN_DIGRAPHS[two];
     if (di !== undefined && !glideBeforeVowel(canonical, i, two)) {
       pushUnit(out, di);

@@ -812,6 +812,17 @@ function againstListed(listed: PreparedToken, cx: Chunk, x: number, cy: Chunk, y
   }
   fit.kind = FIT_MINE;
   if (fit.mineSameScript === 0) return s;
+  // Across scripts, an Arabic spelling is raised only by an Arabic fit that is itself a match. Arabic writes long
+  // vowels and spells a name one way (hamza and a few old spellings aside), so a fit below a match is mostly
+  // another name: سليمان fits the listed سلمان at 0.898 by one ي, and should not meet Salman above the alignment's
+  // own 0.85. Latin spellings of one name differ more; there, fits below a match still tell which name it is. Within
+  // Arabic the fit stays (it is on the same scale as the score, and reads typing slips).
+  if (
+    fit.mineSameScript < TOKEN_MATCH_THRESHOLD &&
+    (cy.bytes[y + SIDE] as number) === Side.Arabic &&
+    (cx.bytes[x + SIDE] as number) !== Side.Arabic
+  )
+    return s;
   // Its fit to this name's spellings in its own script raises the score. So does its fit in any script (a Latin
   // spelling against the name's Arabic form), but only to a bare match, and only now that its own-script fits have
   // told which name it is: across scripts alone unrelated names coincide too often (ولاء ~ Oula ~ علا), while
@@ -915,6 +926,18 @@ export function explainTokens(a: PreparedToken, b: PreparedToken): TokenExplanat
             ? ` in its script, ${fit.mineAny.toFixed(3)} in any): a bare match`
             : ')'
         }; ${similar}`,
+      };
+    if (
+      fit.kind === FIT_MINE &&
+      fit.mineSameScript > 0 &&
+      fit.mineSameScript < TOKEN_MATCH_THRESHOLD &&
+      unlisted.side === Side.Arabic &&
+      listed.side !== Side.Arabic
+    )
+      return {
+        ...base,
+        reason: 'spelling',
+        detail: `${unlisted.text} is closest to the listed Arabic spellings of ${mine}, but not a match with them (${fit.mineSameScript.toFixed(3)}): not raised; ${similar}`,
       };
     return { ...base, reason: 'spelling', detail: similar };
   }

@@ -821,8 +821,10 @@ function againstListed(listed: PreparedToken, cx: Chunk, x: number, cy: Chunk, y
     fit.mineSameScript < TOKEN_MATCH_THRESHOLD &&
     (cy.bytes[y + SIDE] as number) === Side.Arabic &&
     (cx.bytes[x + SIDE] as number) !== Side.Arabic
-  )
+  ) {
+    fit.kind = FIT_MINE_NOT_RAISED;
     return s;
+  }
   // Its fit to this name's spellings in its own script raises the score. So does its fit in any script (a Latin
   // spelling against the name's Arabic form), but only to a bare match, and only now that its own-script fits have
   // told which name it is: across scripts alone unrelated names coincide too often (ولاء ~ Oula ~ علا), while
@@ -838,6 +840,8 @@ const FIT_NONE = 0;
 const FIT_OTHER = 1;
 const FIT_AMBIGUOUS = 2;
 const FIT_MINE = 3;
+/** FIT_MINE, but an Arabic spelling whose Arabic fit is not a match, against a Latin one: not raised. */
+const FIT_MINE_NOT_RAISED = 4;
 /** What the last `againstListed` decided, for `explainTokens` (one object, reused: the hot path allocates nothing). */
 const lastFit = {
   kind: FIT_NONE,
@@ -927,13 +931,7 @@ export function explainTokens(a: PreparedToken, b: PreparedToken): TokenExplanat
             : ')'
         }; ${similar}`,
       };
-    if (
-      fit.kind === FIT_MINE &&
-      fit.mineSameScript > 0 &&
-      fit.mineSameScript < TOKEN_MATCH_THRESHOLD &&
-      unlisted.side === Side.Arabic &&
-      listed.side !== Side.Arabic
-    )
+    if (fit.kind === FIT_MINE_NOT_RAISED)
       return {
         ...base,
         reason: 'spelling',

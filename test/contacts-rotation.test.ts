@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactKeyId } from '../src/services/contact-cipher.js';
+import { contactKeyId } from '../src/services/intake/contact-cipher.js';
 import {
   contactsKeyFile,
   ensureContactsKey,
@@ -12,7 +12,7 @@ import {
   readContactsKey,
   resealContacts,
   rotateContactsKey,
-} from '../src/services/contacts-key.js';
+} from '../src/services/intake/contacts-key.js';
 import { openStore } from '../src/store/store.js';
 import { type ApiClient, type ApiHarness, createApi } from './api.js';
 import { runAthar } from './cli.js';

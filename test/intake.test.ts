@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newSecret, secretDigest } from '../src/access/secrets.js';
+import { caseAlphabet, newCaseReference, newCaseSecret } from '../src/domain/case-codes.js';
 import { newId } from '../src/ids.js';
-import { caseAlphabet, newCaseReference, newCaseSecret } from '../src/services/case-codes.js';
-import { intakeLimits, recordsHiddenFrom, withdrawnRecordIds } from '../src/services/intake.js';
+import { intakeLimits, recordsHiddenFrom, withdrawnRecordIds } from '../src/services/intake/intake.js';
 import { type ApiClient, type ApiHarness, createApi } from './api.js';
 import { describeEachDialect } from './stores.js';
 

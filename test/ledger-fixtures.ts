@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { newId } from '../src/ids.js';
 import { custodyEntry, recordEntry } from '../src/ledger/entries.js';
 import { ed25519Signer, generateEd25519Key, type NoteSigner } from '../src/ledger/note.js';
-import { appendLogEntry } from '../src/services/ledger.js';
+import { appendLogEntry } from '../src/services/ledger/ledger.js';
 import type { CustodyEventTable, EvidenceItemTable, RecordTable } from '../src/store/schema.js';
 import type { Db, Store } from '../src/store/store.js';
 

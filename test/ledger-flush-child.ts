@@ -1,5 +1,5 @@
 // Sequences a log from a separate process (a second writer, as `athar ledger checkpoint` beside a running server).
-import { LedgerSequencer } from '../src/services/ledger-sequencer.js';
+import { LedgerSequencer } from '../src/services/ledger/sequencer.js';
 import { openStore } from '../src/store/store.js';
 
 const store = await openStore({ kind: 'sqlite', file: process.argv[2] as string });

@@ -21,8 +21,8 @@ import { loadConfig } from '../../src/config/config.js';
 import { pdqOfPicture } from '../../src/evidence/pdq.js';
 import { PdqIndex } from '../../src/evidence/pdq-index.js';
 import { pixelsPipeline, SharpImageDecoder } from '../../src/evidence/sharp-image-decoder.js';
-import { ingest } from '../../src/services/ingest.js';
-import { openLedger } from '../../src/services/ledger-setup.js';
+import { ingest } from '../../src/services/ingest/ingest.js';
+import { openLedger } from '../../src/services/ledger/setup.js';
 import { initialise } from '../../src/services/setup.js';
 import { type BenchRow, percentile, quick, report } from '../harness.js';
 

@@ -13,8 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { pairwiseQuality } from '../../src/linkage/evaluate.js';
 import { normalizeName } from '../../src/linkage/name-kit.js';
 import type { PersonRecordFields } from '../../src/linkage/record.js';
-import { readPersonCsv } from '../../src/services/person-csv.js';
-import { runSynth } from '../../src/services/synth.js';
+import { readPersonCsv } from '../../src/services/batch/person-csv.js';
+import { runSynth } from '../../src/services/batch/synth.js';
 import { type BenchRow, percentile, quick, report } from '../harness.js';
 
 const bin = path.resolve(import.meta.dirname, '..', '..', 'bin', 'athar.js');

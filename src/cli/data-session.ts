@@ -10,7 +10,7 @@ import { note } from './output.js';
  */
 export async function withWritableData<T>(config: Config, work: (ctx: AppContext) => Promise<T>): Promise<T> {
   const { initialise } = await import('../services/setup.js');
-  const { openLedger } = await import('../services/ledger-setup.js');
+  const { openLedger } = await import('../services/ledger/setup.js');
   const { ctx, result } = await initialise(config);
   if (result.admin) {
     note(`first administrator created: username ${result.admin.username}, password ${result.admin.password}`);

@@ -1,7 +1,7 @@
 import type { Actor } from '../access/actor.js';
 import { type Access, allows, permissionsOf } from '../access/policies.js';
 import { secretDigest } from '../access/secrets.js';
-import { auditWriter } from '../services/audit-writer.js';
+import { auditWriter } from '../services/audit/audit-writer.js';
 import type { AppContext } from '../services/context.js';
 import { CredentialRepository, credentialsGeneration } from '../store/repositories/credentials.js';
 import type { App } from './app.js';

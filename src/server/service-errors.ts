@@ -1,6 +1,6 @@
-import { EvidenceError } from '../services/evidence.js';
-import { IdentificationError } from '../services/identifications.js';
-import { ReviewError } from '../services/review.js';
+import { EvidenceError } from '../services/evidence/evidence.js';
+import { IdentificationError } from '../services/review/identifications.js';
+import { ReviewError } from '../services/review/review.js';
 import { Problem } from './problems.js';
 
 /** The field an "invalid" message names ("reason: …" → body.reason), for problem+json errors. */

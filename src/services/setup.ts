@@ -4,10 +4,10 @@ import { generatePassword, hashPassword } from '../access/passwords.js';
 import type { Config } from '../config/config.js';
 import { StoreError } from '../store/errors.js';
 import { UserRepository } from '../store/repositories/users.js';
-import { initContactsKey } from './contacts-key.js';
 import type { AppContext } from './context.js';
 import { openContext } from './context.js';
-import { initLedger } from './ledger-setup.js';
+import { initContactsKey } from './intake/contacts-key.js';
+import { initLedger } from './ledger/setup.js';
 
 export interface InitResult {
   dataDir: string;

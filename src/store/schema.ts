@@ -530,7 +530,7 @@ export interface AssertionTable {
   id: string;
   record_id: string | null;
   person_id: string | null;
-  /** information_sought | believed_alive | believed_missing | believed_dead | seen_in_detention | … (src/services/case-status.ts) */
+  /** information_sought | believed_alive | believed_missing | believed_dead | seen_in_detention | … (src/domain/case-status.ts) */
   kind: string;
   statement: string | null;
   asserted_at: string;

@@ -19,7 +19,7 @@ export function registerContacts(program: Command): void {
       'make a new contacts key, keep the old one for reading, and seal every contact again with the new one',
     )
     .action(async (options: DataOptions) => {
-      const { rotateContactsKey } = await import('../../services/contacts-key.js');
+      const { rotateContactsKey } = await import('../../services/intake/contacts-key.js');
       const report = await keyWork(options, 'contacts_key_rotated', (config, store) =>
         rotateContactsKey(config, store),
       );
@@ -33,7 +33,7 @@ export function registerContacts(program: Command): void {
       'seal again with the current key every contact still sealed with an earlier one (finishes a rotation)',
     )
     .action(async (options: DataOptions) => {
-      const { resealContacts } = await import('../../services/contacts-key.js');
+      const { resealContacts } = await import('../../services/intake/contacts-key.js');
       const report = await keyWork(options, 'contacts_resealed', (config, store) =>
         resealContacts(config, store),
       );
@@ -59,7 +59,7 @@ async function keyWork<T extends { keyId: string; resealed: number }>(
   ) => Promise<T>,
 ): Promise<T> {
   const { withWritableData } = await import('../data-session.js');
-  const { ContactKeyError } = await import('../../services/contact-cipher.js');
+  const { ContactKeyError } = await import('../../services/intake/contact-cipher.js');
   const { AuditRepository } = await import('../../store/repositories/audit.js');
   return withWritableData(configFrom(options), async (ctx) => {
     try {

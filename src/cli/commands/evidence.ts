@@ -18,7 +18,7 @@ export function registerEvidence(program: Command): void {
     .description('sha256, pdq (64 hex), pdq_quality, width, height of each file; nothing is stored')
     .argument('<files...>', 'files to hash')
     .action(async (files: string[], flags: { json?: boolean }) => {
-      const { hashEvidenceFiles } = await import('../../services/evidence.js');
+      const { hashEvidenceFiles } = await import('../../services/evidence/evidence.js');
       const { SharpImageDecoder } = await import('../../evidence/sharp-image-decoder.js');
       const results = await hashEvidenceFiles(files, new SharpImageDecoder());
       const rows = results.map((r) => ({
@@ -53,7 +53,7 @@ export function registerEvidence(program: Command): void {
     .argument('<item>', 'item id, SHA-256, or SHA-256 prefix (8+ hex digits)')
     .action(async (ref: string, flags: Flags) =>
       withContext(flags, async (ctx) => {
-        const { showEvidence } = await import('../../services/evidence.js');
+        const { showEvidence } = await import('../../services/evidence/evidence.js');
         const details = await showEvidence(ctx, ref);
         if (flags.json) return printJson(details);
         const { item } = details;
@@ -90,7 +90,7 @@ export function registerEvidence(program: Command): void {
     .option('--max-distance <bits>', 'Hamming distance, 0–256 (default 31)')
     .action(async (ref: string, flags: Flags & { maxDistance?: string }) =>
       withContext(flags, async (ctx) => {
-        const { similarEvidence } = await import('../../services/evidence.js');
+        const { similarEvidence } = await import('../../services/evidence/evidence.js');
         const distance = flags.maxDistance === undefined ? undefined : Number(flags.maxDistance);
         const result = await similarEvidence(ctx, ref, distance);
         if (flags.json) {
@@ -138,7 +138,7 @@ export function registerEvidence(program: Command): void {
         flags: Flags & { kind: string; value: string; readFrom?: string; record?: string; actor?: string },
       ) =>
         withContext(flags, async (ctx) => {
-          const { annotateEvidence } = await import('../../services/evidence.js');
+          const { annotateEvidence } = await import('../../services/evidence/evidence.js');
           const annotation = await annotateEvidence(ctx, {
             evidence: ref,
             kind: flags.kind,
@@ -164,7 +164,7 @@ export function registerEvidence(program: Command): void {
       withContext(flags, async (ctx) => {
         if (!flags.record === !flags.unlink)
           throw new CliError('give either --record ID or --unlink', exitCodes.usage);
-        const { linkAnnotation } = await import('../../services/evidence.js');
+        const { linkAnnotation } = await import('../../services/evidence/evidence.js');
         const annotation = await linkAnnotation(
           ctx,
           id,
@@ -182,7 +182,7 @@ export function registerEvidence(program: Command): void {
     .option('--kind <kind>', 'only annotations of this kind')
     .action(async (value: string, flags: Flags & { kind?: string }) =>
       withContext(flags, async (ctx) => {
-        const { searchIdentifiers } = await import('../../services/evidence.js');
+        const { searchIdentifiers } = await import('../../services/evidence/evidence.js');
         const result = await searchIdentifiers(ctx, value, flags.kind);
         if (flags.json) {
           return printJson({
@@ -207,7 +207,7 @@ type Ctx = import('../../services/context.js').AppContext;
 async function withContext(flags: Flags, work: (ctx: Ctx) => Promise<void>): Promise<void> {
   const config = configFrom(flags);
   const { withWritableData } = await import('../data-session.js');
-  const { EvidenceError } = await import('../../services/evidence.js');
+  const { EvidenceError } = await import('../../services/evidence/evidence.js');
   try {
     await withWritableData(config, work);
   } catch (error) {

@@ -39,8 +39,10 @@ export function registerImport(program: Command): void {
       if (!fs.existsSync(file)) throw new CliError(`${file}: no such file`, exitCodes.usage);
       if (fs.statSync(file).isDirectory())
         throw new CliError(`${file}: is a folder, not a CSV file`, exitCodes.usage);
-      const { parseColumnMap, importRecords, countCsvRows } = await import('../../services/record-import.js');
-      const { CsvError } = await import('../../services/person-csv.js');
+      const { parseColumnMap, importRecords, countCsvRows } = await import(
+        '../../services/imports/record-import.js'
+      );
+      const { CsvError } = await import('../../services/batch/person-csv.js');
       let map: ReturnType<typeof parseColumnMap> | undefined;
       if (flags.map) {
         try {

@@ -39,8 +39,8 @@ export function registerIngest(program: Command): void {
       }
       const config = configFrom(flags);
       const { withWritableData } = await import('../data-session.js');
-      const { ingest } = await import('../../services/ingest.js');
-      const { WalkError } = await import('../../services/ingest-walk.js');
+      const { ingest } = await import('../../services/ingest/ingest.js');
+      const { WalkError } = await import('../../services/ingest/ingest-walk.js');
       const { SharpImageDecoder } = await import('../../evidence/sharp-image-decoder.js');
       await withWritableData(config, async (ctx) => {
         const controller = new AbortController();
@@ -105,7 +105,7 @@ function loginName(): string {
   }
 }
 
-type Summary = Awaited<ReturnType<typeof import('../../services/ingest.js').ingest>>;
+type Summary = Awaited<ReturnType<typeof import('../../services/ingest/ingest.js').ingest>>;
 
 function printHuman(s: Summary): void {
   printLine(

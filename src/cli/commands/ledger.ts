@@ -19,12 +19,12 @@ function whole(name: string, text: string | undefined): number | undefined {
 /** Runs `work` over an open context, turning the log's own errors into CLI errors. */
 async function withLedger<T>(
   options: DataOptions,
-  work: (ledger: import('../../services/ledger-setup.js').Ledger) => Promise<T>,
+  work: (ledger: import('../../services/ledger/setup.js').Ledger) => Promise<T>,
 ): Promise<T> {
   const { openContext } = await import('../../services/context.js');
-  const { openLedger } = await import('../../services/ledger-setup.js');
-  const { LedgerKeyError } = await import('../../services/ledger-key.js');
-  const { LedgerRequestError } = await import('../../services/ledger-log.js');
+  const { openLedger } = await import('../../services/ledger/setup.js');
+  const { LedgerKeyError } = await import('../../services/ledger/key.js');
+  const { LedgerRequestError } = await import('../../services/ledger/log.js');
   const ctx = await openContext(configFrom(options));
   try {
     return await work(openLedger(ctx));
@@ -47,7 +47,7 @@ export function registerLedger(program: Command): void {
   withJson(withDataOptions(ledger.command('key')))
     .description("print the log's verifier key (note vkey format: name+id+key), for tlog clients")
     .action(async (options: DataOptions) => {
-      const { readLedgerKey, ledgerKeyFile, LedgerKeyError } = await import('../../services/ledger-key.js');
+      const { readLedgerKey, ledgerKeyFile, LedgerKeyError } = await import('../../services/ledger/key.js');
       const { formatVerifierKey } = await import('../../ledger/note.js');
       const config = configFrom(options);
       let key: ReturnType<typeof readLedgerKey>;

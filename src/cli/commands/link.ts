@@ -50,7 +50,7 @@ export function registerLink(program: Command): void {
       if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) {
         throw new CliError(`--workers must be a whole number ≥ 1 (got ${flags.workers})`, exitCodes.usage);
       }
-      const { runLink } = await import('../../services/link.js');
+      const { runLink } = await import('../../services/batch/link.js');
       const { formatExplanation } = await import('../../linkage/explain.js');
       const progress = stageProgress(!flags.json);
       let summary: Awaited<ReturnType<typeof runLink>>;

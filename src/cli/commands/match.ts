@@ -23,7 +23,7 @@ export function registerMatch(program: Command): void {
             exitCodes.usage,
           );
         }
-        const { runMatch } = await import('../../services/match.js');
+        const { runMatch } = await import('../../services/batch/match.js');
         const progress = stageProgress(!flags.json);
         let summary: Awaited<ReturnType<typeof runMatch>>;
         try {

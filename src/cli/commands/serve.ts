@@ -209,7 +209,7 @@ async function startSequencer(
   ctx: AppContext,
   onError: (error: unknown) => void,
 ): Promise<{ stop(): Promise<void> }> {
-  const { openLedger } = await import('../../services/ledger-setup.js');
+  const { openLedger } = await import('../../services/ledger/setup.js');
   // The log's sequencer: staged entries are sequenced as they come, checkpoints signed at most every second.
   const { sequencer } = openLedger(ctx, { onError });
   sequencer.start();

@@ -15,7 +15,7 @@ export function registerSynth(program: Command): void {
       if (!Number.isInteger(people) || people < 0) {
         throw new CliError(`--people must be a whole number ≥ 0 (got ${flags.people})`, exitCodes.usage);
       }
-      const { runSynth } = await import('../../services/synth.js');
+      const { runSynth } = await import('../../services/batch/synth.js');
       const seed = /^\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed;
       const result = await runSynth({ people, out: flags.out, seed });
       if (flags.json) return printJson(result);

@@ -34,7 +34,7 @@ export function registerUsers(program: Command): void {
           );
         }
         const { withWritableData } = await import('../data-session.js');
-        const { AccountError, AccountService } = await import('../../services/accounts.js');
+        const { AccountError, AccountService } = await import('../../services/accounts/accounts.js');
         const { sessionIdleMs } = await import('../../server/access.js');
         const { AuditRepository } = await import('../../store/repositories/audit.js');
         const created = await withWritableData(configFrom(options), async (ctx) => {

@@ -15,7 +15,7 @@ export function registerVerify(program: Command): void {
     .action(async (options: { data?: string; databaseUrl?: string; json?: boolean; key?: string }) => {
       const { parseVerifierKey } = await import('../../ledger/note.js');
       const { openContext } = await import('../../services/context.js');
-      const { verifyAll } = await import('../../services/verify.js');
+      const { verifyAll } = await import('../../services/ledger/verify.js');
       let verifierKey: ReturnType<typeof parseVerifierKey>;
       if (options.key !== undefined) {
         const text = fs.existsSync(options.key) ? fs.readFileSync(options.key, 'utf8') : options.key;

@@ -1,5 +1,5 @@
-import type { EvidenceBodyLabels } from '../../services/body-labels.js';
-import type { EvidenceView } from '../../services/evidence-access.js';
+import type { EvidenceBodyLabels } from '../../services/evidence/body-labels.js';
+import type { EvidenceView } from '../../services/evidence/evidence-access.js';
 import type { Annotation } from '../../store/repositories/annotations.js';
 import type { EvidenceItem } from '../../store/repositories/evidence.js';
 import type { EvidenceListRow } from '../../store/repositories/evidence-catalogue.js';

@@ -5,7 +5,7 @@
  */
 import type { Actor } from '../../access/actor.js';
 import { allows } from '../../access/policies.js';
-import type { PersonView } from '../../services/registry.js';
+import type { PersonView } from '../../services/registry/registry.js';
 import type { RecordView } from '../../store/repositories/records.js';
 import type { AssertionTable, EventTable, RelationTable } from '../../store/schema.js';
 

@@ -5,7 +5,7 @@ import type { Actor } from '../../access/actor.js';
 import { permissions, permissionsOf, policy, policySentences } from '../../access/policies.js';
 import { roles } from '../../access/roles.js';
 import { secretDigest } from '../../access/secrets.js';
-import { AccountError, AccountService } from '../../services/accounts.js';
+import { AccountError, AccountService } from '../../services/accounts/accounts.js';
 import type { AppContext } from '../../services/context.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
 import type { ApiToken } from '../../store/repositories/credentials.js';

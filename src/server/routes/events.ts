@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../services/context.js';
-import { datePrecisions, eventTypes } from '../../services/registry.js';
+import { datePrecisions, eventTypes } from '../../services/registry/registry.js';
 import type { App } from '../app.js';
 import { presentEvent } from '../presenters/registry.js';
 import { actorId, answering, registryServices } from './registry-support.js';

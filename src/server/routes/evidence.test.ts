@@ -8,8 +8,8 @@ import { mkdirs, syntheticPhoto } from '../../../test/evidence-files.js';
 import { describeEachDialect } from '../../../test/stores.js';
 import { SharpImageDecoder } from '../../evidence/sharp-image-decoder.js';
 import { ed25519Signer, generateEd25519Key } from '../../ledger/note.js';
-import { ingest } from '../../services/ingest.js';
-import { LedgerSequencer } from '../../services/ledger-sequencer.js';
+import { ingest } from '../../services/ingest/ingest.js';
+import { LedgerSequencer } from '../../services/ledger/sequencer.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
 import { CustodyRepository } from '../../store/repositories/custody.js';
 

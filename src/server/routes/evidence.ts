@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { annotationKinds, readFromPlaces } from '../../evidence/identifiers.js';
-import { bodyLabelParts, recordBodyLabels } from '../../services/body-labels.js';
 import type { AppContext } from '../../services/context.js';
-import { annotateEvidence, type ViewStream } from '../../services/evidence.js';
+import { bodyLabelParts, recordBodyLabels } from '../../services/evidence/body-labels.js';
+import { annotateEvidence, type ViewStream } from '../../services/evidence/evidence.js';
 import {
   listEvidence,
   openOriginalFor,
@@ -13,8 +13,8 @@ import {
   revealEvidence,
   type Viewer,
   viewEvidence,
-} from '../../services/evidence-access.js';
-import { RevealGrants } from '../../services/reveal-grants.js';
+} from '../../services/evidence/evidence-access.js';
+import { RevealGrants } from '../../services/evidence/reveal-grants.js';
 import type { App } from '../app.js';
 import {
   presentAnnotation,

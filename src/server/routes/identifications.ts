@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../services/context.js';
-import { IdentificationService } from '../../services/identifications.js';
+import { IdentificationService } from '../../services/review/identifications.js';
 import type { Identification, IdentificationStep } from '../../store/repositories/identifications.js';
 import { identificationStatuses } from '../../store/repositories/identifications.js';
 import type { App } from '../app.js';

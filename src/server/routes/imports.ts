@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../services/context.js';
-import { settleImports, startImport } from '../../services/import-jobs.js';
-import { recordKinds } from '../../services/record-fields.js';
+import { settleImports, startImport } from '../../services/imports/import-jobs.js';
+import { recordKinds } from '../../services/registry/record-fields.js';
 import { ImportRepository } from '../../store/repositories/imports.js';
 import type { ImportTable } from '../../store/schema.js';
 import type { App } from '../app.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../services/context.js';
-import { ingestRun, listIngestRuns } from '../../services/ingest-runs.js';
+import { ingestRun, listIngestRuns } from '../../services/ingest/ingest-runs.js';
 import type { App } from '../app.js';
 import { presentIngestRun } from '../presenters/evidence.js';
 import { Problem } from '../problems.js';

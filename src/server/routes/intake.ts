@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ContactKeyError } from '../../services/contact-cipher.js';
-import { contactKeysProvider } from '../../services/contacts-key.js';
 import type { AppContext } from '../../services/context.js';
-import { IntakeService } from '../../services/intake.js';
-import { reportInput } from '../../services/report-input.js';
+import { ContactKeyError } from '../../services/intake/contact-cipher.js';
+import { contactKeysProvider } from '../../services/intake/contacts-key.js';
+import { IntakeService } from '../../services/intake/intake.js';
+import { reportInput } from '../../services/intake/report-input.js';
 import type { App } from '../app.js';
 import { Problem } from '../problems.js';
 

@@ -13,7 +13,7 @@ import { ed25519Verifier, openNote } from '../../ledger/note.js';
 import { decodeBundle, TileSet, tileKey, tilePath, tilesForPlan } from '../../ledger/tiles.js';
 import { inclusionPlan, resolvePlan, verifyInclusion } from '../../ledger/tree.js';
 import type { AppContext } from '../../services/context.js';
-import { LedgerSequencer } from '../../services/ledger-sequencer.js';
+import { LedgerSequencer } from '../../services/ledger/sequencer.js';
 import { type App, buildServer } from '../app.js';
 
 describeEachDialect('the log over HTTP', (store) => {

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { parseTilePath, tileWidth } from '../../ledger/tiles.js';
 import type { AppContext } from '../../services/context.js';
-import { LedgerLog } from '../../services/ledger-log.js';
+import { LedgerLog } from '../../services/ledger/log.js';
 import type { App } from '../app.js';
 import { Problem } from '../problems.js';
 

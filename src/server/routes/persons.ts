@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../services/context.js';
-import { hiddenAmong } from '../../services/intake.js';
+import { hiddenAmong } from '../../services/intake/intake.js';
 import { audit } from '../access.js';
 import type { App } from '../app.js';
 import { presentPerson, viewerOf } from '../presenters/registry.js';

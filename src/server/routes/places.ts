@@ -1,5 +1,5 @@
 import type { AppContext } from '../../services/context.js';
-import { listBranches, listGovernorates } from '../../services/places.js';
+import { listBranches, listGovernorates } from '../../services/registry/places.js';
 import type { App } from '../app.js';
 
 /** The gazetteer: branches and governorates with their aliases in both scripts. */

@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { caseStatuses } from '../../domain/case-status.js';
 import { resolveBranch, resolveGovernorate } from '../../gazetteer/index.js';
 import type { PersonRecordFields } from '../../linkage/record.js';
-import { caseStatuses } from '../../services/case-status.js';
 import type { AppContext } from '../../services/context.js';
-import { hiddenAmong } from '../../services/intake.js';
-import { recordKinds } from '../../services/record-fields.js';
-import { CursorError } from '../../services/record-search.js';
-import type { RecordInput } from '../../services/registry.js';
+import { hiddenAmong } from '../../services/intake/intake.js';
+import { recordKinds } from '../../services/registry/record-fields.js';
+import { CursorError } from '../../services/registry/record-search.js';
+import type { RecordInput } from '../../services/registry/registry.js';
 import { PlaceRepository } from '../../store/repositories/places.js';
 import type { RecordFilter } from '../../store/repositories/records.js';
 import { audit } from '../access.js';

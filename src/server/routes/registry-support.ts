@@ -1,10 +1,10 @@
 /** What the registry's route files share: their services per context, and error mapping. */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { assertionKinds } from '../../services/case-status.js';
+import { assertionKinds } from '../../domain/case-status.js';
 import type { AppContext } from '../../services/context.js';
-import { RecordSearch } from '../../services/record-search.js';
-import { RegistryError, RegistryService } from '../../services/registry.js';
+import { RecordSearch } from '../../services/registry/record-search.js';
+import { RegistryError, RegistryService } from '../../services/registry/registry.js';
 import { Problem } from '../problems.js';
 
 const services = new WeakMap<AppContext, { registry: RegistryService; search: RecordSearch }>();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../services/context.js';
-import { certainties, relationTypes } from '../../services/registry.js';
+import { certainties, relationTypes } from '../../services/registry/registry.js';
 import type { App } from '../app.js';
 import { presentRelation } from '../presenters/registry.js';
 import { actorId, answering, registryServices } from './registry-support.js';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { allows } from '../../access/policies.js';
-import { consentPurposes, currentConsent } from '../../services/consent.js';
-import { ContactKeyError } from '../../services/contact-cipher.js';
-import { contactKeysProvider } from '../../services/contacts-key.js';
+import { consentPurposes, currentConsent } from '../../domain/consent.js';
 import type { AppContext } from '../../services/context.js';
-import { IntakeService } from '../../services/intake.js';
-import { reportInput } from '../../services/report-input.js';
+import { ContactKeyError } from '../../services/intake/contact-cipher.js';
+import { contactKeysProvider } from '../../services/intake/contacts-key.js';
+import { IntakeService } from '../../services/intake/intake.js';
+import { reportInput } from '../../services/intake/report-input.js';
 import { reportStatuses } from '../../store/repositories/reports.js';
 import { audit } from '../access.js';
 import type { App } from '../app.js';

@@ -6,7 +6,7 @@ import {
   encodePairCursor,
   type PairForReview,
   ReviewQueue,
-} from '../../services/review-queue.js';
+} from '../../services/review/review-queue.js';
 import type { CandidatePair } from '../../store/repositories/candidate-pairs.js';
 import type { App } from '../app.js';
 import { presentReviewRecord } from '../presenters/review-record.js';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../services/context.js';
-import { archiveStats } from '../../services/stats.js';
+import { archiveStats } from '../../services/registry/stats.js';
 import type { App } from '../app.js';
 
 /** Counts and charts of the archive (numbers only). */

@@ -40,7 +40,7 @@ export function toCustodyEvent(row: CustodyEventTable): CustodyEvent {
   };
 }
 
-/** Custody events, append-only. Services write them through src/services/custody.ts, never directly. */
+/** Custody events, append-only. Services write them through src/services/evidence/custody.ts, never directly. */
 export class CustodyRepository {
   constructor(private readonly db: Db) {}
 

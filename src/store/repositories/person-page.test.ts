@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/stores.js';
-import { RegistryService } from '../../services/registry.js';
+import { RegistryService } from '../../services/registry/registry.js';
 import { PersonPageRepository } from './person-page.js';
 import { SourceRepository } from './sources.js';
 import { UserRepository } from './users.js';

@@ -1,4 +1,4 @@
-import type { ConsentChoice } from '../../services/consent.js';
+import type { ConsentChoice } from '../../domain/consent.js';
 import type {
   AntemortemProfileTable,
   ContactTable,

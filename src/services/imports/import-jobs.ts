@@ -1,0 +1,87 @@
+/**
+ * Imports started over HTTP run in the background of the server process; their progress is kept in the imports
+ * table so any request (or another server process) can read it. A server stopped mid-import leaves the row
+ * "running" with the batches committed so far; re-sending the file finishes it (imports are idempotent).
+ */
+import { newId } from '../../ids.js';
+import { ImportRepository } from '../../store/repositories/imports.js';
+import type { ImportTable } from '../../store/schema.js';
+import type { Store } from '../../store/store.js';
+import { CsvError } from '../batch/person-csv.js';
+import { countCsvRows, type ImportOptions, importRecords } from './record-import.js';
+
+const storedErrorLimit = 1000;
+const running = new Set<Promise<void>>();
+
+export async function startImport(
+  store: Store,
+  text: string,
+  options: Omit<ImportOptions, 'onProgress'>,
+  clock: () => number = Date.now,
+): Promise<{ id: string; done: Promise<void> }> {
+  const id = newId();
+  const repo = new ImportRepository(store.db);
+  const total = countCsvRows(text);
+  const row: ImportTable = {
+    id,
+    status: 'running',
+    kind: options.kind,
+    source_name: options.sourceName ?? null,
+    file_name: options.fileName,
+    dry_run: options.dryRun ? 1 : 0,
+    total,
+    done: 0,
+    created: 0,
+    skipped: 0,
+    errors: '[]',
+    error_count: 0,
+    failure: null,
+    created_at: new Date(clock()).toISOString(),
+    created_by: options.actor,
+    finished_at: null,
+  };
+  await repo.create(row);
+  const work = (async () => {
+    try {
+      const report = await importRecords(store, [text], {
+        ...options,
+        total,
+        onProgress: (p) =>
+          repo.update(id, {
+            total: p.total,
+            done: p.done,
+            created: p.created,
+            skipped: p.skipped,
+            error_count: p.errors.length,
+            errors: JSON.stringify(p.errors.slice(0, storedErrorLimit)),
+          }),
+      });
+      await repo.update(id, {
+        status: 'finished',
+        total: report.total,
+        done: report.done,
+        created: report.created,
+        skipped: report.skipped,
+        error_count: report.errors.length,
+        errors: JSON.stringify(report.errors.slice(0, storedErrorLimit)),
+        finished_at: new Date(clock()).toISOString(),
+      });
+    } catch (error) {
+      await repo
+        .update(id, {
+          status: 'failed',
+          failure: error instanceof CsvError ? error.message : 'the import stopped on an internal error',
+          finished_at: new Date(clock()).toISOString(),
+        })
+        .catch(() => {});
+    }
+  })();
+  running.add(work);
+  void work.finally(() => running.delete(work));
+  return { id, done: work };
+}
+
+/** Waits for the imports this process runs (a server closing, a test ending). */
+export async function settleImports(): Promise<void> {
+  await Promise.allSettled([...running]);
+}

@@ -1,0 +1,71 @@
+import { newId } from '../../ids.js';
+import { recordEntry } from '../../ledger/entries.js';
+import type { PersonRecordFields } from '../../linkage/record.js';
+import type { Db } from '../../store/store.js';
+import { appendLogEntry } from '../ledger/ledger.js';
+import { prepareRecord } from '../registry/record-fields.js';
+import { recordRow } from '../registry/registry.js';
+import type { ReportInput } from './report-input.js';
+
+/**
+ * The record a family report makes: kind family_report, from a source of kind family (one per report, since
+ * each family is its own witness), names as given plus their parsed parts and matching forms. Contact details
+ * and the ante-mortem profile are NOT part of the record: they live in their own tables.
+ *
+ * Fields are prepared by the registry's own preparation (record-fields.ts), so a report is stored, keyed and
+ * found by name search like any other record.
+ */
+export async function recordFromReport(
+  db: Db,
+  input: Pick<ReportInput, 'person' | 'arrest' | 'language'>,
+  meta: { reportId: string; createdBy: string | null; at: string },
+): Promise<string> {
+  const { person, arrest } = input;
+  const sourceId = newId();
+  await db
+    .insertInto('sources')
+    .values({
+      id: sourceId,
+      name: `family report ${meta.reportId}`,
+      kind: 'family',
+      description: 'A missing-person report filed by the family (family intake).',
+      reliability_notes: null,
+      created_at: meta.at,
+      created_by: meta.createdBy,
+    })
+    .execute();
+
+  // The registry's own preparation: parts parsed from a full name, matching forms, script, places, name keys.
+  const fields: PersonRecordFields = {
+    full_name: person.fullName,
+    first_name: person.firstName,
+    father_name: person.fatherName,
+    grandfather_name: person.grandfatherName,
+    family_name: person.familyName,
+    mother_name: person.motherName,
+    sex: person.sex,
+    birth_date: person.birthDate,
+    governorate: person.governorate,
+    place_of_origin: person.placeOfOrigin,
+    arrest_date: arrest?.date,
+    arresting_branch: arrest?.branch,
+    ...(arrest?.place ? { notes: `arrested at: ${arrest.place}` } : {}),
+  };
+  const prepared = prepareRecord(fields);
+  // The report's schema has already checked every value; a refusal here is a disagreement between the two.
+  if (!prepared.ok)
+    throw new Error(`report fields the registry refuses: ${prepared.errors.map((e) => e.field).join(', ')}`);
+  const { row: record, keys } = recordRow(
+    { sourceId, kind: 'family_report', externalId: meta.reportId, fields },
+    prepared,
+    meta.at,
+    meta.createdBy,
+  );
+  // As received, in the script given: the person and arrest sections only.
+  record.original = JSON.stringify({ person, ...(arrest ? { arrest } : {}), language: input.language });
+  await db.insertInto('records').values(record).execute();
+  if (keys.length > 0) await db.insertInto('record_name_keys').values(keys).execute();
+  // A registry change: staged in the tamper-evident log in the same transaction (digests only, no names).
+  await appendLogEntry(db, recordEntry('record.created', record));
+  return record.id;
+}

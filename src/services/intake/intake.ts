@@ -1,0 +1,372 @@
+import { createHash } from 'node:crypto';
+import { sameSecret, secretDigest } from '../../access/secrets.js';
+import {
+  canonicalReference,
+  canonicalSecret,
+  newCaseReference,
+  newCaseSecret,
+} from '../../domain/case-codes.js';
+import {
+  type ConsentChoice,
+  type ConsentPurpose,
+  consentFormKeys,
+  currentConsent,
+  seesWithdrawnRecords,
+} from '../../domain/consent.js';
+import { newId } from '../../ids.js';
+import { AuditRepository } from '../../store/repositories/audit.js';
+import { RateLimitRepository } from '../../store/repositories/rate-limits.js';
+import {
+  ReportRepository,
+  type ReportStatus,
+  type ReportRepository as Reports,
+} from '../../store/repositories/reports.js';
+import type { Db, Store } from '../../store/store.js';
+import { type ContactDetails, openContact, sealContact } from './contact-cipher.js';
+import type { ContactKeys } from './contacts-key.js';
+import { recordFromReport } from './intake-record.js';
+import { completeProfile, type ReportInput } from './report-input.js';
+
+/** The answers the public status lookup may give: coarse, never a name, a record or an image. */
+export type PublicStatus = 'received' | 'under_review' | 'contact_liaison';
+
+/**
+ * What a family sees for each internal status. A closed case is told by a person (a death is never learned
+ * online), so it reads "please contact a liaison".
+ */
+export const publicStatusOf: Record<ReportStatus, PublicStatus> = {
+  received: 'received',
+  under_review: 'under_review',
+  contact_liaison: 'contact_liaison',
+  closed: 'contact_liaison',
+};
+
+/** Fixed windows per client address and per case reference (docs/intake.md). */
+export const intakeLimits = {
+  statusPerAddress: { max: 20, windowMs: 15 * 60_000 },
+  statusPerReference: { max: 10, windowMs: 60 * 60_000 },
+  filingPerAddress: { max: 10, windowMs: 60 * 60_000 },
+} as const;
+
+export type LookupAnswer = { status: PublicStatus } | 'not_found' | 'rate_limited';
+
+export interface FiledReport {
+  id: string;
+  reference: string;
+  /** Shown once; only its hash is kept. */
+  secret: string;
+  recordId: string;
+}
+
+/** A hash of the same shape as a stored one, compared against when the reference is unknown. */
+const decoyHash = secretDigest(newCaseSecret());
+
+/** Rate-limit keys carry digests, not addresses or references, so the table says nothing about who asked. */
+function limitKey(kind: string, value: string): string {
+  return `intake:${kind}:${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
+}
+
+export interface IntakeDeps {
+  store: Store;
+  clock: () => number;
+  /** The contacts keys (AES-256-GCM); read lazily so a server without one still serves everything else. */
+  contactKeys: ContactKeys;
+}
+
+/** Family intake: filing a report, the anonymous status lookup, and what liaisons do with reports. */
+export class IntakeService {
+  constructor(private readonly deps: IntakeDeps) {}
+
+  private now(): string {
+    return new Date(this.deps.clock()).toISOString();
+  }
+
+  /** Counts a hit and says whether it went over the limit. */
+  private async over(key: string, limit: { max: number; windowMs: number }): Promise<boolean> {
+    const limits = new RateLimitRepository(this.deps.store.db);
+    const now = this.deps.clock();
+    const count = await limits.hit(key, limit.windowMs, now);
+    // Now and then, forget windows that can no longer limit anything.
+    if (Math.random() < 0.01) {
+      await this.deps.store.db
+        .deleteFrom('rate_limits')
+        .where('key', 'like', 'intake:%')
+        .where('window_start', '<', new Date(now - 2 * 60 * 60_000).toISOString())
+        .execute();
+    }
+    return count > limit.max;
+  }
+
+  /** Whether a public filing from this address is over its limit (counted per call). */
+  async filingLimited(address: string): Promise<boolean> {
+    return this.over(limitKey('file', address), intakeLimits.filingPerAddress);
+  }
+
+  /**
+   * Files a report in one transaction: the record it makes (with its source), the report with a random reference
+   * and the secret's hash, the consent choices, the ante-mortem profile and the sealed contact.
+   */
+  async file(
+    input: ReportInput,
+    by: { channel: 'public' | 'liaison'; userId: string | null; role: string | null; ip: string | null },
+  ): Promise<FiledReport> {
+    const key = hasContact(input.contact) ? this.deps.contactKeys.sealing() : undefined;
+    const at = this.now();
+    const id = newId();
+    const secret = newCaseSecret();
+    const filed = await this.deps.store.transaction(async (trx) => {
+      const reports = new ReportRepository(trx);
+      let reference = newCaseReference();
+      while (await reports.referenceTaken(reference)) reference = newCaseReference();
+      const recordId = await recordFromReport(trx, input, { reportId: id, createdBy: by.userId, at });
+      await reports.insert({
+        id,
+        reference,
+        secret_hash: secretDigest(secret),
+        status: 'received',
+        record_id: recordId,
+        language: input.language,
+        channel: by.channel,
+        filed_by: by.userId,
+        created_at: at,
+        status_changed_at: at,
+        status_changed_by: by.userId,
+      });
+      await reports.appendConsents(
+        Object.entries(consentFormKeys).map(([formKey, purpose]) => ({
+          id: newId(),
+          report_id: id,
+          purpose,
+          granted: input.consent[formKey as keyof typeof consentFormKeys] ? 1 : 0,
+          recorded_at: at,
+          recorded_by: by.userId,
+        })),
+      );
+      await reports.insertProfile({
+        id: newId(),
+        report_id: id,
+        profile: JSON.stringify(completeProfile(input.anteMortem)),
+        created_at: at,
+        created_by: by.userId,
+      });
+      if (key) {
+        const sealed = sealContact(key, id, input.contact);
+        await reports.insertContact({
+          id: newId(),
+          report_id: id,
+          ciphertext: sealed.ciphertext,
+          nonce: sealed.nonce,
+          key_id: sealed.keyId,
+          created_at: at,
+        });
+      }
+      // A family's address is not kept: the audit row of a public filing has none.
+      await new AuditRepository(trx).append(
+        {
+          actorId: by.userId,
+          actorRole: by.role,
+          action: 'file_report',
+          subjectType: 'report',
+          subjectId: id,
+          details: { channel: by.channel },
+          ip: by.channel === 'public' ? null : by.ip,
+        },
+        at,
+      );
+      return { id, reference, secret, recordId };
+    });
+    return filed;
+  }
+
+  /**
+   * The anonymous status lookup. A wrong reference and a wrong secret take the same path: both rate-limit
+   * counters are hit, the reference is looked up, the secret is hashed and compared in constant time against the
+   * stored hash or a decoy, and the answer is the same 'not_found'.
+   */
+  async lookupStatus(typedReference: string, typedSecret: string, address: string): Promise<LookupAnswer> {
+    const reference = canonicalReference(typedReference);
+    const overAddress = await this.over(limitKey('status-addr', address), intakeLimits.statusPerAddress);
+    const overReference = await this.over(limitKey('status-ref', reference), intakeLimits.statusPerReference);
+    const found = await new ReportRepository(this.deps.store.db).credentialsOf(reference);
+    const matches = sameSecret(secretDigest(canonicalSecret(typedSecret)), found?.secretHash ?? decoyHash);
+    if (overAddress || overReference) return 'rate_limited';
+    if (!found || !matches) return 'not_found';
+    return { status: publicStatusOf[found.status] };
+  }
+
+  private reports(db: Db = this.deps.store.db): Reports {
+    return new ReportRepository(db);
+  }
+
+  async list(filter: { status?: ReportStatus; limit: number; cursor?: string }) {
+    const rows = await this.reports().list({
+      status: filter.status,
+      limit: filter.limit + 1,
+      before: filter.cursor,
+    });
+    const page = rows.slice(0, filter.limit);
+    const histories = await this.reports().consentHistories(page.map((r) => r.id));
+    const names = await namesOf(
+      this.deps.store.db,
+      page.map((r) => r.recordId),
+    );
+    return {
+      items: page.map((r) => ({
+        ...r,
+        fullName: names.get(r.recordId) ?? null,
+        consent: currentConsent(histories.get(r.id) ?? []),
+      })),
+      nextCursor: rows.length > filter.limit ? page[page.length - 1]?.id : undefined,
+    };
+  }
+
+  /** One report for staff; `contact` is decrypted only when the caller may read contacts. */
+  async view(id: string, options: { withContact: boolean }) {
+    const report = await this.reports().get(id);
+    if (!report) return undefined;
+    const history = await this.reports().consentHistory(id);
+    const anteMortem = await this.reports().profile(id);
+    const record = await this.deps.store.db
+      .selectFrom('records')
+      .select([
+        'id',
+        'full_name',
+        'first_name',
+        'father_name',
+        'grandfather_name',
+        'family_name',
+        'mother_name',
+        'name_script',
+        'sex',
+        'birth_date',
+        'governorate_id',
+        'place_of_origin',
+        'arrest_date',
+        'arresting_branch_id',
+        'original',
+      ])
+      .where('id', '=', report.recordId)
+      .executeTakeFirst();
+    let contact: ContactDetails | null | undefined;
+    if (options.withContact) {
+      const sealed = await this.reports().sealedContact(id);
+      contact = sealed ? openContact(this.deps.contactKeys.opening(sealed.keyId), id, sealed) : null;
+    }
+    return {
+      ...report,
+      record: record
+        ? {
+            id: record.id,
+            fullName: record.full_name,
+            firstName: record.first_name,
+            fatherName: record.father_name,
+            grandfatherName: record.grandfather_name,
+            familyName: record.family_name,
+            motherName: record.mother_name,
+            script: record.name_script,
+            sex: record.sex,
+            birthDate: record.birth_date,
+            governorateId: record.governorate_id,
+            placeOfOrigin: record.place_of_origin,
+            arrestDate: record.arrest_date,
+            branchId: record.arresting_branch_id,
+            original: JSON.parse(record.original) as unknown,
+          }
+        : null,
+      consent: currentConsent(history),
+      consentHistory: history,
+      anteMortem: anteMortem ?? null,
+      ...(contact !== undefined ? { contact } : {}),
+    };
+  }
+
+  /**
+   * A report's ante-mortem profile for forensic comparison, unless consent withholds the report from this role
+   * (internal use withdrawn or never given): then it answers undefined, as for no report.
+   */
+  async antemortem(
+    id: string,
+    role: string,
+  ): Promise<{ reportId: string; recordId: string; profile: unknown } | undefined> {
+    const report = await this.reports().get(id);
+    if (!report) return undefined;
+    if (
+      !seesWithdrawnRecords.has(role) &&
+      !currentConsent(await this.reports().consentHistory(id)).internal_use
+    ) {
+      return undefined;
+    }
+    const profile = await this.reports().profile(id);
+    return profile === undefined ? undefined : { reportId: id, recordId: report.recordId, profile };
+  }
+
+  async setStatus(id: string, status: ReportStatus, by: string): Promise<boolean> {
+    return this.reports().setStatus(id, status, by, this.now());
+  }
+
+  /** Records a grant or withdrawal as a new row; answers the history after it, or undefined for no report. */
+  async recordConsent(
+    id: string,
+    purpose: ConsentPurpose,
+    granted: boolean,
+    by: string,
+  ): Promise<ConsentChoice[] | undefined> {
+    return this.deps.store.transaction(async (trx) => {
+      const reports = this.reports(trx);
+      if (!(await reports.get(id))) return undefined;
+      await reports.appendConsents([
+        {
+          id: newId(),
+          report_id: id,
+          purpose,
+          granted: granted ? 1 : 0,
+          recorded_at: this.now(),
+          recorded_by: by,
+        },
+      ]);
+      return reports.consentHistory(id);
+    });
+  }
+}
+
+function hasContact(contact: ContactDetails): boolean {
+  return Object.values(contact).some((v) => v !== undefined && v !== '');
+}
+
+async function namesOf(db: Db, recordIds: readonly string[]): Promise<Map<string, string | null>> {
+  if (recordIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('records')
+    .select(['id', 'full_name'])
+    .where('id', 'in', [...recordIds])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.full_name]));
+}
+
+/**
+ * Consent enforcement for the registry: the ids of records whose report does not (or no longer) allow internal
+ * use. Search and record reads must leave these out for every role but the liaisons (docs/intake.md).
+ */
+export async function withdrawnRecordIds(db: Db): Promise<Set<string>> {
+  return new Set(await new ReportRepository(db).recordsWithdrawnFrom('internal_use'));
+}
+
+/** The records a role must not find or read because of consent: none for liaisons, else withdrawnRecordIds. */
+export async function recordsHiddenFrom(db: Db, role: string): Promise<Set<string>> {
+  return seesWithdrawnRecords.has(role) ? new Set() : withdrawnRecordIds(db);
+}
+
+/**
+ * Which of these records a role must not see because their family report withdrew internal use. Only family
+ * reports carry consent, so a page without them costs no query (the person page is a hot path).
+ */
+export async function hiddenAmong(
+  db: Db,
+  role: string,
+  records: readonly { id: string; kind: string }[],
+): Promise<Set<string>> {
+  if (seesWithdrawnRecords.has(role)) return new Set();
+  const ids = records.filter((r) => r.kind === 'family_report').map((r) => r.id);
+  if (ids.length === 0) return new Set();
+  return new Set(await new ReportRepository(db).recordsWithdrawnFrom('internal_use', ids));
+}

@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import {
+  importRecords,
+  ingest,
+  recordCustody,
+  syntheticEvent,
+  syntheticItem,
+  testSigner,
+} from '../../../test/ledger-fixtures.js';
+import { describeEachDialect } from '../../../test/stores.js';
+import { parseCheckpoint } from '../../ledger/checkpoint.js';
+import { custodyEntry } from '../../ledger/entries.js';
+import { leafHash } from '../../ledger/hash.js';
+import { ed25519Verifier, openNote } from '../../ledger/note.js';
+import { verifyConsistency, verifyInclusion } from '../../ledger/tree.js';
+import { appendLogEntry } from './ledger.js';
+import { LedgerLog } from './log.js';
+import { LedgerSequencer } from './sequencer.js';
+
+const b64 = (s: string) => Buffer.from(s, 'base64');
+
+describeEachDialect('the log', (store, dialect) => {
+  const signer = testSigner();
+
+  it('commits an entry with the row it describes, and drops it when that transaction rolls back', async () => {
+    const before = await store().db.selectFrom('ledger_queue').select('id').execute();
+    const item = syntheticItem();
+    const event = syntheticEvent(item);
+    await expect(
+      store().transaction(async (trx) => {
+        await trx.insertInto('evidence_items').values(item).execute();
+        await trx.insertInto('custody_events').values(event).execute();
+        await appendLogEntry(trx, custodyEntry(event, item));
+        throw new Error('synthetic failure after the insert');
+      }),
+    ).rejects.toThrow('synthetic failure');
+    expect(await store().db.selectFrom('ledger_queue').select('id').execute()).toHaveLength(before.length);
+    expect(
+      await store().db.selectFrom('evidence_items').select('id').where('id', '=', item.id).execute(),
+    ).toEqual([]);
+  });
+
+  it('refuses a malformed entry inside the caller’s transaction, so the row is not written either', async () => {
+    const item = syntheticItem();
+    await expect(
+      store().transaction(async (trx) => {
+        await trx.insertInto('evidence_items').values(item).execute();
+        const { created_by: _, ...partial } = item;
+        await appendLogEntry(trx, custodyEntry(syntheticEvent(item), partial as typeof item));
+      }),
+    ).rejects.toThrow(/evidence_items row lacks column created_by/);
+    expect(
+      await store().db.selectFrom('evidence_items').select('id').where('id', '=', item.id).execute(),
+    ).toEqual([]);
+  });
+
+  it('sequences staged entries in order, fills in ledger_index, and signs a checkpoint that verifies', async () => {
+    const sequencer = new LedgerSequencer(store(), signer, { batchSize: 7 });
+    const { item, event } = await ingest(store());
+    const view = await recordCustody(store(), item, 'viewed_original');
+    await importRecords(store(), 20);
+    const { sequenced, size } = await sequencer.flush();
+    expect(sequenced).toBe(22);
+    expect(size).toBe(22);
+    const indexes = await store()
+      .db.selectFrom('custody_events')
+      .select(['id', 'ledger_index'])
+      .where('id', 'in', [event.id, view.id])
+      .execute();
+    expect(Object.fromEntries(indexes.map((r) => [r.id, Number(r.ledger_index)]))).toEqual({
+      [event.id]: 0,
+      [view.id]: 1,
+    });
+
+    const cp = await sequencer.publish();
+    const opened = openNote(cp.note, [ed25519Verifier(signer.key)]);
+    expect(opened.ok).toBe(true);
+    const parsed = opened.ok ? parseCheckpoint(opened.text) : undefined;
+    expect(parsed).toMatchObject({ ok: true, checkpoint: { origin: 'athar.test/log', size: 22 } });
+
+    const log = new LedgerLog(store());
+    for (let i = 0; i < 22; i++) {
+      const p = await log.inclusionProof(i);
+      expect(p.checkpoint).toBe(cp.note);
+      expect(verifyInclusion(i, 22, leafHash(Buffer.from(p.entry)), p.proof.map(b64), b64(cp.root))).toBe(
+        true,
+      );
+    }
+  });
+
+  it('proves each checkpoint consistent with the next', async () => {
+    const sequencer = new LedgerSequencer(store(), signer);
+    const first = await sequencer.publish();
+    await importRecords(store(), 300);
+    const second = await sequencer.publish();
+    expect(second.size).toBe(first.size + 300);
+    const proof = await new LedgerLog(store()).consistencyProof(first.size, second.size);
+    expect(proof.fromCheckpoint).toBe(first.note);
+    expect(
+      verifyConsistency(first.size, second.size, b64(first.root), b64(second.root), proof.proof.map(b64)),
+    ).toBe(true);
+  });
+
+  it('keeps a single order when two writers sequence at once', async () => {
+    await importRecords(store(), 400);
+    const a = new LedgerSequencer(store(), signer, { batchSize: 50 });
+    if (dialect === 'sqlite') {
+      // SQLite's writers are processes: run the second in one (in-process connections would block the event loop).
+      const child = spawn(process.execPath, [
+        '--import',
+        'tsx',
+        path.resolve('test/ledger-flush-child.ts'),
+        store().location,
+      ]);
+      const output = new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+        });
+        child.on('error', reject);
+        child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`child exited ${code}`))));
+      });
+      const [mine, theirs] = await Promise.all([a.flush(), output]);
+      expect(mine.sequenced + Number(theirs.trim())).toBeGreaterThanOrEqual(400);
+    } else {
+      // Two sequencers over one pool: their transactions run on separate connections, side by side.
+      const b = new LedgerSequencer(store(), signer, { batchSize: 50 });
+      await Promise.all([a.flush(), b.flush()]);
+    }
+    const rows = await store().db.selectFrom('ledger_entries').select('idx').orderBy('idx').execute();
+    expect(rows.map((r) => Number(r.idx))).toEqual(rows.map((_, i) => i));
+    expect(await store().db.selectFrom('ledger_queue').select('id').execute()).toEqual([]);
+    const cp = await a.publish();
+    expect(cp.size).toBe(rows.length);
+  });
+
+  it('sequences and checkpoints in the background until stopped', async () => {
+    const errors: unknown[] = [];
+    const sequencer = new LedgerSequencer(store(), signer, {
+      checkpointIntervalMs: 0,
+      onError: (e) => errors.push(e),
+    });
+    const target = (await store().db.selectFrom('ledger_state').select('size').executeTakeFirstOrThrow())
+      .size;
+    sequencer.start(10);
+    await importRecords(store(), 3);
+    const log = new LedgerLog(store());
+    for (let i = 0; i < 500 && ((await log.latestCheckpoint())?.size ?? 0) < Number(target) + 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await sequencer.stop();
+    expect(errors).toEqual([]);
+    expect((await log.latestCheckpoint())?.size).toBe(Number(target) + 3);
+    expect(await store().db.selectFrom('ledger_queue').select('id').execute()).toEqual([]);
+  });
+
+  it('serves tiles and entry bundles that match the entries', async () => {
+    const sequencer = new LedgerSequencer(store(), signer);
+    const cp = await sequencer.publish();
+    const log = new LedgerLog(store());
+    const tile = await log.tile(0, 0, Math.min(256, cp.size));
+    const bundle = await log.bundle(0, Math.min(256, cp.size));
+    expect(tile?.length).toBe(Math.min(256, cp.size) * 32);
+    expect(bundle).toBeDefined();
+    expect(await log.tile(0, 1000, 1)).toBeUndefined();
+    expect(await log.bundle(1000, 1)).toBeUndefined();
+  });
+});

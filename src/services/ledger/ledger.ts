@@ -1,0 +1,50 @@
+import { encodeEntry, type LogEntry } from '../../ledger/entries.js';
+import { stageLogEntries } from '../../store/repositories/ledger.js';
+import type { Db } from '../../store/store.js';
+
+/**
+ * Appending to the log: the one call other services make. Stage the entry in the same transaction that writes
+ * the row it describes, and both commit or neither does:
+ *
+ *   await store.transaction(async (trx) => {
+ *     await trx.insertInto('custody_events').values(event).execute();
+ *     await appendLogEntry(trx, custodyEntry(event, item));
+ *   });
+ *
+ * Staging is one insert into ledger_queue and takes no log-wide lock, so writers never wait on each other for
+ * the log. The sequencer (ledger-sequencer.ts) then gives staged entries their index in staging order, grows the
+ * tiles and signs checkpoints: one writer at a time, in batches. Build entries with the helpers re-exported
+ * below; an entry that is malformed (unknown kind, a row lacking a covered column, …) throws here, inside the
+ * caller's transaction, so the row it describes is not written either. docs/ledger.md says why.
+ */
+export async function appendLogEntry(trx: Db, entry: LogEntry): Promise<void> {
+  await appendLogEntries(trx, [entry]);
+}
+
+/** Stages several entries at once (imports), in order. */
+export async function appendLogEntries(
+  trx: Db,
+  entries: readonly LogEntry[],
+  stagedAt = new Date().toISOString(),
+): Promise<void> {
+  if (entries.length === 0) return;
+  await stageLogEntries(
+    trx,
+    entries.map((e) => encodeEntry(e).toString('utf8')),
+    stagedAt,
+  );
+}
+
+export {
+  type CoveredTable,
+  coveredRow,
+  custodyEntry,
+  decisionEntry,
+  EntryError,
+  identificationEntry,
+  type LogEntry,
+  linkEntry,
+  RowShapeError,
+  recordEntry,
+  rowDigest,
+} from '../../ledger/entries.js';

@@ -1,0 +1,106 @@
+import { type RecordLink, RecordLinkRepository } from '../../store/repositories/record-links.js';
+import type { Db } from '../../store/store.js';
+import { recordLinked, recordUnlinked } from './linkage-journal.js';
+
+/**
+ * What the review service needs from the registry's person links: put a confirmed pair under one person with the
+ * decision as provenance, and take back everything a decision did. Both run inside the decision's transaction.
+ */
+export interface PairLinker {
+  linkPair(db: Db, recordA: string, recordB: string, decision: LinkingDecision): Promise<void>;
+  undoDecision(db: Db, decisionId: string, by: string, at: string): Promise<void>;
+}
+
+export interface LinkingDecision {
+  id: string;
+  reviewerId: string;
+  at: string;
+}
+
+/** The reason written on links a decision closed when it moved records to another person. */
+export function movedBy(decisionId: string): string {
+  return `moved by decision ${decisionId}`;
+}
+
+/** Reopens a link that a move closed, as it was (same person, basis and decision), and journals it. */
+export async function reopenMovedLink(
+  db: Db,
+  moved: RecordLink,
+  at: string,
+  by: string,
+  note: string,
+): Promise<RecordLink> {
+  const restored = await new RecordLinkRepository(db).open({
+    recordId: moved.recordId,
+    personId: moved.personId,
+    at,
+    by,
+    basis: moved.basis,
+    decisionId: moved.decisionId,
+    note,
+  });
+  await recordLinked(db, restored);
+  return restored;
+}
+
+/**
+ * A PairLinker over the record_links and persons tables alone. Records without a person get one; when both records
+ * already belong to different persons, the smaller person's records move to the larger (their links are closed and
+ * reopened there); nothing is deleted, and records themselves are never touched. Every link opened or closed goes
+ * through the linkage journal.
+ */
+export class RecordLinkLinker implements PairLinker {
+  async linkPair(db: Db, recordA: string, recordB: string, decision: LinkingDecision): Promise<void> {
+    const links = new RecordLinkRepository(db);
+    const [la, lb] = [await links.active(recordA), await links.active(recordB)];
+    if (la && lb && la.personId === lb.personId) return;
+    const open = async (recordId: string, personId: string) =>
+      recordLinked(
+        db,
+        await links.open({
+          recordId,
+          personId,
+          at: decision.at,
+          by: decision.reviewerId,
+          basis: 'review_decision',
+          decisionId: decision.id,
+        }),
+      );
+    if (!la && !lb) {
+      const person = await links.createPerson(decision.at, decision.reviewerId);
+      await open(recordA, person);
+      await open(recordB, person);
+      return;
+    }
+    if (!la || !lb) {
+      const existing = (la ?? lb)!;
+      await open(la ? recordB : recordA, existing.personId);
+      return;
+    }
+    const [membersA, membersB] = [
+      await links.activeOfPerson(la.personId),
+      await links.activeOfPerson(lb.personId),
+    ];
+    const [from, into] =
+      membersA.length > membersB.length || (membersA.length === membersB.length && la.personId < lb.personId)
+        ? [membersB, la.personId]
+        : [membersA, lb.personId];
+    for (const link of from) {
+      const closed = await links.close(link.id, decision.at, decision.reviewerId, movedBy(decision.id));
+      if (closed) await recordUnlinked(db, closed);
+      await open(link.recordId, into);
+    }
+  }
+
+  async undoDecision(db: Db, decisionId: string, by: string, at: string): Promise<void> {
+    const links = new RecordLinkRepository(db);
+    for (const link of await links.activeByDecision(decisionId)) {
+      const closed = await links.close(link.id, at, by, `decision ${decisionId} undone`);
+      if (closed) await recordUnlinked(db, closed);
+    }
+    for (const moved of await links.closedWithReason(movedBy(decisionId))) {
+      if (await links.active(moved.recordId)) continue;
+      await reopenMovedLink(db, moved, at, by, `restored: decision ${decisionId} undone`);
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import {
+  type Agreement,
+  fieldAgreement,
+  isExplanation,
+  type ReviewExplanation,
+  reviewExplanation,
+} from '../../linkage/agreement.js';
+import { type Explanation, explainPair } from '../../linkage/explain.js';
+import { RecordFeatures } from '../../linkage/features.js';
+import { CompiledModel } from '../../linkage/model.js';
+import { Scorer } from '../../linkage/scorer.js';
+import { TermFrequencies } from '../../linkage/term-frequencies.js';
+import type { CandidatePair, CandidateStatus } from '../../store/repositories/candidate-pairs.js';
+import { CandidatePairRepository } from '../../store/repositories/candidate-pairs.js';
+import { DecisionRepository } from '../../store/repositories/decisions.js';
+import { RecordLinkRepository } from '../../store/repositories/record-links.js';
+import { type RecordWithContext, ReviewRecordRepository } from '../../store/repositories/review-records.js';
+import type { Store } from '../../store/store.js';
+import { readModelFile } from '../batch/linkage-model-file.js';
+import { recordFields } from './registry-matcher.js';
+import { ReviewService, type Verdict } from './review.js';
+
+export interface PairForReview {
+  pair: CandidatePair;
+  a: RecordWithContext;
+  b: RecordWithContext;
+  explanation: ReviewExplanation | null;
+  agreement: Record<string, Agreement>;
+}
+
+export interface PairCursor {
+  probability: number;
+  id: string;
+}
+
+export function encodePairCursor(c: PairCursor): string {
+  return Buffer.from(JSON.stringify([c.probability, c.id])).toString('base64url');
+}
+
+export function decodePairCursor(text: string): PairCursor | undefined {
+  try {
+    const [probability, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
+    if (typeof probability === 'number' && typeof id === 'string') return { probability, id };
+  } catch {}
+  return undefined;
+}
+
+/**
+ * The review screen's side of the queue: pairs with both records, the explanation waterfall and each field's
+ * agreement. Decisions go through ReviewService, which keeps rejected pairs out for good.
+ */
+export class ReviewQueue {
+  readonly service: ReviewService;
+  private model: ReturnType<typeof readModelFile> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    options: { clock?: () => number } = {},
+  ) {
+    this.service = new ReviewService(store, options);
+  }
+
+  async list(
+    status: CandidateStatus,
+    limit: number,
+    after?: PairCursor,
+  ): Promise<{ pairs: CandidatePair[]; records: Map<string, RecordWithContext>; next?: PairCursor }> {
+    const repo = new CandidatePairRepository(this.store.db, this.store.capabilities);
+    const found = await repo.list(status, limit + 1, after);
+    const pairs = found.slice(0, limit);
+    const records = await new ReviewRecordRepository(this.store.db).getMany(
+      pairs.flatMap((p) => [p.recordA, p.recordB]),
+    );
+    const last = pairs[pairs.length - 1];
+    return {
+      pairs,
+      records,
+      ...(found.length > limit && last ? { next: { probability: last.probability, id: last.id } } : {}),
+    };
+  }
+
+  /** The most probable open pair, ready to decide; null when the queue is empty. */
+  async next(): Promise<PairForReview | null> {
+    const [pair] = await this.service.open(1);
+    return pair ? this.forReview(pair) : null;
+  }
+
+  async get(id: string): Promise<PairForReview | null> {
+    const pair = await this.service.pair(id);
+    return pair ? this.forReview(pair) : null;
+  }
+
+  private async forReview(pair: CandidatePair): Promise<PairForReview> {
+    const records = new ReviewRecordRepository(this.store.db);
+    const rows = await records.getMany([pair.recordA, pair.recordB]);
+    const a = rows.get(pair.recordA);
+    const b = rows.get(pair.recordB);
+    if (!a || !b) throw new Error(`candidate pair ${pair.id} names a record that is not stored`);
+    const explanation = isExplanation(pair.explanation)
+      ? pair.explanation
+      : this.explain(a, b, pair.modelVersion, await records.count());
+    return {
+      pair,
+      a,
+      b,
+      explanation: explanation ? reviewExplanation(explanation) : null,
+      agreement: explanation ? fieldAgreement(explanation) : {},
+    };
+  }
+
+  /**
+   * The waterfall of a pair stored without one, from the two records alone (term frequencies from these two, so
+   * only the field weights are exact); null when the model in use is not the one that scored the pair.
+   */
+  private explain(
+    a: RecordWithContext,
+    b: RecordWithContext,
+    modelVersion: string,
+    records: number,
+  ): Explanation | null {
+    this.model ??= readModelFile();
+    const model = this.model;
+    if (model.version !== modelVersion) return null;
+    const features = new RecordFeatures(16);
+    const ia = features.add(a.id, recordFields(a));
+    const ib = features.add(b.id, recordFields(b));
+    const scorer = new Scorer(features, new CompiledModel(model), TermFrequencies.of(features), 8);
+    return explainPair(scorer, ia, ib, Math.max(records, 2));
+  }
+
+  /** Decides a queued pair; answers the decision and, for a match, the person both records now belong to. */
+  async decide(
+    pairId: string,
+    verdict: Verdict,
+    reviewerId: string,
+    note?: string | null,
+  ): Promise<{ decisionId: string; personId?: string }> {
+    const decision = await this.service.decide({ pairId, decision: verdict, reviewerId, note: note ?? null });
+    if (verdict !== 'match') return { decisionId: decision.id };
+    const link = await new RecordLinkRepository(this.store.db).active(decision.recordA);
+    return link ? { decisionId: decision.id, personId: link.personId } : { decisionId: decision.id };
+  }
+
+  async undo(
+    decisionId: string,
+    reviewerId: string,
+    reason?: string | null,
+  ): Promise<{ decisionId: string }> {
+    const undone = await this.service.undo(decisionId, reviewerId, reason);
+    return { decisionId: undone.id };
+  }
+
+  async decision(id: string) {
+    return new DecisionRepository(this.store.db).get(id);
+  }
+}

@@ -1,0 +1,223 @@
+import { nowIso } from '../../ids.js';
+import {
+  type CandidatePair,
+  CandidatePairRepository,
+  type NewCandidatePair,
+  orderedPair,
+} from '../../store/repositories/candidate-pairs.js';
+import { type Decision, DecisionRepository } from '../../store/repositories/decisions.js';
+import { type RecordLink, RecordLinkRepository } from '../../store/repositories/record-links.js';
+import type { Db, Store } from '../../store/store.js';
+import { decisionRecorded, recordUnlinked } from '../registry/linkage-journal.js';
+import { type PairLinker, RecordLinkLinker } from '../registry/pair-linker.js';
+
+/** A failure a reviewer (or the HTTP layer) can act on; `code` is stable. */
+export class ReviewError extends Error {
+  constructor(
+    readonly code: 'not_found' | 'conflict' | 'invalid',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReviewError';
+  }
+}
+
+export type Verdict = 'match' | 'non_match' | 'unsure';
+
+export interface DecideInput {
+  /** The queued pair; or name the pair by its two record ids. */
+  pairId?: string;
+  recordA?: string;
+  recordB?: string;
+  decision: Verdict;
+  reviewerId: string;
+  note?: string | null;
+  /** The model version the reviewer saw (default: the queued pair's). */
+  modelVersion?: string | null;
+}
+
+export interface ProposeResult {
+  proposed: number;
+  /** Pairs with a decision in force (a rejected pair is never proposed again). */
+  skippedDecided: number;
+  /** Pairs whose records already belong to one person. */
+  skippedSamePerson: number;
+}
+
+/**
+ * The review queue: candidate pairs in, reviewers' decisions out. A decision is stored with reviewer, time and
+ * model version; a match puts both records under one person (through the PairLinker, with the decision as
+ * provenance); every decision can be undone, and undoing a match takes back the links it made. Records are never
+ * edited or deleted. Every change goes through the linkage journal.
+ */
+export class ReviewService {
+  private readonly clock: () => number;
+  private readonly linker: PairLinker;
+
+  constructor(
+    private readonly store: Store,
+    options: { clock?: () => number; linker?: PairLinker } = {},
+  ) {
+    this.clock = options.clock ?? Date.now;
+    this.linker = options.linker ?? new RecordLinkLinker();
+  }
+
+  /** Queues pairs for review, leaving out decided pairs and pairs already one person. */
+  async propose(pairs: readonly NewCandidatePair[]): Promise<ProposeResult> {
+    const result: ProposeResult = { proposed: 0, skippedDecided: 0, skippedSamePerson: 0 };
+    const distinct = new Map<string, NewCandidatePair>();
+    for (const p of pairs) {
+      if (p.recordA === p.recordB) continue;
+      const [a, b] = orderedPair(p.recordA, p.recordB);
+      distinct.set(`${a}\u0000${b}`, { ...p, recordA: a, recordB: b });
+    }
+    const decided = await new DecisionRepository(this.store.db).currentAmong(
+      [...distinct.values()].map((p) => [p.recordA, p.recordB] as [string, string]),
+    );
+    const links = new RecordLinkRepository(this.store.db);
+    const fresh: NewCandidatePair[] = [];
+    for (const [key, pair] of distinct) {
+      if (decided.has(key)) {
+        result.skippedDecided++;
+        continue;
+      }
+      const [la, lb] = [await links.active(pair.recordA), await links.active(pair.recordB)];
+      if (la && lb && la.personId === lb.personId) {
+        result.skippedSamePerson++;
+        continue;
+      }
+      fresh.push(pair);
+    }
+    const repo = new CandidatePairRepository(this.store.db, this.store.capabilities);
+    result.proposed = await repo.upsert(fresh, nowIso(this.clock));
+    return result;
+  }
+
+  /** Open pairs, most probable first; page with the last pair of the previous page. */
+  async open(limit = 50, after?: { probability: number; id: string }): Promise<CandidatePair[]> {
+    return new CandidatePairRepository(this.store.db, this.store.capabilities).list('open', limit, after);
+  }
+
+  async pair(id: string): Promise<CandidatePair | undefined> {
+    return new CandidatePairRepository(this.store.db, this.store.capabilities).get(id);
+  }
+
+  /** Records a decision; it supersedes the pair's earlier one (whose links, if it was a match, are taken back). */
+  async decide(input: DecideInput): Promise<Decision> {
+    if (!['match', 'non_match', 'unsure'].includes(input.decision)) {
+      throw new ReviewError('invalid', `decision must be match, non_match or unsure (got ${input.decision})`);
+    }
+    if (!input.reviewerId) throw new ReviewError('invalid', 'a decision needs its reviewer');
+    return this.store.transaction(async (trx) => {
+      const pairs = new CandidatePairRepository(trx, this.store.capabilities);
+      let queued: CandidatePair | undefined;
+      let a = input.recordA;
+      let b = input.recordB;
+      if (input.pairId) {
+        queued = await pairs.get(input.pairId);
+        if (!queued) throw new ReviewError('not_found', `no candidate pair ${input.pairId}`);
+        a = queued.recordA;
+        b = queued.recordB;
+      }
+      if (!a || !b) throw new ReviewError('invalid', 'name the pair: pairId, or recordA and recordB');
+      if (a === b) throw new ReviewError('invalid', 'a record cannot be paired with itself');
+      await this.requireRecords(trx, [a, b]);
+      queued ??= await pairs.findPair(a, b);
+      const at = nowIso(this.clock);
+      const decisions = new DecisionRepository(trx);
+      const previous = await decisions.current(a, b);
+      const decision = await decisions.insert({
+        recordA: a,
+        recordB: b,
+        decision: input.decision,
+        reviewerId: input.reviewerId,
+        decidedAt: at,
+        modelVersion: input.modelVersion ?? queued?.modelVersion ?? null,
+        note: input.note ?? null,
+      });
+      if (previous) {
+        await decisions.supersede(previous.id, decision.id);
+        if (previous.decision === 'match')
+          await this.linker.undoDecision(trx, previous.id, input.reviewerId, at);
+      }
+      await decisionRecorded(trx, decision);
+      if (input.decision === 'match') {
+        await this.linker.linkPair(trx, decision.recordA, decision.recordB, {
+          id: decision.id,
+          reviewerId: input.reviewerId,
+          at,
+        });
+      }
+      if (queued) await pairs.setStatus(queued.id, input.decision === 'unsure' ? 'unsure' : 'decided');
+      return decision;
+    });
+  }
+
+  /**
+   * Undoes a decision in force: records an `undone` decision that supersedes it, takes back the links a match made,
+   * and puts the pair back in the queue.
+   */
+  async undo(decisionId: string, reviewerId: string, reason?: string | null): Promise<Decision> {
+    return this.store.transaction(async (trx) => {
+      const decisions = new DecisionRepository(trx);
+      const decision = await decisions.get(decisionId);
+      if (!decision) throw new ReviewError('not_found', `no decision ${decisionId}`);
+      if (decision.decision === 'undone')
+        throw new ReviewError('conflict', 'an undo cannot itself be undone');
+      if (decision.supersededBy) {
+        throw new ReviewError(
+          'conflict',
+          `decision ${decisionId} was already superseded by ${decision.supersededBy}`,
+        );
+      }
+      const at = nowIso(this.clock);
+      const undone = await decisions.insert({
+        recordA: decision.recordA,
+        recordB: decision.recordB,
+        decision: 'undone',
+        reviewerId,
+        decidedAt: at,
+        modelVersion: decision.modelVersion,
+        note: reason ?? null,
+      });
+      await decisions.supersede(decision.id, undone.id);
+      if (decision.decision === 'match') await this.linker.undoDecision(trx, decision.id, reviewerId, at);
+      await decisionRecorded(trx, undone);
+      const pairs = new CandidatePairRepository(trx, this.store.capabilities);
+      const queued = await pairs.findPair(decision.recordA, decision.recordB);
+      if (queued) await pairs.setStatus(queued.id, 'open');
+      return undone;
+    });
+  }
+
+  /** Closes one record's link to its person (any link can be undone); returns the closed link. */
+  async unlink(linkId: string, by: string, reason: string): Promise<RecordLink> {
+    if (!reason.trim()) throw new ReviewError('invalid', 'say why the link is undone');
+    return this.store.transaction(async (trx) => {
+      const links = new RecordLinkRepository(trx);
+      const link = await links.get(linkId);
+      if (!link) throw new ReviewError('not_found', `no link ${linkId}`);
+      const closed = await links.close(linkId, nowIso(this.clock), by, reason);
+      if (!closed) throw new ReviewError('conflict', `link ${linkId} is already closed`);
+      await recordUnlinked(trx, closed);
+      return closed;
+    });
+  }
+
+  /** The decisions on a pair, oldest first. */
+  async history(recordA: string, recordB: string): Promise<Decision[]> {
+    return new DecisionRepository(this.store.db).history(recordA, recordB);
+  }
+
+  /** Pairs rejected by a decision in force: never proposed again, never merged by linkage. */
+  async rejectedPairs(): Promise<[string, string][]> {
+    return new DecisionRepository(this.store.db).pairsDecided('non_match');
+  }
+
+  private async requireRecords(db: Db, ids: string[]): Promise<void> {
+    const rows = await db.selectFrom('records').select('id').where('id', 'in', ids).execute();
+    const found = new Set(rows.map((r) => r.id));
+    const missing = ids.find((id) => !found.has(id));
+    if (missing) throw new ReviewError('not_found', `no record ${missing}`);
+  }
+}

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { ensureSystemPackages } from './system-packages.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,6 +17,7 @@ declare module 'vitest' {
  * here, with the reason, rather than skipping the dialect.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  ensureSystemPackages();
   // The browser tests run against the built web app; build it if the sources are newer.
   execFileSync(process.execPath, [path.resolve(import.meta.dirname, '..', 'scripts', 'build-web.js')], {
     stdio: 'inherit',

@@ -5,7 +5,23 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newSecret, secretDigest } from '../src/access/secrets.js';
 import { caseAlphabet, newCaseReference, newCaseSecret } from '../src/domain/case-codes.js';
 import { newId } from '../src/ids.js';
-import { intakeLimits, recordsHiddenFrom, withdrawnRecordIds } from '../src/services/intake/intake.js';
+import { intakeLimits } from '../src/services/intake/intake.js';
+import { hiddenFrom } from '../src/services/registry/consent-filter.js';
+import { ReportRepository } from '../src/store/repositories/reports.js';
+import type { Db } from '../src/store/store.js';
+
+const withdrawnRecordIds = (db: Db) => new ReportRepository(db).recordsWithdrawnFrom('internal_use');
+const hiddenFromRole = (db: Db, role: string, recordId: string) =>
+  hiddenFrom(
+    db,
+    {
+      actor: { userId: 'u', username: 'u', role, via: 'session', credentialId: 's' },
+      ip: null,
+      channel: 'http',
+    },
+    [{ id: recordId, kind: 'family_report' }],
+  );
+
 import { type ApiClient, type ApiHarness, createApi } from './api.js';
 import { describeEachDialect } from './stores.js';
 
@@ -423,8 +439,8 @@ describeEachDialect('family intake', (store, dialect) => {
     );
 
     expect(await withdrawnRecordIds(store().db)).toContain(recordId);
-    expect(await recordsHiddenFrom(store().db, 'reviewer')).toContain(recordId);
-    expect(await recordsHiddenFrom(store().db, 'liaison')).not.toContain(recordId);
+    expect(await hiddenFromRole(store().db, 'reviewer', recordId)).toContain(recordId);
+    expect(await hiddenFromRole(store().db, 'liaison', recordId)).not.toContain(recordId);
     // The registry's reads obey it: the record is not there for an investigator, by id or by name search.
     const reader = await api.as('investigator');
     expect((await reader.get(`/api/records/${recordId}`)).statusCode).toBe(404);

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settleImports } from '../src/services/imports/import-jobs.js';
 import { importRecords } from '../src/services/imports/record-import.js';
+import { servicesOf } from '../src/services/index.js';
 import type { Store } from '../src/store/store.js';
 import { type ApiHarness, createApi } from './api.js';
 import { runAthar } from './cli.js';
@@ -124,7 +124,7 @@ describeEachDialect('importing person-record CSV', (store: () => Store) => {
       api = await createApi(store());
     });
     afterAll(async () => {
-      await settleImports();
+      await servicesOf(api.ctx).imports.settle();
       await api.close();
     });
 

@@ -30,9 +30,8 @@ import { generate } from '../../src/linkage/synth/generator.js';
 import { familyNames, maleNames, type PoolName } from '../../src/linkage/synth/pools.js';
 import { buildServer } from '../../src/server/app.js';
 import type { AppContext } from '../../src/services/context.js';
+import { servicesOf } from '../../src/services/index.js';
 import { nameKeys, prepareRecord } from '../../src/services/registry/record-fields.js';
-import { RecordSearch } from '../../src/services/registry/record-search.js';
-import { RegistryService } from '../../src/services/registry/registry.js';
 import { CredentialRepository } from '../../src/store/repositories/credentials.js';
 import { RecordRepository } from '../../src/store/repositories/records.js';
 import { UserRepository } from '../../src/store/repositories/users.js';
@@ -608,7 +607,10 @@ async function nameSearch(): Promise<void> {
   seedNames(file, searchRecords);
   const seedMs = performance.now() - seeded;
   const store = await openStore({ kind: 'sqlite', file });
-  const search = new RecordSearch(store, new RegistryService(store));
+  const blobs = new FsBlobStore(path.join(dir, 'blobs'));
+  await blobs.init();
+  const config = loadConfig({ ATHAR_DATA: dir, ATHAR_LOG_LEVEL: 'silent' });
+  const { search } = servicesOf({ config, store, blobs, clock: Date.now, close: async () => {} });
   let seed = 987;
   const random = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;

@@ -113,7 +113,7 @@ export function permissionsOf(role: string): ReadonlySet<Permission> {
   return granted.get(role) ?? new Set();
 }
 
-export function can(role: string, permission: Permission): boolean {
+export function roleHas(role: string, permission: Permission): boolean {
   return permissionsOf(role).has(permission);
 }
 
@@ -122,7 +122,7 @@ export function allows(access: Access, role: string | null, scopes?: ReadonlySet
   if (access === 'public') return true;
   if (role === null) return false;
   if (access === 'signed_in') return true;
-  return can(role, access) && (scopes === undefined || scopes.has(access));
+  return roleHas(role, access) && (scopes === undefined || scopes.has(access));
 }
 
 /** The policy as sentences, one per role: "A reviewer may see counts …; decide candidate pairs; …". */

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config.js';
-import { StoreError } from '../store/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { version } from '../version.js';
 import { registerContacts } from './commands/contacts.js';
 import { registerEvidence } from './commands/evidence.js';
@@ -68,9 +68,11 @@ function report(error: unknown): number {
     process.stderr.write(`athar: ${error.message}\n`);
     return exitCodes.usage;
   }
-  if (error instanceof StoreError) {
+  if (error instanceof DomainError) {
+    // Bad input and what the environment lacks (a database, a key) are usage or configuration problems; a
+    // refusal of the archive's state (not found, a conflict) is a failure.
     process.stderr.write(`athar: ${error.message}\n`);
-    return exitCodes.usage;
+    return error.kind === 'invalid' || error.kind === 'unavailable' ? exitCodes.usage : exitCodes.failure;
   }
   if (error instanceof CliError) {
     process.stderr.write(`athar: ${error.message}\n`);

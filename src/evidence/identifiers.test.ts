@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { identifierKey, isAnnotationKind, isReadFrom } from './identifiers.js';
+import { isAnnotationKind, isReadFrom } from '../domain/evidence.js';
+import { identifierKey } from './identifiers.js';
 
 describe('card identifier keys', () => {
   it.each([

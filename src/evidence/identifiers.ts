@@ -4,25 +4,6 @@
  * each is kept as read, with where it was read, and a search key that ignores how it was written.
  */
 
-export const identifierKinds = ['detainee_number', 'branch_number', 'forensic_report_number'] as const;
-export type IdentifierKind = (typeof identifierKinds)[number];
-
-/** Annotation kinds: the card identifiers, and free notes. */
-export const annotationKinds = [...identifierKinds, 'note'] as const;
-export type AnnotationKind = (typeof annotationKinds)[number];
-
-/** Where a value was read: a paper card in the photo, written on the body, a digital overlay, the file's name or its folder. */
-export const readFromPlaces = ['card', 'body', 'overlay', 'file_name', 'folder', 'other'] as const;
-export type ReadFrom = (typeof readFromPlaces)[number];
-
-export function isAnnotationKind(value: string): value is AnnotationKind {
-  return (annotationKinds as readonly string[]).includes(value);
-}
-
-export function isReadFrom(value: string): value is ReadFrom {
-  return (readFromPlaces as readonly string[]).includes(value);
-}
-
 /** Arabic-Indic (U+0660…) and Eastern Arabic-Indic/Persian (U+06F0…) digits. */
 const arabicIndicZero = 0x0660;
 const easternArabicIndicZero = 0x06f0;

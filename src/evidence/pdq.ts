@@ -86,16 +86,6 @@ export function pdqOfPicture(
   return pdqFromSmall(downsample(luma, width, across, down));
 }
 
-/** PDQ of 8-bit pixels (see lumaFromPixels for the channel layout). */
-export function pdqFromPixels(
-  pixels: Uint8Array,
-  width: number,
-  height: number,
-  channels: number,
-): PdqResult {
-  return pdqOfPicture(pixels, width, height, channels, { width, height });
-}
-
 /** PDQ of a luminance image (row-major, values 0–255, at least width × height of them). */
 export function pdqFromLuma(luma: Float32Array, width: number, height: number): PdqResult {
   if (width < minHashableSide || height < minHashableSide) {

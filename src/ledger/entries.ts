@@ -1,11 +1,3 @@
-import type {
-  CustodyEventTable,
-  DecisionTable,
-  EvidenceItemTable,
-  IdentificationTable,
-  RecordLinkTable,
-  RecordTable,
-} from '../store/schema.js';
 import { sha256Hex } from './hash.js';
 
 /**
@@ -138,6 +130,46 @@ export const coveredColumns = {
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoveredTable = keyof typeof coveredColumns;
+
+/**
+ * A covered row as the log reads it: every covered column, and the few whose values the entry itself uses. The
+ * log's own row types, so the core does not know the schema it vouches for; the store's rows fit them (a type
+ * test in src/store/ holds the two together).
+ */
+type CoveredRowOf<T extends CoveredTable> = { readonly [C in (typeof coveredColumns)[T][number]]: unknown };
+export type CustodyEventRow = CoveredRowOf<'custody_events'> & {
+  readonly id: string;
+  readonly evidence_id: string | null;
+  readonly kind: string;
+  readonly actor: string;
+  readonly at: string;
+};
+export type EvidenceItemRow = CoveredRowOf<'evidence_items'> & {
+  readonly id: string;
+  readonly sha256: string;
+};
+export type RecordRow = CoveredRowOf<'records'> & {
+  readonly id: string;
+  readonly created_by: string | null;
+  readonly created_at: string;
+};
+export type RecordLinkRow = CoveredRowOf<'record_links'> & {
+  readonly id: string;
+  readonly linked_by: string | null;
+  readonly linked_at: string;
+  readonly unlinked_by: string | null;
+  readonly unlinked_at: string | null;
+};
+export type DecisionRow = CoveredRowOf<'decisions'> & {
+  readonly id: string;
+  readonly decision: string;
+  readonly reviewer_id: string;
+  readonly decided_at: string;
+};
+export type IdentificationRow = CoveredRowOf<'identifications'> & {
+  readonly id: string;
+  readonly status: string;
+};
 export const coveredTables = Object.keys(coveredColumns) as CoveredTable[];
 const sortedColumns = Object.fromEntries(
   coveredTables.map((t) => [t, [...coveredColumns[t]].sort()]),
@@ -220,8 +252,8 @@ const system = 'system';
  * event itself when it concerns no single item); an ingest also vouches for the evidence_items row.
  */
 export function custodyEntry(
-  event: Readonly<CustodyEventTable>,
-  item?: Readonly<Pick<EvidenceItemTable, 'id' | 'sha256'> & Partial<EvidenceItemTable>> | null,
+  event: CustodyEventRow,
+  item?: (Pick<EvidenceItemRow, 'id' | 'sha256'> & Partial<EvidenceItemRow>) | null,
 ): LogEntry {
   if (!(custodyKinds as readonly string[]).includes(event.kind)) {
     throw new RowShapeError(
@@ -280,7 +312,7 @@ function registryEntry(
 /** A record made by hand (`record.created`) or by an import (`record.imported`). */
 export function recordEntry(
   kind: 'record.created' | 'record.imported',
-  record: Readonly<RecordTable>,
+  record: RecordRow,
   by: Attribution = {},
 ): LogEntry {
   return registryEntry(
@@ -294,7 +326,7 @@ export function recordEntry(
 }
 
 /** A record linked to a person (`link.created`), or the link closed (`link.closed`, when unlinked_at is set). */
-export function linkEntry(link: Readonly<RecordLinkTable>, by: Attribution = {}): LogEntry {
+export function linkEntry(link: RecordLinkRow, by: Attribution = {}): LogEntry {
   const closed = link.unlinked_at !== null;
   return registryEntry(
     closed ? 'link.closed' : 'link.created',
@@ -307,10 +339,7 @@ export function linkEntry(link: Readonly<RecordLinkTable>, by: Attribution = {})
 }
 
 /** A reviewer's decision on a pair; the decisions it supersedes change too (superseded_by), so they ride along. */
-export function decisionEntry(
-  decision: Readonly<DecisionTable>,
-  superseded: readonly Readonly<DecisionTable>[] = [],
-): LogEntry {
+export function decisionEntry(decision: DecisionRow, superseded: readonly DecisionRow[] = []): LogEntry {
   return registryEntry(
     'decision.recorded',
     'decision',
@@ -325,7 +354,7 @@ export function decisionEntry(
 
 /** An identification's status as it now stands (proposed, a confirmation, family informed, rejected, …). */
 export function identificationEntry(
-  identification: Readonly<IdentificationTable>,
+  identification: IdentificationRow,
   by: { actor: string; at: string },
 ): LogEntry {
   return registryEntry(

@@ -1,7 +1,7 @@
+import type { DateColumn, PersonRecordFields } from '../domain/person-record.js';
 import { aliasKey, branches, governorates, resolveBranch, resolveGovernorate } from '../gazetteer/index.js';
 import { type DateParse, epochDay, parseDate, parseYear } from './dates.js';
 import { normalizeName, parseFullName, partForm, placeKey } from './name-kit.js';
-import type { DateColumn, PersonRecordFields } from './record.js';
 import { Interner, type NameList, NameVocabulary } from './vocabulary.js';
 
 /** Missing value in every column. */

@@ -1,3 +1,4 @@
+import type { PersonRecordFields } from '../domain/person-record.js';
 import {
   type BlockingRule,
   broadMatchRules,
@@ -9,7 +10,6 @@ import { type Explanation, explainPair } from './explain.js';
 import { RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
 import { probabilityOf } from './model.js';
-import type { PersonRecordFields } from './record.js';
 import { Scorer } from './scorer.js';
 import { KeyedRecords, orderByKey } from './sort.js';
 import { TermFrequencies } from './term-frequencies.js';

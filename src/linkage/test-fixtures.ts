@@ -1,7 +1,7 @@
 import fs from 'node:fs';
+import type { PersonRecordFields } from '../domain/person-record.js';
 import { RecordFeatures } from './features.js';
 import { CompiledModel, type LinkageModel, parseModel } from './model.js';
-import type { PersonRecordFields } from './record.js';
 
 /** The model that ships, read for tests (the core does no I/O; the test fixture may). */
 export function shippedModel(): LinkageModel {

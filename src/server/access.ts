@@ -1,12 +1,10 @@
+import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../access/actor.js';
-import { type Access, allows, permissionsOf } from '../access/policies.js';
-import { secretDigest } from '../access/secrets.js';
-import { auditWriter } from '../services/audit/audit-writer.js';
-import type { AppContext } from '../services/context.js';
-import { CredentialRepository, credentialsGeneration } from '../store/repositories/credentials.js';
+import type { Caller } from '../access/caller.js';
+import { type Access, allows } from '../access/policies.js';
+import type { Services } from '../services/index.js';
 import type { App } from './app.js';
 import { Problem } from './problems.js';
-import { SessionCache } from './session-cache.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,11 +21,6 @@ declare module 'fastify' {
 
 export const sessionCookie = 'athar_session';
 export const csrfHeader = 'x-csrf-token';
-/** Idle sessions end after this long; any request slides the window. */
-export const sessionIdleMs = 8 * 60 * 60 * 1000;
-/** However busy, a session ends this long after sign-in (a stolen cookie does not live for ever). */
-export const sessionMaxMs = 12 * 60 * 60 * 1000;
-const touchEveryMs = 60 * 1000;
 
 export interface RouteEntry {
   method: string;
@@ -42,11 +35,9 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Routes registered while `declaring` is on must declare it, or the server refuses to start; they form the route
  * table that the route × role test walks. Checks run in onRequest, before a body is parsed or validated.
  */
-export function registerAccess(app: App, ctx: AppContext): { routes: RouteEntry[]; seal(): void } {
+export function registerAccess(app: App, services: Services): { routes: RouteEntry[]; seal(): void } {
   const routes: RouteEntry[] = [];
   let declaring = true;
-  const credentials = new CredentialRepository(ctx.store.db);
-  const sessions = new SessionCache();
 
   app.decorateRequest('actor', null);
 
@@ -66,7 +57,10 @@ export function registerAccess(app: App, ctx: AppContext): { routes: RouteEntry[
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
-    const actor = await authenticate(request.headers.authorization, request.cookies[sessionCookie]);
+    const actor = await services.authenticator.authenticate(
+      request.headers.authorization,
+      request.cookies[sessionCookie],
+    );
     if (!actor) throw new Problem('unauthenticated');
     if (!allows(access, actor.role, actor.scopes)) {
       throw new Problem('forbidden', `your role (${actor.role}) may not do this`);
@@ -81,60 +75,6 @@ export function registerAccess(app: App, ctx: AppContext): { routes: RouteEntry[
     request.actor = actor;
   });
 
-  async function authenticate(
-    authorization: string | undefined,
-    cookie: string | undefined,
-  ): Promise<Actor | null> {
-    const now = ctx.clock();
-    const nowText = new Date(now).toISOString();
-    if (authorization) {
-      const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-      if (!match) return null;
-      const token = await credentials.tokenUser(secretDigest(match[1] as string), nowText);
-      if (!token) return null;
-      if (!token.lastUsedAt || now - Date.parse(token.lastUsedAt) > touchEveryMs) {
-        await credentials.touchToken(token.tokenId, nowText);
-      }
-      const scopes = new Set(token.scopes.filter((s) => permissionsOf(token.role).has(s)));
-      return {
-        userId: token.userId,
-        username: token.username,
-        role: token.role,
-        via: 'token',
-        credentialId: token.tokenId,
-        scopes,
-      };
-    }
-    if (!cookie) return null;
-    const sessionId = secretDigest(cookie);
-    let session = sessions.get(sessionId, now, nowText);
-    if (!session) {
-      const readIn = credentialsGeneration();
-      session = await credentials.sessionUser(sessionId, nowText, new Date(now - sessionMaxMs).toISOString());
-      if (!session) return null;
-      sessions.remember(sessionId, session, readIn, now);
-    }
-    if (now - Date.parse(session.lastSeenAt) > touchEveryMs) {
-      // The idle window slides, but never past the session's absolute end.
-      const expiresAt = new Date(
-        Math.min(now + sessionIdleMs, Date.parse(session.createdAt) + sessionMaxMs),
-      ).toISOString();
-      await credentials.touchSession(session.sessionId, nowText, expiresAt);
-      // The remembered lookup is one object: slide it too, so the next requests do not touch again.
-      session.lastSeenAt = nowText;
-      session.expiresAt = expiresAt;
-    }
-    return {
-      userId: session.userId,
-      username: session.username,
-      role: session.role,
-      via: 'session',
-      credentialId: session.sessionId,
-      csrfToken: session.csrfToken,
-      ...(session.enrolmentOnly ? { enrolmentOnly: true } : {}),
-    };
-  }
-
   return {
     routes,
     seal() {
@@ -143,33 +83,13 @@ export function registerAccess(app: App, ctx: AppContext): { routes: RouteEntry[
   };
 }
 
-/** What one audited act says: what was done to what, and anything that explains it (never personal data). */
-export interface AuditedAct {
-  action: string;
-  subjectType?: string;
-  subjectId?: string;
-  details?: Record<string, unknown>;
+/** The request's caller, as services take it: its actor (if any), its address, the HTTP channel. */
+export function callerOf(request: FastifyRequest): Caller {
+  return { actor: request.actor, ip: request.ip, channel: 'http' };
 }
 
-/**
- * Writes an audit row for the request's caller (or anonymous) with its address. Rows go through the store's
- * group-commit writer: the caller waits until its row is committed, and concurrent requests share one commit.
- */
-export function audit(
-  ctx: AppContext,
-  request: { actor: Actor | null; ip: string },
-  act: AuditedAct,
-): Promise<void> {
-  return auditWriter(ctx.store).append(
-    {
-      actorId: request.actor?.userId ?? null,
-      actorRole: request.actor?.role ?? null,
-      action: act.action,
-      subjectType: act.subjectType ?? null,
-      subjectId: act.subjectId ?? null,
-      details: act.details ?? null,
-      ip: request.ip,
-    },
-    new Date(ctx.clock()).toISOString(),
-  );
+/** The signed-in caller; routes that act on behalf of someone require one. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new Problem('unauthenticated');
+  return request.actor;
 }

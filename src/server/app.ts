@@ -20,10 +20,12 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import helmet, { type HelmetOptions } from 'helmet';
+import { DomainError } from '../domain/errors.js';
 import type { AppContext } from '../services/context.js';
+import { servicesOf } from '../services/index.js';
 import { version } from '../version.js';
 import { type RouteEntry, registerAccess } from './access.js';
-import { Problem, type ProblemCode, problemBody } from './problems.js';
+import { Problem, type ProblemCode, problemBody, problemOf } from './problems.js';
 import { registerRoutes } from './routes/index.js';
 
 export type App = FastifyInstance<
@@ -110,8 +112,13 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     transform: jsonSchemaTransform,
   });
 
-  app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | Problem | DomainError, request, reply) => {
     const instance = request.url.split('?')[0];
+    // Services refuse in the domain's terms; this is the one place those become HTTP answers.
+    const error = thrown instanceof DomainError ? problemOf(thrown, request.method) : thrown;
+    if (thrown instanceof DomainError && thrown.kind === 'unavailable') {
+      request.log.error({ err: thrown.cause ?? thrown }, thrown.message);
+    }
     if (error instanceof Problem) {
       return reply
         .status(error.status)
@@ -154,11 +161,12 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
       .send(problemBody(code, detail, instance));
   });
 
-  const access = registerAccess(app, ctx);
+  const services = servicesOf(ctx);
+  const access = registerAccess(app, services);
   app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () =>
     app.swagger(),
   );
-  await registerRoutes(app, ctx);
+  await registerRoutes(app, services);
   access.seal();
   routeTables.set(app, access.routes);
   await registerWeb(app, ctx.config.server.webRoot);

@@ -1,3 +1,6 @@
+import type { DomainError } from '../domain/errors.js';
+import { apiField } from '../domain/person-record.js';
+
 /**
  * Every error a client can meet, with a stable code, its HTTP status and a message that says what to do.
  * Answers are RFC 9457 problem details: { type, title, status, detail, code, instance, errors? }.
@@ -76,4 +79,28 @@ export function problemBody(
     ...(instance ? { instance } : {}),
     ...extensions,
   };
+}
+
+/**
+ * A use case's refusal as a problem: its kind names the status; its field, or each of its issues, names the input
+ * at fault — in the query string of a GET, in the body otherwise, by the API's name for it.
+ */
+export function problemOf(error: DomainError, method: string): Problem {
+  const where = method === 'GET' || method === 'HEAD' ? 'querystring' : 'body';
+  const errors = error.issues.map((i) => ({
+    path: i.field === 'record' || i.field === '' ? where : `${where}.${apiField(i.field)}`,
+    message: i.message,
+  }));
+  switch (error.kind) {
+    case 'not_found':
+      return new Problem('not_found', error.message);
+    case 'conflict':
+      return new Problem('conflict', error.message, errors.length ? { errors } : {});
+    case 'unavailable':
+      return new Problem('unavailable', error.message);
+    case 'invalid':
+      return errors.length
+        ? new Problem('validation_failed', error.message, { errors })
+        : new Problem('bad_request', error.message);
+  }
 }

@@ -1,5 +1,10 @@
-/** A storage problem a person can act on: says what and where in one line. The CLI exits 2 on it. */
-export class StoreError extends Error {
+import { DomainError } from '../domain/errors.js';
+
+/**
+ * A storage problem a person can act on (a folder not writable, a file that is not athar's database, a server
+ * that does not answer): says what and where in one line. The CLI exits 2 on it, as on any configuration problem.
+ */
+export class StoreError extends DomainError {
   constructor(
     message: string,
     readonly code:
@@ -10,7 +15,7 @@ export class StoreError extends Error {
       | 'bad_encoding'
       | 'migration_failed',
   ) {
-    super(message);
+    super('unavailable', message);
     this.name = 'StoreError';
   }
 }

@@ -127,12 +127,11 @@ export async function migrate(store: Store): Promise<string[]> {
       'migration_failed',
     );
   }
-  const inserted = await store.db
+  await store.db
     .insertInto('meta')
     .values({ key: 'app', value: appMarker })
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
-  void inserted;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

@@ -60,17 +60,16 @@ async function keyWork<T extends { keyId: string; resealed: number }>(
 ): Promise<T> {
   const { withWritableData } = await import('../data-session.js');
   const { ContactKeyError } = await import('../../services/intake/contact-cipher.js');
-  const { AuditRepository } = await import('../../store/repositories/audit.js');
+  const { servicesOf } = await import('../../services/index.js');
+  const { commandLine } = await import('../../access/caller.js');
   return withWritableData(configFrom(options), async (ctx) => {
     try {
       const report = await work(ctx.config, ctx.store);
-      await new AuditRepository(ctx.store.db).append({
-        actorId: null,
-        actorRole: null,
+      await servicesOf(ctx).audit.record(commandLine, {
         action,
         subjectType: 'contacts_key',
         subjectId: report.keyId,
-        details: { resealed: report.resealed, via: 'cli' },
+        details: { resealed: report.resealed },
       });
       return report;
     } catch (error) {

@@ -53,8 +53,7 @@ export function registerEvidence(program: Command): void {
     .argument('<item>', 'item id, SHA-256, or SHA-256 prefix (8+ hex digits)')
     .action(async (ref: string, flags: Flags) =>
       withContext(flags, async (ctx) => {
-        const { showEvidence } = await import('../../services/evidence/evidence.js');
-        const details = await showEvidence(ctx, ref);
+        const details = await (await services(ctx)).catalogue.show(ref);
         if (flags.json) return printJson(details);
         const { item } = details;
         printLine(`item        ${item.id}`);
@@ -90,9 +89,8 @@ export function registerEvidence(program: Command): void {
     .option('--max-distance <bits>', 'Hamming distance, 0–256 (default 31)')
     .action(async (ref: string, flags: Flags & { maxDistance?: string }) =>
       withContext(flags, async (ctx) => {
-        const { similarEvidence } = await import('../../services/evidence/evidence.js');
         const distance = flags.maxDistance === undefined ? undefined : Number(flags.maxDistance);
-        const result = await similarEvidence(ctx, ref, distance);
+        const result = await (await services(ctx)).catalogue.similar(ref, distance);
         if (flags.json) {
           return printJson({
             item: brief(result.item),
@@ -138,8 +136,7 @@ export function registerEvidence(program: Command): void {
         flags: Flags & { kind: string; value: string; readFrom?: string; record?: string; actor?: string },
       ) =>
         withContext(flags, async (ctx) => {
-          const { annotateEvidence } = await import('../../services/evidence/evidence.js');
-          const annotation = await annotateEvidence(ctx, {
+          const annotation = await (await services(ctx)).catalogue.annotate({
             evidence: ref,
             kind: flags.kind,
             value: flags.value,
@@ -164,9 +161,7 @@ export function registerEvidence(program: Command): void {
       withContext(flags, async (ctx) => {
         if (!flags.record === !flags.unlink)
           throw new CliError('give either --record ID or --unlink', exitCodes.usage);
-        const { linkAnnotation } = await import('../../services/evidence/evidence.js');
-        const annotation = await linkAnnotation(
-          ctx,
+        const annotation = await (await services(ctx)).catalogue.attachAnnotation(
           id,
           flags.record ?? null,
           flags.actor?.trim() || `os:${loginName()}`,
@@ -182,8 +177,7 @@ export function registerEvidence(program: Command): void {
     .option('--kind <kind>', 'only annotations of this kind')
     .action(async (value: string, flags: Flags & { kind?: string }) =>
       withContext(flags, async (ctx) => {
-        const { searchIdentifiers } = await import('../../services/evidence/evidence.js');
-        const result = await searchIdentifiers(ctx, value, flags.kind);
+        const result = await (await services(ctx)).catalogue.searchIdentifiers(value, flags.kind);
         if (flags.json) {
           return printJson({
             key: result.key,
@@ -203,19 +197,16 @@ export function registerEvidence(program: Command): void {
 
 type Ctx = import('../../services/context.js').AppContext;
 
-/** Opens the data folder, runs the work, closes; evidence errors become one line (exit 2 for bad input). */
+/** The services over a command's context. */
+async function services(ctx: Ctx) {
+  const { servicesOf } = await import('../../services/index.js');
+  return servicesOf(ctx);
+}
+
+/** Opens the data folder, runs the work, closes (a refusal is one line: exit 2 for bad input). */
 async function withContext(flags: Flags, work: (ctx: Ctx) => Promise<void>): Promise<void> {
-  const config = configFrom(flags);
   const { withWritableData } = await import('../data-session.js');
-  const { EvidenceError } = await import('../../services/evidence/evidence.js');
-  try {
-    await withWritableData(config, work);
-  } catch (error) {
-    if (error instanceof EvidenceError) {
-      throw new CliError(error.message, error.code === 'invalid' ? exitCodes.usage : exitCodes.failure);
-    }
-    throw error;
-  }
+  await withWritableData(configFrom(flags), work);
 }
 
 function brief(item: import('../../store/repositories/evidence.js').EvidenceItem) {

@@ -34,32 +34,19 @@ export function registerUsers(program: Command): void {
           );
         }
         const { withWritableData } = await import('../data-session.js');
-        const { AccountError, AccountService } = await import('../../services/accounts/accounts.js');
-        const { sessionIdleMs } = await import('../../server/access.js');
-        const { AuditRepository } = await import('../../store/repositories/audit.js');
-        const created = await withWritableData(configFrom(options), async (ctx) => {
-          const accounts = new AccountService(ctx.store, ctx.clock, sessionIdleMs);
-          try {
-            const result = await accounts.createUser({
+        const { servicesOf } = await import('../../services/index.js');
+        const { commandLine } = await import('../../access/caller.js');
+        const created = await withWritableData(configFrom(options), (ctx) =>
+          servicesOf(ctx).accounts.createUser(
+            {
               username,
               role: options.role,
               ...(options.displayName ? { displayName: options.displayName } : {}),
               ...(options.totpRequired !== undefined ? { totpRequired: options.totpRequired } : {}),
-            });
-            await new AuditRepository(ctx.store.db).append({
-              actorId: null,
-              actorRole: null,
-              action: 'user_created',
-              subjectType: 'user',
-              subjectId: result.user.id,
-              details: { role: result.user.role, totpRequired: result.user.totpRequired, via: 'cli' },
-            });
-            return result;
-          } catch (error) {
-            if (error instanceof AccountError) throw new CliError(error.message, exitCodes.failure);
-            throw error;
-          }
-        });
+            },
+            commandLine,
+          ),
+        );
         if (options.json) {
           return printJson({ user: created.user, password: created.password });
         }
@@ -75,11 +62,11 @@ export function registerUsers(program: Command): void {
     .description('list user accounts (never passwords)')
     .action(async (options: DataOptions) => {
       const { openContext } = await import('../../services/context.js');
-      const { UserRepository } = await import('../../store/repositories/users.js');
+      const { servicesOf } = await import('../../services/index.js');
       const ctx = await openContext(configFrom(options));
-      let list: Awaited<ReturnType<InstanceType<typeof UserRepository>['list']>>;
+      let list: Awaited<ReturnType<ReturnType<typeof servicesOf>['accounts']['listUsers']>>;
       try {
-        list = await new UserRepository(ctx.store.db).list();
+        list = await servicesOf(ctx).accounts.listUsers();
       } finally {
         await ctx.close();
       }

@@ -1,7 +1,7 @@
+import type { PersonRecordFields } from '../../domain/person-record.js';
 import { type Branch, branches, type Governorate, governorates } from '../../gazetteer/index.js';
 import { formatDate, type PartialDate } from '../dates.js';
 import { Random, WeightedPicker, zipfWeights } from '../random.js';
-import type { PersonRecordFields } from '../record.js';
 import { arabicArticle, arabicVariant, latinArticle, latinCase, typo } from './corrupt.js';
 import { familyNames, femaleNames, maleNames, type PoolName, rootLetters, towns } from './pools.js';
 

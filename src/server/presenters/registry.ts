@@ -3,32 +3,13 @@
  * table never leaks by default. Sensitive fields need a permission: forensic report numbers and notes
  * 'forensic:read'; the author of a family report (the reporter's identity) 'reports:read'.
  */
-import type { Actor } from '../../access/actor.js';
-import { allows } from '../../access/policies.js';
+import type { Visibility } from '../../access/caller.js';
+import { forensicColumns } from '../../domain/person-record.js';
 import type { PersonView } from '../../services/registry/registry.js';
 import type { RecordView } from '../../store/repositories/records.js';
 import type { AssertionTable, EventTable, RelationTable } from '../../store/schema.js';
 
-export interface Viewer {
-  forensic: boolean;
-  reporters: boolean;
-}
-
-export function viewerOf(actor: Actor | null): Viewer {
-  const role = actor?.role ?? null;
-  return {
-    forensic: allows('forensic:read', role, actor?.scopes),
-    reporters: allows('reports:read', role, actor?.scopes),
-  };
-}
-
-/** Columns of a record's original that are sensitive, with what a viewer needs to see them. */
-const sensitiveOriginal: Record<string, keyof Viewer> = {
-  forensic_report_number: 'forensic',
-  notes: 'forensic',
-};
-
-export function presentRecord(r: RecordView, viewer: Viewer, options: { original?: boolean } = {}) {
+export function presentRecord(r: RecordView, viewer: Visibility, options: { original?: boolean } = {}) {
   const out: Record<string, unknown> = {
     id: r.id,
     externalId: r.external_id,
@@ -60,8 +41,7 @@ export function presentRecord(r: RecordView, viewer: Viewer, options: { original
   }
   if (options.original) {
     const original = JSON.parse(r.original) as Record<string, unknown>;
-    for (const [column, need] of Object.entries(sensitiveOriginal))
-      if (!viewer[need]) delete original[column];
+    if (!viewer.forensic) for (const column of forensicColumns) delete original[column];
     out.original = original;
   }
   return out;
@@ -112,7 +92,7 @@ export function presentRelation(r: RelationTable) {
   };
 }
 
-export function presentPerson(p: PersonView, viewer: Viewer) {
+export function presentPerson(p: PersonView, viewer: Visibility) {
   return {
     id: p.id,
     status: p.status,

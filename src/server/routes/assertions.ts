@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { AppContext } from '../../services/context.js';
+import type { Services } from '../../services/index.js';
 import type { App } from '../app.js';
 import { presentAssertion } from '../presenters/registry.js';
-import { actorId, answering, claimFields, registryServices } from './registry-support.js';
+import { actorId, claimFields } from './registry-support.js';
 
 /** Claims about a person or a record (append-only); a person's case status is derived from them. */
-export async function assertionRoutes(app: App, ctx: AppContext): Promise<void> {
-  const { registry } = registryServices(ctx);
+export async function assertionRoutes(app: App, services: Services): Promise<void> {
+  const { registry } = services;
   app.post(
     '/api/assertions',
     {
@@ -27,7 +27,7 @@ export async function assertionRoutes(app: App, ctx: AppContext): Promise<void> 
       },
     },
     async (request, reply) => {
-      const made = await answering(() => registry.addAssertion(request.body, actorId(request)));
+      const made = await registry.addAssertion(request.body, actorId(request));
       return reply.status(201).send(presentAssertion(made));
     },
   );

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { AppContext } from '../../services/context.js';
-import { datePrecisions, eventTypes } from '../../services/registry/registry.js';
+import { datePrecisions, eventTypes } from '../../domain/registry.js';
+import type { Services } from '../../services/index.js';
 import type { App } from '../app.js';
 import { presentEvent } from '../presenters/registry.js';
-import { actorId, answering, registryServices } from './registry-support.js';
+import { actorId } from './registry-support.js';
 
 /** Events of a person or a record: type, dates at their precision, place or branch. */
-export async function eventRoutes(app: App, ctx: AppContext): Promise<void> {
-  const { registry } = registryServices(ctx);
+export async function eventRoutes(app: App, services: Services): Promise<void> {
+  const { registry } = services;
   app.post(
     '/api/events',
     {
@@ -30,7 +30,7 @@ export async function eventRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const event = await answering(() => registry.addEvent(request.body, actorId(request)));
+      const event = await registry.addEvent(request.body, actorId(request));
       return reply.status(201).send(presentEvent(event));
     },
   );

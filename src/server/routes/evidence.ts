@@ -1,20 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { annotationKinds, readFromPlaces } from '../../evidence/identifiers.js';
-import type { AppContext } from '../../services/context.js';
-import { bodyLabelParts, recordBodyLabels } from '../../services/evidence/body-labels.js';
-import { annotateEvidence, type ViewStream } from '../../services/evidence/evidence.js';
-import {
-  listEvidence,
-  openOriginalFor,
-  openRevealedView,
-  openThumbnail,
-  requireEvidence,
-  revealEvidence,
-  type Viewer,
-  viewEvidence,
-} from '../../services/evidence/evidence-access.js';
-import { RevealGrants } from '../../services/evidence/reveal-grants.js';
+import type { SignedIn } from '../../access/caller.js';
+import { annotationKinds, readFromPlaces } from '../../domain/evidence.js';
+import { bodyLabelParts } from '../../services/evidence/body-labels.js';
+import type { ViewStream } from '../../services/evidence/evidence.js';
+import type { Services } from '../../services/index.js';
+import { actorOf } from '../access.js';
 import type { App } from '../app.js';
 import {
   presentAnnotation,
@@ -23,16 +14,13 @@ import {
   presentEvidenceRow,
 } from '../presenters/evidence.js';
 import { Problem } from '../problems.js';
-import { serviced } from '../service-errors.js';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 const tags = ['evidence'];
 
-/** The caller as services record them (the route's access rule has already required a signed-in user). */
-export function viewerOf(request: FastifyRequest): Viewer {
-  const actor = request.actor;
-  if (!actor) throw new Problem('unauthenticated');
-  return { userId: actor.userId, role: actor.role, ip: request.ip };
+/** The signed-in caller, as services record them (the route's access rule has already required one). */
+export function signedIn(request: FastifyRequest): SignedIn {
+  return { actor: actorOf(request), ip: request.ip, channel: 'http' };
 }
 
 function sendView(reply: FastifyReply, view: ViewStream, cache: string) {
@@ -52,8 +40,8 @@ export function attachment(name: string | null, fallback: string): string {
  * Evidence: lists and pages, blurred thumbnails for everyone who may read evidence, and — with permission and a
  * reason, each a custody event — the unblurred view and the original bytes. Annotations and body labels.
  */
-export async function evidenceRoutes(app: App, ctx: AppContext): Promise<void> {
-  const grants = new RevealGrants(ctx.config.server.revealKey ?? undefined);
+export async function evidenceRoutes(app: App, services: Services): Promise<void> {
+  const { evidence, catalogue, bodyLabels } = services;
 
   app.get(
     '/api/evidence',
@@ -74,7 +62,7 @@ export async function evidenceRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const q = request.query;
-      const page = await listEvidence(ctx, {
+      const page = await evidence.list({
         sourceId: q.source,
         ingestRunId: q.ingestRun,
         decodeStatus: q.decodeStatus,
@@ -100,7 +88,7 @@ export async function evidenceRoutes(app: App, ctx: AppContext): Promise<void> {
         params: idParams,
       },
     },
-    async (request) => presentEvidence(await serviced(() => viewEvidence(ctx, request.params.id))),
+    async (request) => presentEvidence(await evidence.view(request.params.id)),
   );
 
   app.get(
@@ -114,7 +102,7 @@ export async function evidenceRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) =>
-      sendView(reply, await serviced(() => openThumbnail(ctx, request.params.id)), 'private, max-age=300'),
+      sendView(reply, await evidence.thumbnail(request.params.id), 'private, max-age=300'),
   );
 
   app.post(
@@ -130,8 +118,7 @@ export async function evidenceRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const { id } = request.params;
-      const viewer = viewerOf(request);
-      const revealed = await serviced(() => revealEvidence(ctx, grants, id, viewer, request.body.reason));
+      const revealed = await evidence.reveal(id, signedIn(request), request.body.reason);
       return {
         url: `/api/evidence/${encodeURIComponent(id)}/unblurred?grant=${encodeURIComponent(revealed.grant)}`,
         expiresAt: revealed.expiresAt,
@@ -153,13 +140,13 @@ export async function evidenceRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request, reply) => {
       const { id } = request.params;
-      const check = grants.check(request.query.grant, id, viewerOf(request).userId, ctx.clock());
+      const check = evidence.checkGrant(request.query.grant, id, signedIn(request));
       if (check === 'malformed') throw new Problem('bad_request', 'grant: not a grant this server issued');
       if (check === 'not_yours')
         throw new Problem('grant_invalid', 'this grant was issued to another user or for another item');
       if (check === 'expired')
         throw new Problem('grant_invalid', 'this grant has expired; reveal the view again');
-      return sendView(reply, await serviced(() => openRevealedView(ctx, id)), 'private, no-store');
+      return sendView(reply, await evidence.revealedView(id), 'private, no-store');
     },
   );
 
@@ -176,9 +163,7 @@ export async function evidenceRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request, reply) => {
       const { id } = request.params;
-      const original = await serviced(() =>
-        openOriginalFor(ctx, id, viewerOf(request), request.query.reason),
-      );
+      const original = await evidence.original(id, signedIn(request), request.query.reason);
       reply.header('content-disposition', attachment(original.name, `${original.sha256}`));
       return sendView(reply, original, 'private, no-store');
     },
@@ -201,19 +186,17 @@ export async function evidenceRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const viewer = viewerOf(request);
+      const viewer = signedIn(request);
       const { id } = request.params;
-      await serviced(() => requireEvidence(ctx, id));
-      const annotation = await serviced(() =>
-        annotateEvidence(ctx, {
-          evidence: id,
-          kind: request.body.kind,
-          value: request.body.value,
-          readFrom: request.body.readFrom ?? null,
-          recordId: request.body.recordId ?? null,
-          actor: viewer.userId,
-        }),
-      );
+      await evidence.require(id);
+      const annotation = await catalogue.annotate({
+        evidence: id,
+        kind: request.body.kind,
+        value: request.body.value,
+        readFrom: request.body.readFrom ?? null,
+        recordId: request.body.recordId ?? null,
+        actor: viewer.actor.userId,
+      });
       return reply.status(201).send(presentAnnotation(annotation));
     },
   );
@@ -245,21 +228,19 @@ export async function evidenceRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const viewer = viewerOf(request);
+      const viewer = signedIn(request);
       const { id } = request.params;
-      await serviced(() => requireEvidence(ctx, id));
+      await evidence.require(id);
       const body = request.body;
-      const recorded = await serviced(() =>
-        recordBodyLabels(ctx, {
-          evidence: id,
-          collection: body.collection,
-          ...(body.branch === undefined ? {} : { branch: body.branch }),
-          ...(body.detaineeNumber === undefined ? {} : { detaineeNumber: body.detaineeNumber }),
-          ...(body.examinationNumber === undefined ? {} : { examinationNumber: body.examinationNumber }),
-          labels: body.labels,
-          actor: viewer.userId,
-        }),
-      );
+      const recorded = await bodyLabels.record({
+        evidence: id,
+        collection: body.collection,
+        ...(body.branch === undefined ? {} : { branch: body.branch }),
+        ...(body.detaineeNumber === undefined ? {} : { detaineeNumber: body.detaineeNumber }),
+        ...(body.examinationNumber === undefined ? {} : { examinationNumber: body.examinationNumber }),
+        labels: body.labels,
+        actor: viewer.actor.userId,
+      });
       return reply.status(201).send(presentBodyLabels(recorded));
     },
   );

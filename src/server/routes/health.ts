@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import type { AppContext } from '../../services/context.js';
-import { ping } from '../../store/store.js';
+import type { Services } from '../../services/index.js';
 import { version } from '../../version.js';
 import type { App } from '../app.js';
 import { Problem } from '../problems.js';
 
-export async function healthRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function healthRoutes(app: App, services: Services): Promise<void> {
   app.get(
     '/healthz',
     {
@@ -24,11 +23,11 @@ export async function healthRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async () => {
       try {
-        await ping(ctx.store);
+        await services.health.ping();
       } catch {
         throw new Problem('unavailable', 'the database does not answer');
       }
-      return { status: 'ok' as const, version, database: ctx.store.capabilities.dialect };
+      return { status: 'ok' as const, version, database: services.health.dialect as 'sqlite' | 'postgres' };
     },
   );
 }

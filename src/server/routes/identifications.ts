@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import type { AppContext } from '../../services/context.js';
-import { IdentificationService } from '../../services/review/identifications.js';
+import type { SignedIn } from '../../access/caller.js';
+import { identificationStatuses } from '../../domain/review.js';
+import type { Services } from '../../services/index.js';
 import type { Identification, IdentificationStep } from '../../store/repositories/identifications.js';
-import { identificationStatuses } from '../../store/repositories/identifications.js';
 import type { App } from '../app.js';
 import { Problem } from '../problems.js';
-import { serviced } from '../service-errors.js';
-import { viewerOf } from './evidence.js';
+import { signedIn } from './evidence.js';
 
 const tags = ['identifications'];
 const idParams = z.object({ id: z.string().min(1).max(100) });
@@ -35,8 +34,8 @@ function presentStep(s: IdentificationStep) {
 }
 
 /** Identifications: propose; two different reviewers confirm; a liaison marks the family informed; or reject. */
-export async function identificationRoutes(app: App, ctx: AppContext): Promise<void> {
-  const service = new IdentificationService(ctx);
+export async function identificationRoutes(app: App, services: Services): Promise<void> {
+  const service = services.identifications;
 
   app.get(
     '/api/identifications',
@@ -98,8 +97,8 @@ export async function identificationRoutes(app: App, ctx: AppContext): Promise<v
       },
     },
     async (request, reply) => {
-      const actor = viewerOf(request);
-      const made = await serviced(() => service.propose({ ...request.body, actor }));
+      const actor = signedIn(request);
+      const made = await service.propose({ ...request.body, actor });
       return reply.status(201).send(presentIdentification(made));
     },
   );
@@ -108,16 +107,14 @@ export async function identificationRoutes(app: App, ctx: AppContext): Promise<v
     url: string,
     access: 'identifications:confirm' | 'identifications:inform',
     summary: string,
-    run: (id: string, actor: ReturnType<typeof viewerOf>, note: string | null) => Promise<Identification>,
+    run: (id: string, actor: SignedIn, note: string | null) => Promise<Identification>,
   ) =>
     app.post(
       url,
       { config: { access }, schema: { summary, tags, params: idParams, body: noteBody } },
       async (request) => {
-        const actor = viewerOf(request);
-        return presentIdentification(
-          await serviced(() => run(request.params.id, actor, request.body?.note || null)),
-        );
+        const actor = signedIn(request);
+        return presentIdentification(await run(request.params.id, actor, request.body?.note || null));
       },
     );
 

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import type { AppContext } from '../../services/context.js';
-import { settleImports, startImport } from '../../services/imports/import-jobs.js';
-import { recordKinds } from '../../services/registry/record-fields.js';
-import { ImportRepository } from '../../store/repositories/imports.js';
+import { recordKinds } from '../../domain/person-record.js';
+import type { Services } from '../../services/index.js';
 import type { ImportTable } from '../../store/schema.js';
 import type { App } from '../app.js';
 import { Problem } from '../problems.js';
@@ -11,9 +9,9 @@ import { actorId } from './registry-support.js';
 const maxCsvBytes = 20 * 1024 * 1024;
 
 /** CSV imports over HTTP: started in the background, followed by their progress. docs/import.md. */
-export async function importRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function importRoutes(app: App, services: Services): Promise<void> {
   // A closing server lets the imports it runs finish their batches first.
-  app.addHook('onClose', async () => settleImports());
+  app.addHook('onClose', async () => services.imports.settle());
   // The CSV body parser (and its larger limit) belongs to this route alone: registered in its own scope.
   await app.register(async (scoped: App) => {
     scoped.addContentTypeParser(
@@ -43,18 +41,13 @@ export async function importRoutes(app: App, ctx: AppContext): Promise<void> {
           throw new Problem('unsupported_media_type', 'send the file as text/csv');
         }
         const q = request.query;
-        const started = await startImport(
-          ctx.store,
-          request.body,
-          {
-            kind: q.kind,
-            sourceName: q.source ?? null,
-            fileName: q.fileName ?? 'upload.csv',
-            dryRun: q.dryRun === 'true' || q.dryRun === '1',
-            actor: actorId(request),
-          },
-          ctx.clock,
-        );
+        const started = await services.imports.start(request.body, {
+          kind: q.kind,
+          sourceName: q.source ?? null,
+          fileName: q.fileName ?? 'upload.csv',
+          dryRun: q.dryRun === 'true' || q.dryRun === '1',
+          actor: actorId(request),
+        });
         return reply.status(202).send({ id: started.id });
       },
     );
@@ -75,7 +68,7 @@ export async function importRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const { before, limit } = request.query;
-      const rows = await new ImportRepository(ctx.store.db).page(before, limit + 1);
+      const rows = await services.imports.page(before, limit + 1);
       const items = rows.slice(0, limit).map(({ errors: _errors, ...row }) => presentImport(row));
       return { items, next: rows.length > limit ? (items[items.length - 1]?.id ?? null) : null };
     },
@@ -92,7 +85,7 @@ export async function importRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const row = await new ImportRepository(ctx.store.db).get(request.params.id);
+      const row = await services.imports.get(request.params.id);
       if (!row) throw new Problem('not_found', `no import ${request.params.id}`);
       return { ...presentImport(row), errors: JSON.parse(row.errors) as unknown[] };
     },

@@ -1,6 +1,11 @@
-import type { AppContext } from '../../services/context.js';
+import type { Services } from '../../services/index.js';
 import type { App } from '../app.js';
-import { accessRoutes } from './access.js';
+import { auditRoutes } from './access/audit.js';
+import { meRoutes } from './access/me.js';
+import { policyRoutes } from './access/policy.js';
+import { sessionRoutes } from './access/session.js';
+import { tokenRoutes } from './access/tokens.js';
+import { userRoutes } from './access/users.js';
 import { assertionRoutes } from './assertions.js';
 import { eventRoutes } from './events.js';
 import { evidenceRoutes } from './evidence.js';
@@ -20,23 +25,28 @@ import { sourceRoutes } from './sources.js';
 import { statsRoutes } from './stats.js';
 
 /** Every route group, registered once. Each area adds its file and one line here. */
-export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
-  await healthRoutes(app, ctx);
-  await logRoutes(app, ctx);
-  await evidenceRoutes(app, ctx);
-  await ingestRunRoutes(app, ctx);
-  await reviewRoutes(app, ctx);
-  await identificationRoutes(app, ctx);
-  await placeRoutes(app, ctx);
-  await statsRoutes(app, ctx);
-  await intakeRoutes(app, ctx);
-  await reportRoutes(app, ctx);
-  await accessRoutes(app, ctx);
-  await sourceRoutes(app, ctx);
-  await recordRoutes(app, ctx);
-  await personRoutes(app, ctx);
-  await eventRoutes(app, ctx);
-  await relationRoutes(app, ctx);
-  await assertionRoutes(app, ctx);
-  await importRoutes(app, ctx);
+export async function registerRoutes(app: App, services: Services): Promise<void> {
+  await healthRoutes(app, services);
+  await logRoutes(app, services);
+  await evidenceRoutes(app, services);
+  await ingestRunRoutes(app, services);
+  await reviewRoutes(app, services);
+  await identificationRoutes(app, services);
+  await placeRoutes(app, services);
+  await statsRoutes(app, services);
+  await intakeRoutes(app, services);
+  await reportRoutes(app, services);
+  await sessionRoutes(app, services);
+  await meRoutes(app, services);
+  await tokenRoutes(app, services);
+  await userRoutes(app, services);
+  await auditRoutes(app, services);
+  await policyRoutes(app);
+  await sourceRoutes(app, services);
+  await recordRoutes(app, services);
+  await personRoutes(app, services);
+  await eventRoutes(app, services);
+  await relationRoutes(app, services);
+  await assertionRoutes(app, services);
+  await importRoutes(app, services);
 }

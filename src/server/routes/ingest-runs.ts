@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from '../../services/context.js';
-import { ingestRun, listIngestRuns } from '../../services/ingest/ingest-runs.js';
+import type { Services } from '../../services/index.js';
 import type { App } from '../app.js';
 import { presentIngestRun } from '../presenters/evidence.js';
 import { Problem } from '../problems.js';
@@ -8,7 +7,7 @@ import { Problem } from '../problems.js';
 const tags = ['evidence'];
 
 /** Ingest runs and their progress, for a page that polls while a run goes on. */
-export async function ingestRunRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function ingestRunRoutes(app: App, services: Services): Promise<void> {
   app.get(
     '/api/ingest-runs',
     {
@@ -20,7 +19,9 @@ export async function ingestRunRoutes(app: App, ctx: AppContext): Promise<void> 
       },
     },
     async (request) => ({
-      items: (await listIngestRuns(ctx, request.query.limit)).map((r) => presentIngestRun(r.run, r.found)),
+      items: (await services.ingestRuns.list(request.query.limit)).map((r) =>
+        presentIngestRun(r.run, r.found),
+      ),
     }),
   );
 
@@ -35,7 +36,7 @@ export async function ingestRunRoutes(app: App, ctx: AppContext): Promise<void> 
       },
     },
     async (request) => {
-      const found = await ingestRun(ctx, request.params.id);
+      const found = await services.ingestRuns.get(request.params.id);
       if (!found) throw new Problem('not_found', `no ingest run ${request.params.id}`);
       return presentIngestRun(found.run, found.found);
     },

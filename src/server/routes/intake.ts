@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import type { AppContext } from '../../services/context.js';
-import { ContactKeyError } from '../../services/intake/contact-cipher.js';
-import { contactKeysProvider } from '../../services/intake/contacts-key.js';
-import { IntakeService } from '../../services/intake/intake.js';
+import type { Services } from '../../services/index.js';
 import { reportInput } from '../../services/intake/report-input.js';
+import { callerOf } from '../access.js';
 import type { App } from '../app.js';
 import { Problem } from '../problems.js';
 
@@ -15,23 +13,12 @@ export const filedReport = z.object({
   secret: z.string().describe('The case secret; shown once, kept only as a hash'),
 });
 
-/** A sealed contact cannot be written without the key: say so without naming server paths. */
-export function contactKeyProblem(error: unknown): unknown {
-  return error instanceof ContactKeyError
-    ? new Problem('unavailable', 'reports cannot be accepted right now; the administrator has been told')
-    : error;
-}
-
 /**
  * Family intake, public: file a report (→ a case reference and secret, shown once) and look up its coarse
  * status. No route here lists or reveals anything about other reports (docs/intake.md).
  */
-export async function intakeRoutes(app: App, ctx: AppContext): Promise<void> {
-  const intake = new IntakeService({
-    store: ctx.store,
-    clock: ctx.clock,
-    contactKeys: contactKeysProvider(ctx.config),
-  });
+export async function intakeRoutes(app: App, services: Services): Promise<void> {
+  const { intake } = services;
 
   app.post(
     '/api/public/reports',
@@ -48,21 +35,12 @@ export async function intakeRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request, reply) => {
       if (await intake.filingLimited(request.ip)) throw new Problem('rate_limited');
-      try {
-        const filed = await intake.file(request.body, {
-          channel: 'public',
-          userId: null,
-          role: null,
-          ip: null,
-        });
-        return reply.status(201).header('cache-control', 'no-store').send({
-          reference: filed.reference,
-          secret: filed.secret,
-        });
-      } catch (error) {
-        if (error instanceof ContactKeyError) request.log.error({ err: error }, 'contacts key unavailable');
-        throw contactKeyProblem(error);
-      }
+      // A family's address is not kept: the public filing is audited without one.
+      const filed = await intake.file(request.body, 'public', { ...callerOf(request), ip: null });
+      return reply.status(201).header('cache-control', 'no-store').send({
+        reference: filed.reference,
+        secret: filed.secret,
+      });
     },
   );
 

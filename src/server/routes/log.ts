@@ -1,8 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { parseTilePath, tileWidth } from '../../ledger/tiles.js';
-import type { AppContext } from '../../services/context.js';
-import { LedgerLog } from '../../services/ledger/log.js';
+import type { Services } from '../../services/index.js';
 import type { App } from '../app.js';
 import { Problem } from '../problems.js';
 
@@ -14,8 +13,8 @@ const partial = 'public, max-age=60';
  * The log, read-only, as c2sp.org/tlog-tiles: the latest signed checkpoint, hash tiles and entry bundles. Any
  * tlog client verifies athar's log from these alone (docs/ledger.md).
  */
-export async function logRoutes(app: App, ctx: AppContext): Promise<void> {
-  const log = new LedgerLog(ctx.store);
+export async function logRoutes(app: App, services: Services): Promise<void> {
+  const { log } = services;
 
   app.get(
     '/log/checkpoint',

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import type { AppContext } from '../../services/context.js';
-import { hiddenAmong } from '../../services/intake/intake.js';
-import { audit } from '../access.js';
+import { visibilityOf } from '../../access/caller.js';
+import type { Services } from '../../services/index.js';
+import { callerOf } from '../access.js';
 import type { App } from '../app.js';
-import { presentPerson, viewerOf } from '../presenters/registry.js';
-import { Problem } from '../problems.js';
-import { actorId, answering, registryServices } from './registry-support.js';
+import { presentPerson } from '../presenters/registry.js';
+import { actorId } from './registry-support.js';
 
 const id = z.string().min(1).max(100);
 
@@ -34,8 +33,8 @@ function presentLink(l: {
 }
 
 /** Persons: the view built from linked records, and linking with provenance (records are never edited). */
-export async function personRoutes(app: App, ctx: AppContext): Promise<void> {
-  const { registry } = registryServices(ctx);
+export async function personRoutes(app: App, services: Services): Promise<void> {
+  const { registry } = services;
 
   app.get(
     '/api/persons/:id',
@@ -49,20 +48,8 @@ export async function personRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const person = await registry.person(request.params.id);
-      if (!person) throw new Problem('not_found', `no person ${request.params.id}`);
-      await audit(ctx, request, { action: 'read', subjectType: 'person', subjectId: person.id });
-      const hidden = await hiddenAmong(ctx.store.db, request.actor?.role ?? '', person.records);
-      const shown =
-        hidden.size === 0
-          ? person
-          : {
-              ...person,
-              records: person.records.filter((r) => !hidden.has(r.id)),
-              events: person.events.filter((e) => e.record_id === null || !hidden.has(e.record_id)),
-              assertions: person.assertions.filter((a) => a.record_id === null || !hidden.has(a.record_id)),
-            };
-      return presentPerson(shown, viewerOf(request.actor));
+      const caller = callerOf(request);
+      return presentPerson(await registry.readPerson(request.params.id, caller), visibilityOf(caller));
     },
   );
 
@@ -81,12 +68,10 @@ export async function personRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const made = await answering(() =>
-        registry.createPerson(request.body.recordIds, actorId(request), {
-          note: request.body.note ?? null,
-          force: request.body.force ?? false,
-        }),
-      );
+      const made = await registry.createPerson(request.body.recordIds, actorId(request), {
+        note: request.body.note ?? null,
+        force: request.body.force ?? false,
+      });
       return reply.status(201).send({ id: made.id, links: made.links.map(presentLink) });
     },
   );
@@ -108,12 +93,10 @@ export async function personRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const link = await answering(() =>
-        registry.link(request.params.id, request.body.recordId, actorId(request), {
-          note: request.body.note ?? null,
-          force: request.body.force ?? false,
-        }),
-      );
+      const link = await registry.link(request.params.id, request.body.recordId, actorId(request), {
+        note: request.body.note ?? null,
+        force: request.body.force ?? false,
+      });
       return reply.status(201).send(presentLink(link));
     },
   );
@@ -131,8 +114,11 @@ export async function personRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const done = await answering(() =>
-        registry.undoLink(request.params.id, request.params.linkId, actorId(request), request.body.reason),
+      const done = await registry.undoLink(
+        request.params.id,
+        request.params.linkId,
+        actorId(request),
+        request.body.reason,
       );
       return {
         closed: presentLink(done.closed),

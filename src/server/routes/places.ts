@@ -1,9 +1,8 @@
-import type { AppContext } from '../../services/context.js';
-import { listBranches, listGovernorates } from '../../services/registry/places.js';
+import type { Services } from '../../services/index.js';
 import type { App } from '../app.js';
 
 /** The gazetteer: branches and governorates with their aliases in both scripts. */
-export async function placeRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function placeRoutes(app: App, services: Services): Promise<void> {
   app.get(
     '/api/branches',
     {
@@ -11,7 +10,7 @@ export async function placeRoutes(app: App, ctx: AppContext): Promise<void> {
       schema: { summary: 'Security branches and detention sites, with aliases', tags: ['places'] },
     },
     async () => ({
-      items: (await listBranches(ctx)).map((b) => ({
+      items: (await services.places.branches()).map((b) => ({
         id: b.id,
         nameEn: b.nameEn,
         nameAr: b.nameAr,
@@ -31,7 +30,7 @@ export async function placeRoutes(app: App, ctx: AppContext): Promise<void> {
       schema: { summary: 'Governorates, with aliases', tags: ['places'] },
     },
     async () => ({
-      items: (await listGovernorates(ctx)).map((g) => ({
+      items: (await services.places.governorates()).map((g) => ({
         id: g.id,
         nameEn: g.nameEn,
         nameAr: g.nameAr,

@@ -1,19 +1,19 @@
 import { z } from 'zod';
+import { visibilityOf } from '../../access/caller.js';
 import { caseStatuses } from '../../domain/case-status.js';
-import { resolveBranch, resolveGovernorate } from '../../gazetteer/index.js';
-import type { PersonRecordFields } from '../../linkage/record.js';
-import type { AppContext } from '../../services/context.js';
-import { hiddenAmong } from '../../services/intake/intake.js';
-import { recordKinds } from '../../services/registry/record-fields.js';
-import { CursorError } from '../../services/registry/record-search.js';
+import {
+  apiNames,
+  type PersonRecordColumn,
+  type PersonRecordFields,
+  personRecordColumns,
+  recordKinds,
+} from '../../domain/person-record.js';
+import type { Services } from '../../services/index.js';
 import type { RecordInput } from '../../services/registry/registry.js';
-import { PlaceRepository } from '../../store/repositories/places.js';
-import type { RecordFilter } from '../../store/repositories/records.js';
-import { audit } from '../access.js';
+import { callerOf } from '../access.js';
 import type { App } from '../app.js';
-import { presentAssertion, presentRecord, viewerOf } from '../presenters/registry.js';
-import { Problem } from '../problems.js';
-import { actorId, answering, claimFields, registryServices } from './registry-support.js';
+import { presentAssertion, presentRecord } from '../presenters/registry.js';
+import { actorId, claimFields } from './registry-support.js';
 
 const text = z.string().max(2000);
 const dateText = z.string().max(40);
@@ -43,28 +43,17 @@ export const recordBody = z.object({
 });
 type RecordBody = z.infer<typeof recordBody>;
 
+/** The fields of a record body, by their person-record columns (the camelCase names come from one table). */
+const bodyColumns = personRecordColumns.filter(
+  (c): c is Exclude<PersonRecordColumn, 'record_id' | 'source'> => c !== 'record_id' && c !== 'source',
+);
+
 export function recordInput(body: RecordBody): RecordInput {
-  const fields: PersonRecordFields = {
-    full_name: body.fullName,
-    first_name: body.firstName,
-    father_name: body.fatherName,
-    grandfather_name: body.grandfatherName,
-    family_name: body.familyName,
-    mother_name: body.motherName,
-    sex: body.sex,
-    birth_date: body.birthDate,
-    birth_year: body.birthYear === undefined ? undefined : String(body.birthYear),
-    governorate: body.governorate,
-    place_of_origin: body.placeOfOrigin,
-    arrest_date: body.arrestDate,
-    arresting_branch: body.arrestingBranch,
-    detainee_number: body.detaineeNumber,
-    death_date: body.deathDate,
-    forensic_report_number: body.forensicReportNumber,
-    notes: body.notes,
-  };
-  for (const k of Object.keys(fields) as (keyof PersonRecordFields)[])
-    if (fields[k] === undefined) delete fields[k];
+  const fields: PersonRecordFields = {};
+  for (const column of bodyColumns) {
+    const value = body[apiNames[column] as keyof RecordBody];
+    if (value !== undefined) fields[column] = String(value);
+  }
   return { sourceId: body.sourceId, kind: body.kind, externalId: body.externalId ?? null, fields };
 }
 
@@ -88,41 +77,8 @@ const searchQuery = z.object({
   cursor: z.string().max(500).optional(),
 });
 
-/** Places and sources named in a query, by id or any alias; an unknown one is a 400 naming the parameter. */
-async function resolveFilter(ctx: AppContext, query: z.infer<typeof searchQuery>): Promise<RecordFilter> {
-  const filter: RecordFilter = {};
-  const places = new PlaceRepository(ctx.store.db);
-  const unknown = (field: string, value: string) =>
-    new Problem('validation_failed', `no ${field} is known as ${JSON.stringify(value)}`, {
-      errors: [{ path: `querystring.${field}`, message: 'unknown' }],
-    });
-  if (query.governorate) {
-    const id =
-      resolveGovernorate(query.governorate)?.id ?? (await places.findGovernorateByAlias(query.governorate));
-    if (!id) throw unknown('governorate', query.governorate);
-    filter.governorateId = id;
-  }
-  if (query.branch) {
-    const id = resolveBranch(query.branch)?.id ?? (await places.findBranchByAlias(query.branch));
-    if (!id) throw unknown('branch', query.branch);
-    filter.branchId = id;
-  }
-  if (query.source) {
-    const source = await ctx.store.db
-      .selectFrom('sources')
-      .select('id')
-      .where((eb) => eb.or([eb('id', '=', query.source as string), eb('name', '=', query.source as string)]))
-      .executeTakeFirst();
-    if (!source) throw unknown('source', query.source);
-    filter.sourceId = source.id;
-  }
-  if (query.from) filter.from = query.from;
-  if (query.to) filter.to = query.to;
-  return filter;
-}
-
-export async function recordRoutes(app: App, ctx: AppContext): Promise<void> {
-  const { registry, search } = registryServices(ctx);
+export async function recordRoutes(app: App, services: Services): Promise<void> {
+  const { registry, search } = services;
 
   app.get(
     '/api/records',
@@ -138,51 +94,29 @@ export async function recordRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const query = request.query;
-      const filter = await resolveFilter(ctx, query);
-      const result = await search
-        .search({
+      const caller = callerOf(request);
+      const result = await search.searchFor(
+        {
           ...(query.q ? { q: query.q } : {}),
-          filter,
+          filter: {
+            ...(query.governorate ? { governorate: query.governorate } : {}),
+            ...(query.branch ? { branch: query.branch } : {}),
+            ...(query.source ? { source: query.source } : {}),
+            ...(query.from ? { from: query.from } : {}),
+            ...(query.to ? { to: query.to } : {}),
+          },
           ...(query.status ? { status: query.status } : {}),
           limit: query.limit,
           ...(query.cursor ? { cursor: query.cursor } : {}),
-        })
-        .catch((error: unknown) => {
-          if (error instanceof CursorError) {
-            throw new Problem('validation_failed', error.message, {
-              errors: [{ path: 'querystring.cursor', message: error.message }],
-            });
-          }
-          throw error;
-        });
-      await audit(ctx, request, {
-        action: 'search',
-        subjectType: 'record',
-        details: {
-          q: query.q ?? null,
-          governorate: query.governorate ?? null,
-          branch: query.branch ?? null,
-          source: query.source ?? null,
-          status: query.status ?? null,
-          from: query.from ?? null,
-          to: query.to ?? null,
-          cursor: query.cursor ?? null,
-          results: result.items.length,
         },
-      });
-      const viewer = viewerOf(request.actor);
-      const hidden = await hiddenAmong(
-        ctx.store.db,
-        request.actor?.role ?? '',
-        result.items.map((hit) => hit.record),
+        caller,
       );
+      const viewer = visibilityOf(caller);
       return {
-        items: result.items
-          .filter((hit) => !hidden.has(hit.record.id))
-          .map((hit) => ({
-            ...presentRecord(hit.record, viewer),
-            ...(hit.score === undefined ? {} : { score: hit.score, why: hit.why ?? [] }),
-          })),
+        items: result.items.map((hit) => ({
+          ...presentRecord(hit.record, viewer),
+          ...(hit.score === undefined ? {} : { score: hit.score, why: hit.why ?? [] }),
+        })),
         ...(result.nextCursor ? { nextCursor: result.nextCursor } : {}),
       };
     },
@@ -199,13 +133,9 @@ export async function recordRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const record = await registry.record(request.params.id);
-      // A record whose family withdrew consent to internal use is, for this role, not there.
-      if (!record || (await hiddenAmong(ctx.store.db, request.actor?.role ?? '', [record])).size > 0) {
-        throw new Problem('not_found', `no record ${request.params.id}`);
-      }
-      await audit(ctx, request, { action: 'read', subjectType: 'record', subjectId: record.id });
-      return presentRecord(record, viewerOf(request.actor), { original: true });
+      const caller = callerOf(request);
+      const record = await registry.readRecord(request.params.id, caller);
+      return presentRecord(record, visibilityOf(caller), { original: true });
     },
   );
 
@@ -220,7 +150,7 @@ export async function recordRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const made = await answering(() => registry.createRecord(recordInput(request.body), actorId(request)));
+      const made = await registry.createRecord(recordInput(request.body), actorId(request));
       return reply.status(201).send({ id: made.id, warnings: made.warnings });
     },
   );
@@ -275,8 +205,9 @@ export async function recordRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const made = await answering(() =>
-        registry.addAssertion({ ...request.body, recordId: request.params.id }, actorId(request)),
+      const made = await registry.addAssertion(
+        { ...request.body, recordId: request.params.id },
+        actorId(request),
       );
       return reply.status(201).send(presentAssertion(made));
     },

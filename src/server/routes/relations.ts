@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import type { AppContext } from '../../services/context.js';
-import { certainties, relationTypes } from '../../services/registry/registry.js';
+import { certainties, relationTypes } from '../../domain/registry.js';
+import type { Services } from '../../services/index.js';
 import type { App } from '../app.js';
 import { presentRelation } from '../presenters/registry.js';
-import { actorId, answering, registryServices } from './registry-support.js';
+import { actorId } from './registry-support.js';
 
 const id = z.string().min(1).max(100);
 
 /** Typed relations between persons; retracted, never deleted. Known relatives count against a same-person link. */
-export async function relationRoutes(app: App, ctx: AppContext): Promise<void> {
-  const { registry } = registryServices(ctx);
+export async function relationRoutes(app: App, services: Services): Promise<void> {
+  const { registry } = services;
   app.post(
     '/api/relations',
     {
@@ -28,7 +28,7 @@ export async function relationRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const made = await answering(() => registry.addRelation(request.body, actorId(request)));
+      const made = await registry.addRelation(request.body, actorId(request));
       return reply.status(201).send(presentRelation(made));
     },
   );
@@ -44,9 +44,7 @@ export async function relationRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const made = await answering(() =>
-        registry.retractRelation(request.params.id, actorId(request), request.body.reason),
-      );
+      const made = await registry.retractRelation(request.params.id, actorId(request), request.body.reason);
       return presentRelation(made);
     },
   );

@@ -1,16 +1,11 @@
 import { z } from 'zod';
-import { allows } from '../../access/policies.js';
 import { consentPurposes, currentConsent } from '../../domain/consent.js';
-import type { AppContext } from '../../services/context.js';
-import { ContactKeyError } from '../../services/intake/contact-cipher.js';
-import { contactKeysProvider } from '../../services/intake/contacts-key.js';
-import { IntakeService } from '../../services/intake/intake.js';
+import { reportStatuses } from '../../domain/reports.js';
+import type { Services } from '../../services/index.js';
 import { reportInput } from '../../services/intake/report-input.js';
-import { reportStatuses } from '../../store/repositories/reports.js';
-import { audit } from '../access.js';
+import { callerOf } from '../access.js';
 import type { App } from '../app.js';
-import { Problem } from '../problems.js';
-import { contactKeyProblem, filedReport } from './intake.js';
+import { filedReport } from './intake.js';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -18,12 +13,8 @@ const idParams = z.object({ id: z.string().min(1).max(64) });
  * Family reports for staff (liaisons): list, read (contact details only with contacts:read, each such read
  * audited), file on a family's behalf, change status, record consent grants and withdrawals.
  */
-export async function reportRoutes(app: App, ctx: AppContext): Promise<void> {
-  const intake = new IntakeService({
-    store: ctx.store,
-    clock: ctx.clock,
-    contactKeys: contactKeysProvider(ctx.config),
-  });
+export async function reportRoutes(app: App, services: Services): Promise<void> {
+  const { intake } = services;
 
   app.get(
     '/api/reports',
@@ -39,15 +30,7 @@ export async function reportRoutes(app: App, ctx: AppContext): Promise<void> {
         }),
       },
     },
-    async (request) => {
-      const page = await intake.list(request.query);
-      await audit(ctx, request, {
-        action: 'list_reports',
-        subjectType: 'report',
-        details: { status: request.query.status ?? null, count: page.items.length },
-      });
-      return page;
-    },
+    async (request) => intake.list(request.query, callerOf(request)),
   );
 
   app.get(
@@ -61,28 +44,7 @@ export async function reportRoutes(app: App, ctx: AppContext): Promise<void> {
         params: idParams,
       },
     },
-    async (request) => {
-      const actor = request.actor;
-      const withContact = actor !== null && allows('contacts:read', actor.role, actor.scopes);
-      let view: Awaited<ReturnType<IntakeService['view']>>;
-      try {
-        view = await intake.view(request.params.id, { withContact });
-      } catch (error) {
-        if (error instanceof ContactKeyError) request.log.error({ err: error }, 'contacts key unavailable');
-        throw contactKeyProblem(error);
-      }
-      if (!view) throw new Problem('not_found', `no report ${request.params.id}`);
-      await audit(ctx, request, { action: 'read_report', subjectType: 'report', subjectId: view.id });
-      if (withContact) {
-        await audit(ctx, request, {
-          action: 'read_contact',
-          subjectType: 'report',
-          subjectId: view.id,
-          details: { present: view.contact !== null },
-        });
-      }
-      return view;
-    },
+    async (request) => intake.view(request.params.id, callerOf(request)),
   );
 
   app.get(
@@ -96,16 +58,7 @@ export async function reportRoutes(app: App, ctx: AppContext): Promise<void> {
         params: idParams,
       },
     },
-    async (request) => {
-      const found = await intake.antemortem(request.params.id, request.actor?.role ?? '');
-      if (!found) throw new Problem('not_found', `no report ${request.params.id}`);
-      await audit(ctx, request, {
-        action: 'read_antemortem',
-        subjectType: 'report',
-        subjectId: found.reportId,
-      });
-      return found;
-    },
+    async (request) => intake.antemortem(request.params.id, callerOf(request)),
   );
 
   app.post(
@@ -122,21 +75,11 @@ export async function reportRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      try {
-        const filed = await intake.file(request.body, {
-          channel: 'liaison',
-          userId: request.actor?.userId ?? null,
-          role: request.actor?.role ?? null,
-          ip: request.ip,
-        });
-        return reply
-          .status(201)
-          .header('cache-control', 'no-store')
-          .send({ id: filed.id, reference: filed.reference, secret: filed.secret });
-      } catch (error) {
-        if (error instanceof ContactKeyError) request.log.error({ err: error }, 'contacts key unavailable');
-        throw contactKeyProblem(error);
-      }
+      const filed = await intake.file(request.body, 'liaison', callerOf(request));
+      return reply
+        .status(201)
+        .header('cache-control', 'no-store')
+        .send({ id: filed.id, reference: filed.reference, secret: filed.secret });
     },
   );
 
@@ -154,15 +97,7 @@ export async function reportRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const { id } = request.params;
-      if (!(await intake.setStatus(id, request.body.status, request.actor?.userId ?? ''))) {
-        throw new Problem('not_found', `no report ${id}`);
-      }
-      await audit(ctx, request, {
-        action: 'report_status',
-        subjectType: 'report',
-        subjectId: id,
-        details: { status: request.body.status },
-      });
+      await intake.setStatus(id, request.body.status, callerOf(request));
       return { id, status: request.body.status };
     },
   );
@@ -181,14 +116,7 @@ export async function reportRoutes(app: App, ctx: AppContext): Promise<void> {
     async (request) => {
       const { id } = request.params;
       const { purpose, granted } = request.body;
-      const history = await intake.recordConsent(id, purpose, granted, request.actor?.userId ?? '');
-      if (!history) throw new Problem('not_found', `no report ${id}`);
-      await audit(ctx, request, {
-        action: 'report_consent',
-        subjectType: 'report',
-        subjectId: id,
-        details: { purpose, granted },
-      });
+      const history = await intake.recordConsent(id, purpose, granted, callerOf(request));
       return { id, consent: currentConsent(history), history };
     },
   );

@@ -1,18 +1,17 @@
 import { z } from 'zod';
-import { can } from '../../access/policies.js';
-import type { AppContext } from '../../services/context.js';
+import { visibilityOf } from '../../access/caller.js';
+import type { Services } from '../../services/index.js';
 import {
   decodePairCursor,
   encodePairCursor,
   type PairForReview,
-  ReviewQueue,
 } from '../../services/review/review-queue.js';
 import type { CandidatePair } from '../../store/repositories/candidate-pairs.js';
+import { callerOf } from '../access.js';
 import type { App } from '../app.js';
 import { presentReviewRecord } from '../presenters/review-record.js';
 import { Problem } from '../problems.js';
-import { serviced } from '../service-errors.js';
-import { viewerOf } from './evidence.js';
+import { signedIn } from './evidence.js';
 
 const tags = ['review'];
 const idParams = z.object({ id: z.string().min(1).max(100) });
@@ -33,8 +32,8 @@ function presentPair(p: PairForReview, forensic: boolean) {
 }
 
 /** The candidate-pair queue: list, the next pair with its waterfall, decide, undo. */
-export async function reviewRoutes(app: App, ctx: AppContext): Promise<void> {
-  const queue = new ReviewQueue(ctx.store, { clock: ctx.clock });
+export async function reviewRoutes(app: App, services: Services): Promise<void> {
+  const queue = services.review;
 
   app.get(
     '/api/review/pairs',
@@ -55,7 +54,7 @@ export async function reviewRoutes(app: App, ctx: AppContext): Promise<void> {
       const after = cursor === undefined ? undefined : decodePairCursor(cursor);
       if (cursor !== undefined && !after)
         throw new Problem('bad_request', 'cursor: not a cursor this API gave');
-      const forensic = can(viewerOf(request).role, 'forensic:read');
+      const forensic = visibilityOf(callerOf(request)).forensic;
       const page = await queue.list(status, limit, after);
       const record = (id: string) => {
         const row = page.records.get(id);
@@ -88,7 +87,7 @@ export async function reviewRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const next = await queue.next();
-      return { pair: next ? presentPair(next, can(viewerOf(request).role, 'forensic:read')) : null };
+      return { pair: next ? presentPair(next, visibilityOf(callerOf(request)).forensic) : null };
     },
   );
 
@@ -101,7 +100,7 @@ export async function reviewRoutes(app: App, ctx: AppContext): Promise<void> {
     async (request) => {
       const pair = await queue.get(request.params.id);
       if (!pair) throw new Problem('not_found', `no candidate pair ${request.params.id}`);
-      return presentPair(pair, can(viewerOf(request).role, 'forensic:read'));
+      return presentPair(pair, visibilityOf(callerOf(request)).forensic);
     },
   );
 
@@ -121,9 +120,12 @@ export async function reviewRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const viewer = viewerOf(request);
-      return serviced(() =>
-        queue.decide(request.params.id, request.body.verdict, viewer.userId, request.body.note || null),
+      const viewer = signedIn(request);
+      return queue.decide(
+        request.params.id,
+        request.body.verdict,
+        viewer.actor.userId,
+        request.body.note || null,
       );
     },
   );
@@ -140,8 +142,8 @@ export async function reviewRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const viewer = viewerOf(request);
-      return serviced(() => queue.undo(request.params.id, viewer.userId, request.body?.reason || null));
+      const viewer = signedIn(request);
+      return queue.undo(request.params.id, viewer.actor.userId, request.body?.reason || null);
     },
   );
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { AppContext } from '../../services/context.js';
-import { type Source, SourceRepository, sourceKinds } from '../../store/repositories/sources.js';
+import { sourceKinds } from '../../domain/registry.js';
+import type { Services } from '../../services/index.js';
+import type { Source } from '../../store/repositories/sources.js';
 import type { App } from '../app.js';
 import { Problem } from '../problems.js';
 import { actorId } from './registry-support.js';
@@ -17,8 +18,8 @@ function present(s: Source) {
 }
 
 /** Sources: who or what records came from, with reliability notes. */
-export async function sourceRoutes(app: App, ctx: AppContext): Promise<void> {
-  const sources = new SourceRepository(ctx.store.db);
+export async function sourceRoutes(app: App, services: Services): Promise<void> {
+  const { sources } = services;
 
   app.get(
     '/api/sources',
@@ -59,10 +60,7 @@ export async function sourceRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      if (await sources.findByName(request.body.name)) {
-        throw new Problem('conflict', `a source is already named ${JSON.stringify(request.body.name)}`);
-      }
-      const made = await sources.create({ ...request.body, createdBy: actorId(request) });
+      const made = await sources.create(request.body, actorId(request));
       return reply.status(201).send(present(made));
     },
   );

@@ -1,9 +1,8 @@
-import type { AppContext } from '../../services/context.js';
-import { archiveStats } from '../../services/registry/stats.js';
+import type { Services } from '../../services/index.js';
 import type { App } from '../app.js';
 
 /** Counts and charts of the archive (numbers only). */
-export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function statsRoutes(app: App, services: Services): Promise<void> {
   app.get(
     '/api/stats',
     {
@@ -14,6 +13,6 @@ export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
         tags: ['stats'],
       },
     },
-    async () => archiveStats(ctx),
+    async () => services.stats.overview(),
   );
 }

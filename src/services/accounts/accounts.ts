@@ -1,9 +1,13 @@
 import { minPasswordLength, signInLimits, totpByDefault, windowStart } from '../../access/account-rules.js';
+import type { Actor } from '../../access/actor.js';
+import type { Caller } from '../../access/caller.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../access/passwords.js';
 import { type Permission, permissionsOf } from '../../access/policies.js';
 import { isRole } from '../../access/roles.js';
 import { newSecret, secretDigest } from '../../access/secrets.js';
+import { sessionIdleMs } from '../../access/sessions.js';
 import { newTotpSecret, totpStep, totpUri } from '../../access/totp.js';
+import { DomainError } from '../../domain/errors.js';
 import {
   type ApiToken,
   CredentialRepository,
@@ -11,19 +15,8 @@ import {
 } from '../../store/repositories/credentials.js';
 import { RateLimitRepository } from '../../store/repositories/rate-limits.js';
 import { type User, type UserPatch, UserRepository } from '../../store/repositories/users.js';
-import type { Store } from '../../store/store.js';
-
-/** Why an account operation was refused; `field` names the input at fault when there is one. */
-export class AccountError extends Error {
-  constructor(
-    readonly code: 'invalid' | 'not_found' | 'conflict',
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = 'AccountError';
-  }
-}
+import type { AuditService } from '../audit/audit.js';
+import type { AppContext } from '../context.js';
 
 /** Why a sign-in failed, for the audit log; the caller learns only the refusal. */
 export type SignInFailure =
@@ -62,11 +55,17 @@ let dummyHash: Promise<string> | undefined;
 /** Sign-in, passwords, TOTP enrolment, API tokens and user administration: the accounts of issue 7. */
 export class AccountService {
   constructor(
-    private readonly store: Store,
-    private readonly clock: () => number,
-    /** How long a new session lives without use. */
-    private readonly sessionIdleMs: number,
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
   ) {}
+
+  private get store() {
+    return this.ctx.store;
+  }
+
+  private clock(): number {
+    return this.ctx.clock();
+  }
 
   private get users() {
     return new UserRepository(this.store.db);
@@ -80,7 +79,41 @@ export class AccountService {
     return new Date(ms).toISOString();
   }
 
-  async signIn(input: {
+  /** Signs in, and audits the attempt: a failure names the user by id when known, never the typed username. */
+  async signIn(
+    input: { username: string; password: string; totp?: string },
+    caller: Caller,
+  ): Promise<SignInOutcome> {
+    const outcome = await this.attemptSignIn({ ...input, address: caller.ip ?? '' });
+    if (!outcome.ok) {
+      await this.audit.record(caller, {
+        action: 'sign_in_failed',
+        ...(outcome.userId ? { subjectType: 'user', subjectId: outcome.userId } : {}),
+        details: { reason: outcome.failure },
+      });
+      return outcome;
+    }
+    const { user } = outcome;
+    const actor: Actor = {
+      userId: user.id,
+      username: user.username,
+      role: user.role,
+      via: 'session',
+      credentialId: outcome.sessionId,
+    };
+    await this.audit.record(
+      { ...caller, actor },
+      {
+        action: 'sign_in',
+        subjectType: 'user',
+        subjectId: user.id,
+        details: { totp: user.totpEnrolled, enrolmentOnly: outcome.enrolmentOnly },
+      },
+    );
+    return outcome;
+  }
+
+  private async attemptSignIn(input: {
     username: string;
     password: string;
     totp?: string;
@@ -130,7 +163,7 @@ export class AccountService {
       id: sessionId,
       userId,
       csrfToken,
-      expiresAt: this.iso(now + this.sessionIdleMs),
+      expiresAt: this.iso(now + sessionIdleMs),
       enrolmentOnly,
       now: this.iso(now),
     });
@@ -175,41 +208,53 @@ export class AccountService {
     return { ok: false, refusal, failure, userId };
   }
 
-  async signOut(sessionId: string): Promise<void> {
+  /** Ends a session without an act of its own (a new sign-in replaces the old session). */
+  async endSession(sessionId: string): Promise<void> {
     await this.credentials.deleteSession(sessionId);
   }
 
+  /** The caller signs out: their session ends. */
+  async signOut(caller: Caller & { actor: Actor }): Promise<void> {
+    await this.credentials.deleteSession(caller.actor.credentialId);
+    await this.audit.record(caller, {
+      action: 'sign_out',
+      subjectType: 'user',
+      subjectId: caller.actor.userId,
+    });
+  }
+
   /** A person changes their own password; their other sessions end (someone else may hold one). */
-  async changePassword(input: {
-    userId: string;
-    sessionId: string;
-    current: string;
-    next: string;
-  }): Promise<void> {
+  async changePassword(
+    input: { current: string; next: string },
+    caller: Caller & { actor: Actor },
+  ): Promise<void> {
+    const userId = caller.actor.userId;
+    const sessionId = caller.actor.credentialId;
     if (input.next.length < minPasswordLength) {
-      throw new AccountError('invalid', `use at least ${minPasswordLength} characters`, 'next');
+      throw new DomainError('invalid', `use at least ${minPasswordLength} characters`, { field: 'next' });
     }
-    const row = await this.users.signInRow({ id: input.userId });
+    const row = await this.users.signInRow({ id: userId });
     if (!row || !(await verifyPassword(row.password_hash, input.current))) {
-      throw new AccountError('invalid', 'the current password is not right', 'current');
+      throw new DomainError('invalid', 'the current password is not right', { field: 'current' });
     }
     if (input.next === input.current) {
-      throw new AccountError('invalid', 'choose a password different from the current one', 'next');
+      throw new DomainError('invalid', 'choose a password different from the current one', { field: 'next' });
     }
     const hash = await hashPassword(input.next);
     await this.store.transaction(async (trx) => {
-      await new UserRepository(trx).setPassword(input.userId, hash, false);
-      await new CredentialRepository(trx).deleteSessionsOf(input.userId, input.sessionId);
+      await new UserRepository(trx).setPassword(userId, hash, false);
+      await new CredentialRepository(trx).deleteSessionsOf(userId, sessionId);
     });
     credentialsChanged();
+    await this.audit.record(caller, { action: 'password_changed', subjectType: 'user', subjectId: userId });
   }
 
   /** Offers a new TOTP secret; it becomes active only when a code from it is confirmed. */
   async startTotp(userId: string, username: string): Promise<{ secret: string; uri: string }> {
     const row = await this.users.signInRow({ id: userId });
-    if (!row) throw new AccountError('not_found', 'no such user');
+    if (!row) throw new DomainError('not_found', 'no such user');
     if (row.totp_secret) {
-      throw new AccountError('conflict', 'TOTP is already set up; an admin can reset it (password reset)');
+      throw new DomainError('conflict', 'TOTP is already set up; an admin can reset it (password reset)');
     }
     const secret = newTotpSecret();
     await this.users.setPendingTotp(userId, secret);
@@ -217,19 +262,22 @@ export class AccountService {
   }
 
   /** Activates the pending secret with a code from the app; the user's sessions are no longer limited. */
-  async confirmTotp(userId: string, code: string): Promise<void> {
+  async confirmTotp(code: string, caller: Caller & { actor: Actor }): Promise<void> {
+    const userId = caller.actor.userId;
     const row = await this.users.signInRow({ id: userId });
     if (!row?.totp_pending_secret) {
-      throw new AccountError('conflict', 'start enrolment first (POST /api/me/totp)');
+      throw new DomainError('conflict', 'start enrolment first (POST /api/me/totp)');
     }
     const secret = row.totp_pending_secret;
     const step = totpStep(secret, code, this.clock());
-    if (step === null) throw new AccountError('invalid', 'the code does not match; check the app', 'code');
+    if (step === null)
+      throw new DomainError('invalid', 'the code does not match; check the app', { field: 'code' });
     await this.store.transaction(async (trx) => {
       await new UserRepository(trx).activateTotp(userId, secret, step);
       await new CredentialRepository(trx).endEnrolment(userId);
     });
     credentialsChanged();
+    await this.audit.record(caller, { action: 'totp_enrolled', subjectType: 'user', subjectId: userId });
   }
 
   async listTokens(userId: string): Promise<ApiToken[]> {
@@ -237,27 +285,24 @@ export class AccountService {
   }
 
   /** A token for scripts, shown once; its scopes must be permissions the owner's role has. */
-  async createToken(input: {
-    userId: string;
-    role: string;
-    name: string;
-    scopes: readonly string[];
-    expiresInDays?: number;
-  }): Promise<ApiToken & { token: string }> {
-    const allowed = permissionsOf(input.role);
+  async createToken(
+    input: { name: string; scopes: readonly string[]; expiresInDays?: number },
+    caller: Caller & { actor: Actor },
+  ): Promise<ApiToken & { token: string }> {
+    const allowed = permissionsOf(caller.actor.role);
     input.scopes.forEach((scope, i) => {
       if (!allowed.has(scope as Permission)) {
-        throw new AccountError(
+        throw new DomainError(
           'invalid',
           `scope ${scope} is not among your permissions (${[...allowed].join(', ')})`,
-          `scopes.${i}`,
+          { field: `scopes.${i}` },
         );
       }
     });
     const now = this.clock();
     const token = `athar_${newSecret()}`;
     const created = await this.credentials.createToken({
-      userId: input.userId,
+      userId: caller.actor.userId,
       name: input.name,
       tokenHash: secretDigest(token),
       scopes: [...new Set(input.scopes as Permission[])],
@@ -265,13 +310,25 @@ export class AccountService {
         input.expiresInDays === undefined ? null : this.iso(now + input.expiresInDays * 24 * 60 * 60 * 1000),
       now: this.iso(now),
     });
+    await this.audit.record(caller, {
+      action: 'token_created',
+      subjectType: 'api_token',
+      subjectId: created.id,
+      details: { scopes: created.scopes, expiresAt: created.expiresAt },
+    });
     return { ...created, token };
   }
 
-  async revokeToken(id: string, userId: string): Promise<void> {
-    if (!(await this.credentials.revokeToken(id, userId, this.iso()))) {
-      throw new AccountError('not_found', `no live token ${id} of yours`);
+  async revokeToken(id: string, caller: Caller & { actor: Actor }): Promise<void> {
+    if (!(await this.credentials.revokeToken(id, caller.actor.userId, this.iso()))) {
+      throw new DomainError('not_found', `no live token ${id} of yours`);
     }
+    await this.audit.record(caller, { action: 'token_revoked', subjectType: 'api_token', subjectId: id });
+  }
+
+  /** The account behind a caller, as stored now. */
+  async user(id: string): Promise<User | undefined> {
+    return this.users.findById(id);
   }
 
   async listUsers(): Promise<User[]> {
@@ -279,15 +336,13 @@ export class AccountService {
   }
 
   /** A new account with a one-time password (shown once; changed at first sign-in). */
-  async createUser(input: {
-    username: string;
-    displayName?: string | null;
-    role: string;
-    totpRequired?: boolean;
-  }): Promise<{ user: User; password: string }> {
-    if (!isRole(input.role)) throw new AccountError('invalid', `no role ${input.role}`, 'role');
+  async createUser(
+    input: { username: string; displayName?: string | null; role: string; totpRequired?: boolean },
+    caller: Caller,
+  ): Promise<{ user: User; password: string }> {
+    if (!isRole(input.role)) throw new DomainError('invalid', `no role ${input.role}`, { field: 'role' });
     if (await this.users.findByUsername(input.username)) {
-      throw new AccountError('conflict', `username ${input.username} is taken`, 'username');
+      throw new DomainError('conflict', `username ${input.username} is taken`, { field: 'username' });
     }
     const password = generatePassword();
     const user = await this.users.create({
@@ -298,6 +353,12 @@ export class AccountService {
       mustChangePassword: true,
       totpRequired: input.totpRequired ?? totpByDefault.includes(input.role),
     });
+    await this.audit.record(caller, {
+      action: 'user_created',
+      subjectType: 'user',
+      subjectId: user.id,
+      details: { role: user.role, totpRequired: user.totpRequired },
+    });
     return { user, password };
   }
 
@@ -305,24 +366,24 @@ export class AccountService {
    * Changes a user's role, state or TOTP requirement. Disabling ends their sessions (their tokens stop working
    * with the account). Refused when it would leave no admin who can sign in.
    */
-  async updateUser(id: string, patch: UserPatch): Promise<{ before: User; after: User }> {
+  async updateUser(id: string, patch: UserPatch, caller: Caller): Promise<{ before: User; after: User }> {
     if (patch.role !== undefined && !isRole(patch.role)) {
-      throw new AccountError('invalid', `no role ${patch.role}`, 'role');
+      throw new DomainError('invalid', `no role ${patch.role}`, { field: 'role' });
     }
-    // Counted again once committed: a session read meanwhile saw the old row (src/server/session-cache.ts).
-    return this.store
+    // Counted again once committed: a session read meanwhile saw the old row (session-cache.ts).
+    const changed = await this.store
       .transaction(async (trx) => {
         const users = new UserRepository(trx);
         const before = await users.findById(id);
-        if (!before) throw new AccountError('not_found', `no user ${id}`);
+        if (!before) throw new DomainError('not_found', `no user ${id}`);
         const activeAdmin = before.role === 'admin' && !before.disabled;
         const staysActiveAdmin =
           (patch.role ?? before.role) === 'admin' && !(patch.disabled ?? before.disabled);
         if (activeAdmin && !staysActiveAdmin && (await users.countActiveAdmins(id)) === 0) {
-          throw new AccountError(
+          throw new DomainError(
             'conflict',
             'this is the last admin who can sign in; make another admin first',
-            patch.disabled ? 'disabled' : 'role',
+            { field: patch.disabled ? 'disabled' : 'role' },
           );
         }
         await users.update(id, patch);
@@ -330,24 +391,48 @@ export class AccountService {
         return { before, after: (await users.findById(id)) as User };
       })
       .finally(credentialsChanged);
+    const { before, after } = changed;
+    // What changed, without personal data: a display name is reported as changed, not quoted.
+    const changes: Record<string, unknown> = {};
+    if (before.role !== after.role) changes.role = { from: before.role, to: after.role };
+    if (before.disabled !== after.disabled) changes.disabled = after.disabled;
+    if (before.totpRequired !== after.totpRequired) changes.totpRequired = after.totpRequired;
+    if (before.displayName !== after.displayName) changes.displayName = 'changed';
+    await this.audit.record(caller, {
+      action: 'user_updated',
+      subjectType: 'user',
+      subjectId: after.id,
+      details: changes,
+    });
+    return changed;
   }
 
   /**
    * A new one-time password for a user who lost theirs: failures and lockout are cleared, sessions end, and
    * with `resetTotp` the authenticator must be enrolled again.
    */
-  async resetPassword(id: string, options: { resetTotp?: boolean } = {}): Promise<{ password: string }> {
+  async resetPassword(
+    id: string,
+    options: { resetTotp?: boolean },
+    caller: Caller,
+  ): Promise<{ password: string }> {
     const password = generatePassword();
     const hash = await hashPassword(password);
     await this.store.transaction(async (trx) => {
       const users = new UserRepository(trx);
-      if (!(await users.findById(id))) throw new AccountError('not_found', `no user ${id}`);
+      if (!(await users.findById(id))) throw new DomainError('not_found', `no user ${id}`);
       await users.setPassword(id, hash, true);
       await users.clearFailures(id);
       if (options.resetTotp) await users.clearTotp(id);
       await new CredentialRepository(trx).deleteSessionsOf(id);
     });
     credentialsChanged();
+    await this.audit.record(caller, {
+      action: 'password_reset',
+      subjectType: 'user',
+      subjectId: id,
+      details: { resetTotp: options.resetTotp === true },
+    });
     return { password };
   }
 }

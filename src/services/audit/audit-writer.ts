@@ -45,15 +45,3 @@ export class AuditWriter {
     this.draining = false;
   }
 }
-
-const writers = new WeakMap<Store, AuditWriter>();
-
-/** The store's one audit writer (so that every route's reads share its batches). */
-export function auditWriter(store: Store): AuditWriter {
-  let writer = writers.get(store);
-  if (!writer) {
-    writer = new AuditWriter(store);
-    writers.set(store, writer);
-  }
-  return writer;
-}

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
+import type { PersonRecordFields } from '../../domain/person-record.js';
 import type { FeatureIssues } from '../../linkage/features.js';
 import { MatchIndex } from '../../linkage/match-index.js';
 import { CompiledModel } from '../../linkage/model.js';
-import type { PersonRecordFields } from '../../linkage/record.js';
 import { peakMemoryMiB, readRecords } from './link.js';
 import { readModelFile } from './linkage-model-file.js';
 import { CsvError, type CsvFileSummary, CsvWriter, readPersonCsv } from './person-csv.js';

@@ -4,7 +4,7 @@ import {
   type PersonRecordColumn,
   type PersonRecordFields,
   personRecordColumns,
-} from '../../linkage/record.js';
+} from '../../domain/person-record.js';
 
 /** A problem with an input file, naming the file and line. */
 export class CsvError extends Error {

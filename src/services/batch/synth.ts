@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { personRecordColumns } from '../../linkage/record.js';
+import { personRecordColumns } from '../../domain/person-record.js';
 import { generate, type SynthStats, syntheticLabel } from '../../linkage/synth/generator.js';
 import { CsvWriter } from './person-csv.js';
 

@@ -1,9 +1,11 @@
-import { identifierKey, isReadFrom, readFromPlaces } from '../../evidence/identifiers.js';
+import { DomainError } from '../../domain/errors.js';
+import { isReadFrom, readFromPlaces } from '../../domain/evidence.js';
+import { identifierKey } from '../../evidence/identifiers.js';
 import { nowIso } from '../../ids.js';
 import { type Body, type BodyLabel, BodyRepository } from '../../store/repositories/bodies.js';
 import type { AppContext } from '../context.js';
 import { recordCustody } from './custody.js';
-import { EvidenceError, resolveEvidence } from './evidence.js';
+import type { EvidenceCatalogue } from './evidence.js';
 
 export const bodyLabelParts = ['branch', 'detainee_number', 'examination_number', 'other'] as const;
 export type BodyLabelPart = (typeof bodyLabelParts)[number];
@@ -43,7 +45,7 @@ export function bodyKeyOf(input: Omit<RecordBodyLabelsInput, 'evidence' | 'actor
   keys: { branchKey: string; detaineeKey: string; examinationKey: string };
 } {
   const collection = input.collection.trim().normalize('NFC');
-  if (!collection) throw new EvidenceError('collection: name the collection the photo belongs to', 'invalid');
+  if (!collection) throw new DomainError('invalid', 'collection: name the collection the photo belongs to');
   const first = (part: BodyLabelPart) => input.labels.find((l) => l.part === part)?.value ?? null;
   const pick = (given: string | null | undefined, part: BodyLabelPart) => {
     const value = (given === undefined ? first(part) : given)?.trim() || null;
@@ -65,86 +67,91 @@ export function bodyKeyOf(input: Omit<RecordBodyLabelsInput, 'evidence' | 'actor
     ['examinationNumber', parts.examinationNumber, keys.examinationKey],
   ] as const) {
     if (value && !key)
-      throw new EvidenceError(`${name}: ${JSON.stringify(value)} has no letters or digits`, 'invalid');
+      throw new DomainError('invalid', `${name}: ${JSON.stringify(value)} has no letters or digits`);
   }
   if (!keys.detaineeKey && !keys.examinationKey) {
-    throw new EvidenceError('give a detainee number or an examination number for the body', 'invalid');
+    throw new DomainError('invalid', 'give a detainee number or an examination number for the body');
   }
   if (keys.detaineeKey && !keys.branchKey && !keys.examinationKey) {
-    throw new EvidenceError(
-      'a detainee number alone does not name a body (branches reuse numbers): give the branch or the examination number too',
+    throw new DomainError(
       'invalid',
+      'a detainee number alone does not name a body (branches reuse numbers): give the branch or the examination number too',
     );
   }
   return { collection, parts, keys };
 }
 
-/**
- * Records the labels read on one evidence item for one body: finds or makes the body by its four-part key, keeps
- * every label exactly as read with where it was read, and records the annotating as a custody event (which also
- * goes to the log), all in one transaction.
- */
-export async function recordBodyLabels(
-  ctx: AppContext,
-  input: RecordBodyLabelsInput,
-): Promise<RecordedBodyLabels> {
-  if (!input.actor.trim()) throw new EvidenceError('an actor is required', 'invalid');
-  if (input.labels.length === 0)
-    throw new EvidenceError('labels: give at least one label as read', 'invalid');
-  input.labels.forEach((label, i) => {
-    if (!(bodyLabelParts as readonly string[]).includes(label.part)) {
-      throw new EvidenceError(`labels.${i}.part: one of ${bodyLabelParts.join(', ')}`, 'invalid');
-    }
-    if (!isReadFrom(label.readFrom)) {
-      throw new EvidenceError(`labels.${i}.readFrom: one of ${readFromPlaces.join(', ')}`, 'invalid');
-    }
-    if (!label.value.trim() || !identifierKey(label.value)) {
-      throw new EvidenceError(
-        `labels.${i}.value: ${JSON.stringify(label.value)} has no letters or digits`,
-        'invalid',
-      );
-    }
-  });
-  const { collection, parts, keys } = bodyKeyOf(input);
-  const item = await resolveEvidence(ctx, input.evidence);
-  return ctx.store.transaction(async (trx) => {
-    const at = nowIso(ctx.clock);
-    const repo = new BodyRepository(trx);
-    const { body } = await repo.findOrCreate({ collection, ...keys }, parts, at, input.actor);
-    const labels = await repo.addLabels(
-      input.labels.map((l) => ({
-        bodyId: body.id,
-        evidenceId: item.id,
-        part: l.part,
-        value: l.value.trim(),
-        valueKey: identifierKey(l.value),
-        readFrom: l.readFrom,
-        createdAt: at,
-        createdBy: input.actor,
-      })),
-    );
-    await recordCustody(trx, {
-      evidenceId: item.id,
-      kind: 'annotated',
-      actor: input.actor,
-      at,
-      details: { body: body.id, body_labels: labels.map((l) => l.id) },
+/** Body labels (design.md "Body labels"): the numbers read for a body, keyed on all four parts. */
+export class BodyLabels {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly catalogue: EvidenceCatalogue,
+  ) {}
+
+  /**
+   * Records the labels read on one evidence item for one body: finds or makes the body by its four-part key, keeps
+   * every label exactly as read with where it was read, and records the annotating as a custody event (which also
+   * goes to the log), all in one transaction.
+   */
+  async record(input: RecordBodyLabelsInput): Promise<RecordedBodyLabels> {
+    if (!input.actor.trim()) throw new DomainError('invalid', 'an actor is required');
+    if (input.labels.length === 0)
+      throw new DomainError('invalid', 'labels: give at least one label as read');
+    input.labels.forEach((label, i) => {
+      if (!(bodyLabelParts as readonly string[]).includes(label.part)) {
+        throw new DomainError('invalid', `labels.${i}.part: one of ${bodyLabelParts.join(', ')}`);
+      }
+      if (!isReadFrom(label.readFrom)) {
+        throw new DomainError('invalid', `labels.${i}.readFrom: one of ${readFromPlaces.join(', ')}`);
+      }
+      if (!label.value.trim() || !identifierKey(label.value)) {
+        throw new DomainError(
+          'invalid',
+          `labels.${i}.value: ${JSON.stringify(label.value)} has no letters or digits`,
+        );
+      }
     });
-    return { body, labels };
-  });
+    const { collection, parts, keys } = bodyKeyOf(input);
+    const item = await this.catalogue.resolve(input.evidence);
+    return this.ctx.store.transaction(async (trx) => {
+      const at = nowIso(() => this.ctx.clock());
+      const repo = new BodyRepository(trx);
+      const { body } = await repo.findOrCreate({ collection, ...keys }, parts, at, input.actor);
+      const labels = await repo.addLabels(
+        input.labels.map((l) => ({
+          bodyId: body.id,
+          evidenceId: item.id,
+          part: l.part,
+          value: l.value.trim(),
+          valueKey: identifierKey(l.value),
+          readFrom: l.readFrom,
+          createdAt: at,
+          createdBy: input.actor,
+        })),
+      );
+      await recordCustody(trx, {
+        evidenceId: item.id,
+        kind: 'annotated',
+        actor: input.actor,
+        at,
+        details: { body: body.id, body_labels: labels.map((l) => l.id) },
+      });
+      return { body, labels };
+    });
+  }
+
+  /** The bodies labelled on an item, each with the labels read on this item. */
+  async of(evidenceId: string): Promise<EvidenceBodyLabels[]> {
+    const repo = new BodyRepository(this.ctx.store.db);
+    const labels = await repo.labelsForEvidence(evidenceId);
+    const bodies = await repo.getMany([...new Set(labels.map((l) => l.bodyId))]);
+    return bodies
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+      .map((body) => ({ body, labels: labels.filter((l) => l.bodyId === body.id) }));
+  }
 }
 
 export interface EvidenceBodyLabels {
   body: Body;
   labels: BodyLabel[];
-}
-
-/** The bodies labelled on an item, each with the labels read on this item. */
-export async function bodyLabelsOf(ctx: AppContext, evidenceId: string): Promise<EvidenceBodyLabels[]> {
-  const repo = new BodyRepository(ctx.store.db);
-  const labels = await repo.labelsForEvidence(evidenceId);
-  const bodies = await repo.getMany([...new Set(labels.map((l) => l.bodyId))]);
-  return bodies
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-    .map((body) => ({ body, labels: labels.filter((l) => l.bodyId === body.id) }));
 }

@@ -5,7 +5,7 @@ import {
   CustodyRepository,
   toCustodyEvent,
 } from '../../store/repositories/custody.js';
-import type { EvidenceItemTable } from '../../store/schema.js';
+import { EvidenceRepository } from '../../store/repositories/evidence.js';
 import type { Db } from '../../store/store.js';
 import { appendLogEntries } from '../ledger/ledger.js';
 
@@ -34,15 +34,7 @@ export async function recordCustodyEvents(
   for (const event of events) if (!event.actor.trim()) throw new Error('a custody event needs an actor');
   const rows = await new CustodyRepository(trx).appendMany(events);
   const ids = [...new Set(rows.flatMap((r) => (r.evidence_id ? [r.evidence_id] : [])))];
-  const items = new Map<string, EvidenceItemTable>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const found = await trx
-      .selectFrom('evidence_items')
-      .selectAll()
-      .where('id', 'in', ids.slice(i, i + 500))
-      .execute();
-    for (const item of found) items.set(item.id, item);
-  }
+  const items = new Map((await new EvidenceRepository(trx).rows(ids)).map((item) => [item.id, item]));
   await appendLogEntries(
     trx,
     rows.map((row) => {

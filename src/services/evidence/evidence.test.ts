@@ -5,26 +5,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evidenceContext } from '../../../test/evidence-context.js';
 import { mkdirs, randomBytesOf, syntheticPhoto } from '../../../test/evidence-files.js';
 import { describeEachDialect } from '../../../test/stores.js';
+import type { SignedIn } from '../../access/caller.js';
+import { DomainError } from '../../domain/errors.js';
 import { SharpImageDecoder } from '../../evidence/sharp-image-decoder.js';
 import { newId, nowIso } from '../../ids.js';
 import { CustodyRepository } from '../../store/repositories/custody.js';
 import { type EvidenceItem, EvidenceRepository } from '../../store/repositories/evidence.js';
 import { SourceRepository } from '../../store/repositories/sources.js';
+import { servicesOf } from '../index.js';
 import { ingest } from '../ingest/ingest.js';
-import {
-  annotateEvidence,
-  annotationsForRecord,
-  EvidenceError,
-  hashEvidenceFiles,
-  linkAnnotation,
-  openBlurredView,
-  openOriginal,
-  openUnblurredView,
-  resolveEvidence,
-  searchIdentifiers,
-  showEvidence,
-  similarEvidence,
-} from './evidence.js';
+import { hashEvidenceFiles } from './evidence.js';
+
+/** A signed-in caller of this role, as the HTTP layer would pass one. */
+const as = (userId: string, role: string): SignedIn => ({
+  actor: { userId, username: userId, role, via: 'session', credentialId: `session-${userId}` },
+  ip: null,
+  channel: 'http',
+});
 
 const decoder = new SharpImageDecoder();
 
@@ -60,44 +57,44 @@ describeEachDialect('evidence service', (store) => {
     pdf = await byName('report.pdf');
   });
   afterAll(() => ctx.dispose());
+  const catalogue = () => servicesOf(ctx).catalogue;
+  const access = () => servicesOf(ctx).evidence;
 
   const custodyOf = (id: string) => new CustodyRepository(ctx.store.db).listForEvidence(id);
 
   it('finds an item by id, SHA-256 or a SHA-256 prefix', async () => {
-    expect((await resolveEvidence(ctx, photo.id)).id).toBe(photo.id);
-    expect((await resolveEvidence(ctx, photo.sha256.toUpperCase())).id).toBe(photo.id);
-    expect((await resolveEvidence(ctx, photo.sha256.slice(0, 10))).id).toBe(photo.id);
-    await expect(resolveEvidence(ctx, 'deadbeefdeadbeef')).rejects.toMatchObject({ code: 'not_found' });
+    expect((await catalogue().resolve(photo.id)).id).toBe(photo.id);
+    expect((await catalogue().resolve(photo.sha256.toUpperCase())).id).toBe(photo.id);
+    expect((await catalogue().resolve(photo.sha256.slice(0, 10))).id).toBe(photo.id);
+    await expect(catalogue().resolve('deadbeefdeadbeef')).rejects.toMatchObject({ kind: 'not_found' });
   });
 
   it('serves the blurred view without a custody event', async () => {
     const before = (await custodyOf(photo.id)).length;
-    const view = await openBlurredView(ctx, photo.id);
+    const view = await catalogue().blurredView(photo.id);
     expect(view.mediaType).toBe('image/png');
     expect(view.sha256).toBe(photo.blurredSha256);
     expect((await sharp(await drain(view.stream)).metadata()).format).toBe('png');
     expect(await custodyOf(photo.id)).toHaveLength(before);
   });
 
-  it('refuses the unblurred view and the original without an actor and a reason', async () => {
-    await expect(
-      openUnblurredView(ctx, photo.id, { actor: 'reviewer-1', reason: ' ' }),
-    ).rejects.toMatchObject({
-      code: 'reason_required',
+  it('refuses the unblurred view and the original without a reason', async () => {
+    await expect(access().reveal(photo.id, as('reviewer-1', 'reviewer'), ' ')).rejects.toMatchObject({
+      kind: 'invalid',
+      field: 'reason',
     });
-    await expect(openOriginal(ctx, photo.id, { actor: '', reason: 'court bundle' })).rejects.toBeInstanceOf(
-      EvidenceError,
-    );
+    await expect(
+      access().original(photo.id, as('investigator-2', 'investigator'), ''),
+    ).rejects.toBeInstanceOf(DomainError);
   });
 
   it('records who saw the unblurred view and the original, and why, before handing them out', async () => {
-    const unblurred = await openUnblurredView(ctx, photo.id, {
-      actor: 'reviewer-1',
-      reason: 'identification',
-    });
+    const revealed = await access().reveal(photo.id, as('reviewer-1', 'reviewer'), 'identification');
+    const unblurred = await access().revealedView(photo.id);
     expect(unblurred.sha256).toBe(photo.thumbnailSha256);
     await drain(unblurred.stream);
-    const original = await openOriginal(ctx, photo.id, { actor: 'investigator-2', reason: 'case 17' });
+    expect(revealed.grant).toMatch(/\./);
+    const original = await access().original(photo.id, as('investigator-2', 'investigator'), 'case 17');
     expect((await drain(original.stream)).equals(photoBytes)).toBe(true);
     expect(original.mediaType).toBe('image/jpeg');
     const events = (await custodyOf(photo.id)).filter((e) => e.kind.startsWith('viewed_'));
@@ -108,36 +105,36 @@ describeEachDialect('evidence service', (store) => {
   });
 
   it('says why an item has no views', async () => {
-    await expect(openBlurredView(ctx, pdf.id)).rejects.toMatchObject({ code: 'no_view' });
+    await expect(catalogue().blurredView(pdf.id)).rejects.toMatchObject({ kind: 'conflict' });
   });
 
   it('lists an edit of a photo as its near-duplicate, in its group', async () => {
-    const similar = await similarEvidence(ctx, photo.id);
+    const similar = await catalogue().similar(photo.id);
     expect(similar.neighbours.map((n) => n.item.id)).toEqual([edit.id]);
     expect(similar.neighbours[0]!.distance).toBeLessThanOrEqual(31);
     expect(similar.group!.members.map((m) => m.evidenceId).sort()).toEqual([photo.id, edit.id].sort());
-    const wide = await similarEvidence(ctx, photo.id, 256);
+    const wide = await catalogue().similar(photo.id, 256);
     expect(wide.neighbours.length).toBeGreaterThanOrEqual(2);
-    await expect(similarEvidence(ctx, pdf.id)).rejects.toMatchObject({ code: 'no_view' });
-    await expect(similarEvidence(ctx, photo.id, 300)).rejects.toMatchObject({ code: 'invalid' });
+    await expect(catalogue().similar(pdf.id)).rejects.toMatchObject({ kind: 'conflict' });
+    await expect(catalogue().similar(photo.id, 300)).rejects.toMatchObject({ kind: 'invalid' });
   });
 
   it('annotates card identifiers, finds them however written, and links them to a record', async () => {
-    const detainee = await annotateEvidence(ctx, {
+    const detainee = await catalogue().annotate({
       evidence: photo.id,
       kind: 'detainee_number',
       value: '٣٤٥٦',
       readFrom: 'card',
       actor: 'documenter-1',
     });
-    await annotateEvidence(ctx, {
+    await catalogue().annotate({
       evidence: photo.id,
       kind: 'branch_number',
       value: '215',
       readFrom: 'body',
       actor: 'documenter-1',
     });
-    await annotateEvidence(ctx, {
+    await catalogue().annotate({
       evidence: edit.id,
       kind: 'forensic_report_number',
       value: '2013/3456',
@@ -146,10 +143,12 @@ describeEachDialect('evidence service', (store) => {
     });
     expect(detainee).toMatchObject({ valueKey: '3456', value: '٣٤٥٦', readFrom: 'card' });
 
-    const found = await searchIdentifiers(ctx, '3456');
+    const found = await catalogue().searchIdentifiers('3456');
     expect(found.matches.map((m) => [m.item.id, m.annotation.kind])).toEqual([[photo.id, 'detainee_number']]);
-    expect((await searchIdentifiers(ctx, '٢٠١٣ / ٣٤٥٦', 'forensic_report_number')).matches).toHaveLength(1);
-    expect((await searchIdentifiers(ctx, '215', 'detainee_number')).matches).toHaveLength(0);
+    expect(
+      (await catalogue().searchIdentifiers('٢٠١٣ / ٣٤٥٦', 'forensic_report_number')).matches,
+    ).toHaveLength(1);
+    expect((await catalogue().searchIdentifiers('215', 'detainee_number')).matches).toHaveLength(0);
 
     const source = await new SourceRepository(ctx.store.db).findOrCreate('synthetic registry', 'registry');
     const recordId = newId();
@@ -184,15 +183,17 @@ describeEachDialect('evidence service', (store) => {
         created_by: null,
       })
       .execute();
-    const linked = await linkAnnotation(ctx, detainee.id, recordId, 'reviewer-1');
+    const linked = await catalogue().attachAnnotation(detainee.id, recordId, 'reviewer-1');
     expect(linked.recordId).toBe(recordId);
-    expect((await annotationsForRecord(ctx, recordId)).map((m) => [m.annotation.id, m.item.id])).toEqual([
-      [detainee.id, photo.id],
-    ]);
-    await expect(linkAnnotation(ctx, detainee.id, 'no-such-record', 'reviewer-1')).rejects.toMatchObject({
-      code: 'not_found',
+    expect(
+      (await catalogue().annotationsForRecord(recordId)).map((m) => [m.annotation.id, m.item.id]),
+    ).toEqual([[detainee.id, photo.id]]);
+    await expect(
+      catalogue().attachAnnotation(detainee.id, 'no-such-record', 'reviewer-1'),
+    ).rejects.toMatchObject({
+      kind: 'not_found',
     });
-    const details = await showEvidence(ctx, photo.id);
+    const details = await catalogue().show(photo.id);
     expect(details.annotations.map((a) => [a.kind, a.recordId])).toEqual([
       ['detainee_number', recordId],
       ['branch_number', null],
@@ -207,9 +208,7 @@ describeEachDialect('evidence service', (store) => {
     [{ kind: 'detainee_number', value: '42', readFrom: 'wall' }, /unknown place/],
     [{ kind: 'detainee_number', value: ' / ' }, /no letters or digits/],
   ])('refuses the annotation %j', async (input, message) => {
-    await expect(annotateEvidence(ctx, { evidence: photo.id, actor: 'x', ...input })).rejects.toThrow(
-      message,
-    );
+    await expect(catalogue().annotate({ evidence: photo.id, actor: 'x', ...input })).rejects.toThrow(message);
   });
 });
 

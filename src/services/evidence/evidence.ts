@@ -4,13 +4,9 @@ import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import { readAll } from '../../blobs/index.js';
-import {
-  type AnnotationKind,
-  identifierKey,
-  isAnnotationKind,
-  isReadFrom,
-  type ReadFrom,
-} from '../../evidence/identifiers.js';
+import { DomainError } from '../../domain/errors.js';
+import { type AnnotationKind, isAnnotationKind, isReadFrom, type ReadFrom } from '../../domain/evidence.js';
+import { identifierKey } from '../../evidence/identifiers.js';
 import type { ImageDecoder } from '../../evidence/image-decoder.js';
 import {
   displayedSize,
@@ -31,37 +27,210 @@ import {
   type EvidenceLocation,
   EvidenceRepository,
 } from '../../store/repositories/evidence.js';
+import { LookupRepository } from '../../store/repositories/lookups.js';
 import type { AppContext } from '../context.js';
 import { describeFsError } from '../ingest/ingest-walk.js';
 import { recordCustody } from './custody.js';
 
-export class EvidenceError extends Error {
-  constructor(
-    message: string,
-    readonly code: 'not_found' | 'ambiguous' | 'invalid' | 'reason_required' | 'no_view',
-  ) {
-    super(message);
-    this.name = 'EvidenceError';
-  }
-}
+/** The vault's catalogue: items by id or hash, near-duplicates, annotations and identifier search, blurred views. */
+export class EvidenceCatalogue {
+  constructor(private readonly ctx: AppContext) {}
 
-/** An item by its id, its SHA-256, or a SHA-256 prefix of at least 8 hex digits. */
-export async function resolveEvidence(ctx: AppContext, ref: string): Promise<EvidenceItem> {
-  const repo = new EvidenceRepository(ctx.store.db);
-  const text = ref.trim().toLowerCase();
-  const byId = await repo.get(text);
-  if (byId) return byId;
-  if (/^[0-9a-f]{64}$/.test(text)) {
-    const bySha = await repo.findBySha256(text);
-    if (bySha) return bySha;
-  } else if (/^[0-9a-f]{8,63}$/.test(text)) {
-    const found = await repo.findBySha256Prefix(text, 2);
-    if (found.length === 1) return found[0]!;
-    if (found.length > 1) {
-      throw new EvidenceError(`${ref} matches more than one item's SHA-256; give more digits`, 'ambiguous');
+  /** An item by its id, its SHA-256, or a SHA-256 prefix of at least 8 hex digits. */
+  async resolve(ref: string): Promise<EvidenceItem> {
+    const repo = new EvidenceRepository(this.ctx.store.db);
+    const text = ref.trim().toLowerCase();
+    const byId = await repo.get(text);
+    if (byId) return byId;
+    if (/^[0-9a-f]{64}$/.test(text)) {
+      const bySha = await repo.findBySha256(text);
+      if (bySha) return bySha;
+    } else if (/^[0-9a-f]{8,63}$/.test(text)) {
+      const found = await repo.findBySha256Prefix(text, 2);
+      if (found.length === 1) return found[0]!;
+      if (found.length > 1) {
+        throw new DomainError('invalid', `${ref} matches more than one item's SHA-256; give more digits`);
+      }
     }
+    throw new DomainError('not_found', `no evidence item ${ref} (give its id, SHA-256 or a SHA-256 prefix)`);
   }
-  throw new EvidenceError(`no evidence item ${ref} (give its id, SHA-256 or a SHA-256 prefix)`, 'not_found');
+
+  /** Everything known about one item (reading it is not a custody event: no pixels are shown). */
+  async show(ref: string): Promise<EvidenceDetails> {
+    const item = await this.resolve(ref);
+    const repo = new EvidenceRepository(this.ctx.store.db);
+    const group = await repo.group(item.id);
+    return {
+      item,
+      locations: await repo.locations(item.id),
+      annotations: await new AnnotationRepository(this.ctx.store.db).listForEvidence(item.id),
+      custody: await new CustodyRepository(this.ctx.store.db).listForEvidence(item.id),
+      group: group ? { id: group.groupId, size: (await repo.groupMembers(group.groupId)).length } : null,
+    };
+  }
+
+  /** The items that look like this one: PDQ neighbours and the near-duplicate group. */
+  async similar(ref: string, maxDistance = nearDuplicateDistance): Promise<SimilarItems> {
+    if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > 256) {
+      throw new DomainError('invalid', `distance must be a whole number from 0 to 256, got ${maxDistance}`);
+    }
+    const item = await this.resolve(ref);
+    const repo = new EvidenceRepository(this.ctx.store.db);
+    const hash = item.pdq ? pdqFromHex(item.pdq) : undefined;
+    if (!hash) {
+      throw new DomainError(
+        'conflict',
+        `item ${item.id} has no PDQ hash (${item.decodeStatus === 'not_image' ? 'not an image' : (item.decodeError ?? 'not decoded')})`,
+      );
+    }
+    const index = new PdqIndex();
+    for (const h of await repo.listHashed()) {
+      const other = pdqFromHex(h.pdq);
+      if (other && h.id !== item.id) index.add(h.id, other);
+    }
+    const found = index.query(hash, maxDistance);
+    const items = new Map((await repo.getMany(found.map((f) => f.id))).map((i) => [i.id, i]));
+    const membership = await repo.group(item.id);
+    let group: SimilarItems['group'] = null;
+    if (membership) {
+      const members = await repo.groupMembers(membership.groupId);
+      const memberItems = new Map(
+        (await repo.getMany(members.map((m) => m.evidenceId))).map((i) => [i.id, i]),
+      );
+      group = {
+        id: membership.groupId,
+        members: members.map((m) => ({ ...m, item: memberItems.get(m.evidenceId)! })),
+      };
+    }
+    return {
+      item,
+      maxDistance,
+      neighbours: found.map((f) => ({ item: items.get(f.id)!, distance: f.distance })),
+      group,
+    };
+  }
+
+  /** Adds an annotation (e.g. a card's detainee number) and its custody event, together. */
+  async annotate(input: AnnotateInput): Promise<Annotation> {
+    const kind = input.kind.trim();
+    if (!isAnnotationKind(kind)) {
+      throw new DomainError(
+        'invalid',
+        `unknown annotation kind ${JSON.stringify(input.kind)} (detainee_number, branch_number, forensic_report_number or note)`,
+      );
+    }
+    const readFrom = input.readFrom?.trim() || null;
+    if (readFrom !== null && !isReadFrom(readFrom)) {
+      throw new DomainError(
+        'invalid',
+        `unknown place ${JSON.stringify(input.readFrom)} (card, body, overlay, file_name, folder or other)`,
+      );
+    }
+    const value = input.value.trim();
+    if (!value) throw new DomainError('invalid', 'the value is empty');
+    const valueKey = kind === 'note' ? value.normalize('NFKC').toLowerCase() : identifierKey(value);
+    if (!valueKey) throw new DomainError('invalid', `${JSON.stringify(value)} has no letters or digits`);
+    requireActor(input.actor);
+    const item = await this.resolve(input.evidence);
+    if (input.recordId) await this.requireRecord(input.recordId);
+    return this.ctx.store.transaction(async (trx) => {
+      const annotation = await new AnnotationRepository(trx).create({
+        evidenceId: item.id,
+        kind: kind as AnnotationKind,
+        value,
+        valueKey,
+        readFrom: readFrom as ReadFrom | null,
+        recordId: input.recordId ?? null,
+        createdBy: input.actor,
+      });
+      await recordCustody(trx, {
+        evidenceId: item.id,
+        kind: 'annotated',
+        actor: input.actor,
+        at: annotation.createdAt,
+        details: {
+          annotation: annotation.id,
+          kind,
+          value,
+          read_from: readFrom,
+          record: input.recordId ?? null,
+        },
+      });
+      return annotation;
+    });
+  }
+
+  /** Attaches an annotation to a person record (or detaches it, with null), as a custody event. */
+  async attachAnnotation(annotationId: string, recordId: string | null, actor: string): Promise<Annotation> {
+    requireActor(actor);
+    const annotations = new AnnotationRepository(this.ctx.store.db);
+    const annotation = await annotations.get(annotationId);
+    if (!annotation) throw new DomainError('not_found', `no annotation ${annotationId}`);
+    if (recordId) await this.requireRecord(recordId);
+    await this.ctx.store.transaction(async (trx) => {
+      await new AnnotationRepository(trx).setRecord(annotationId, recordId);
+      await recordCustody(trx, {
+        evidenceId: annotation.evidenceId,
+        kind: 'annotated',
+        actor,
+        details: { annotation: annotationId, record: recordId, previous_record: annotation.recordId },
+      });
+    });
+    return { ...annotation, recordId };
+  }
+
+  /** The annotations linked to a person record, with their items (what the registry shows beside a record). */
+  async annotationsForRecord(recordId: string): Promise<{ annotation: Annotation; item: EvidenceItem }[]> {
+    const found = await new AnnotationRepository(this.ctx.store.db).listForRecord(recordId);
+    const items = new Map(
+      (
+        await new EvidenceRepository(this.ctx.store.db).getMany([...new Set(found.map((a) => a.evidenceId))])
+      ).map((i) => [i.id, i]),
+    );
+    return found.map((annotation) => ({ annotation, item: items.get(annotation.evidenceId)! }));
+  }
+
+  /** Annotations whose value matches however it was written (digits in either script, separators), with items. */
+  async searchIdentifiers(
+    value: string,
+    kind?: string,
+  ): Promise<{ key: string; matches: { annotation: Annotation; item: EvidenceItem }[] }> {
+    if (kind && !isAnnotationKind(kind)) throw new DomainError('invalid', `unknown annotation kind ${kind}`);
+    const key = kind === 'note' ? value.trim().normalize('NFKC').toLowerCase() : identifierKey(value);
+    if (!key) throw new DomainError('invalid', `${JSON.stringify(value)} has no letters or digits`);
+    const found = await new AnnotationRepository(this.ctx.store.db).findByKey(key, kind);
+    const items = new Map(
+      (
+        await new EvidenceRepository(this.ctx.store.db).getMany([...new Set(found.map((a) => a.evidenceId))])
+      ).map((i) => [i.id, i]),
+    );
+    return {
+      key,
+      matches: found.map((annotation) => ({ annotation, item: items.get(annotation.evidenceId)! })),
+    };
+  }
+
+  /**
+   * The blurred view: what anyone allowed to see the item is shown by default. Not a custody event. A PNG a few
+   * kilobytes long (a JPEG for items stored before athar made PNGs), to be shown enlarged to thumbnail size.
+   */
+  async blurredView(ref: string): Promise<ViewStream> {
+    const item = await this.resolve(ref);
+    if (!item.blurredSha256) throw new DomainError('conflict', noViewReason(item));
+    const bytes = await readAll(await this.ctx.blobs.open(item.blurredSha256));
+    const png = bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    return {
+      stream: Readable.from([bytes]),
+      mediaType: png ? 'image/png' : 'image/jpeg',
+      sha256: item.blurredSha256,
+      size: bytes.length,
+    };
+  }
+
+  private async requireRecord(recordId: string): Promise<void> {
+    if (!(await new LookupRepository(this.ctx.store.db).exists('records', recordId)))
+      throw new DomainError('not_found', `no record ${recordId}`);
+  }
 }
 
 export interface EvidenceDetails {
@@ -70,20 +239,6 @@ export interface EvidenceDetails {
   annotations: Annotation[];
   custody: CustodyEvent[];
   group: { id: string; size: number } | null;
-}
-
-/** Everything known about one item (reading it is not a custody event: no pixels are shown). */
-export async function showEvidence(ctx: AppContext, ref: string): Promise<EvidenceDetails> {
-  const item = await resolveEvidence(ctx, ref);
-  const repo = new EvidenceRepository(ctx.store.db);
-  const group = await repo.group(item.id);
-  return {
-    item,
-    locations: await repo.locations(item.id),
-    annotations: await new AnnotationRepository(ctx.store.db).listForEvidence(item.id),
-    custody: await new CustodyRepository(ctx.store.db).listForEvidence(item.id),
-    group: group ? { id: group.groupId, size: (await repo.groupMembers(group.groupId)).length } : null,
-  };
 }
 
 export interface SimilarItems {
@@ -95,49 +250,6 @@ export interface SimilarItems {
   group: { id: string; members: (EvidenceGroup & { item: EvidenceItem })[] } | null;
 }
 
-/** The items that look like this one: PDQ neighbours and the near-duplicate group. */
-export async function similarEvidence(
-  ctx: AppContext,
-  ref: string,
-  maxDistance = nearDuplicateDistance,
-): Promise<SimilarItems> {
-  if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > 256) {
-    throw new EvidenceError(`distance must be a whole number from 0 to 256, got ${maxDistance}`, 'invalid');
-  }
-  const item = await resolveEvidence(ctx, ref);
-  const repo = new EvidenceRepository(ctx.store.db);
-  const hash = item.pdq ? pdqFromHex(item.pdq) : undefined;
-  if (!hash) {
-    throw new EvidenceError(
-      `item ${item.id} has no PDQ hash (${item.decodeStatus === 'not_image' ? 'not an image' : (item.decodeError ?? 'not decoded')})`,
-      'no_view',
-    );
-  }
-  const index = new PdqIndex();
-  for (const h of await repo.listHashed()) {
-    const other = pdqFromHex(h.pdq);
-    if (other && h.id !== item.id) index.add(h.id, other);
-  }
-  const found = index.query(hash, maxDistance);
-  const items = new Map((await repo.getMany(found.map((f) => f.id))).map((i) => [i.id, i]));
-  const membership = await repo.group(item.id);
-  let group: SimilarItems['group'] = null;
-  if (membership) {
-    const members = await repo.groupMembers(membership.groupId);
-    const memberItems = new Map((await repo.getMany(members.map((m) => m.evidenceId))).map((i) => [i.id, i]));
-    group = {
-      id: membership.groupId,
-      members: members.map((m) => ({ ...m, item: memberItems.get(m.evidenceId)! })),
-    };
-  }
-  return {
-    item,
-    maxDistance,
-    neighbours: found.map((f) => ({ item: items.get(f.id)!, distance: f.distance })),
-    group,
-  };
-}
-
 export interface AnnotateInput {
   evidence: string;
   kind: string;
@@ -147,183 +259,11 @@ export interface AnnotateInput {
   actor: string;
 }
 
-/** Adds an annotation (e.g. a card's detainee number) and its custody event, together. */
-export async function annotateEvidence(ctx: AppContext, input: AnnotateInput): Promise<Annotation> {
-  const kind = input.kind.trim();
-  if (!isAnnotationKind(kind)) {
-    throw new EvidenceError(
-      `unknown annotation kind ${JSON.stringify(input.kind)} (detainee_number, branch_number, forensic_report_number or note)`,
-      'invalid',
-    );
-  }
-  const readFrom = input.readFrom?.trim() || null;
-  if (readFrom !== null && !isReadFrom(readFrom)) {
-    throw new EvidenceError(
-      `unknown place ${JSON.stringify(input.readFrom)} (card, body, overlay, file_name, folder or other)`,
-      'invalid',
-    );
-  }
-  const value = input.value.trim();
-  if (!value) throw new EvidenceError('the value is empty', 'invalid');
-  const valueKey = kind === 'note' ? value.normalize('NFKC').toLowerCase() : identifierKey(value);
-  if (!valueKey) throw new EvidenceError(`${JSON.stringify(value)} has no letters or digits`, 'invalid');
-  requireActor(input.actor);
-  const item = await resolveEvidence(ctx, input.evidence);
-  if (input.recordId) await requireRecord(ctx, input.recordId);
-  return ctx.store.transaction(async (trx) => {
-    const annotation = await new AnnotationRepository(trx).create({
-      evidenceId: item.id,
-      kind: kind as AnnotationKind,
-      value,
-      valueKey,
-      readFrom: readFrom as ReadFrom | null,
-      recordId: input.recordId ?? null,
-      createdBy: input.actor,
-    });
-    await recordCustody(trx, {
-      evidenceId: item.id,
-      kind: 'annotated',
-      actor: input.actor,
-      at: annotation.createdAt,
-      details: {
-        annotation: annotation.id,
-        kind,
-        value,
-        read_from: readFrom,
-        record: input.recordId ?? null,
-      },
-    });
-    return annotation;
-  });
-}
-
-/** Links an annotation to a person record (or unlinks it, with null), as a custody event. */
-export async function linkAnnotation(
-  ctx: AppContext,
-  annotationId: string,
-  recordId: string | null,
-  actor: string,
-): Promise<Annotation> {
-  requireActor(actor);
-  const annotations = new AnnotationRepository(ctx.store.db);
-  const annotation = await annotations.get(annotationId);
-  if (!annotation) throw new EvidenceError(`no annotation ${annotationId}`, 'not_found');
-  if (recordId) await requireRecord(ctx, recordId);
-  await ctx.store.transaction(async (trx) => {
-    await new AnnotationRepository(trx).setRecord(annotationId, recordId);
-    await recordCustody(trx, {
-      evidenceId: annotation.evidenceId,
-      kind: 'annotated',
-      actor,
-      details: { annotation: annotationId, record: recordId, previous_record: annotation.recordId },
-    });
-  });
-  return { ...annotation, recordId };
-}
-
-/** The annotations linked to a person record, with their items (what the registry shows beside a record). */
-export async function annotationsForRecord(
-  ctx: AppContext,
-  recordId: string,
-): Promise<{ annotation: Annotation; item: EvidenceItem }[]> {
-  const found = await new AnnotationRepository(ctx.store.db).listForRecord(recordId);
-  const items = new Map(
-    (await new EvidenceRepository(ctx.store.db).getMany([...new Set(found.map((a) => a.evidenceId))])).map(
-      (i) => [i.id, i],
-    ),
-  );
-  return found.map((annotation) => ({ annotation, item: items.get(annotation.evidenceId)! }));
-}
-
-/** Annotations whose value matches however it was written (digits in either script, separators), with items. */
-export async function searchIdentifiers(
-  ctx: AppContext,
-  value: string,
-  kind?: string,
-): Promise<{ key: string; matches: { annotation: Annotation; item: EvidenceItem }[] }> {
-  if (kind && !isAnnotationKind(kind)) throw new EvidenceError(`unknown annotation kind ${kind}`, 'invalid');
-  const key = kind === 'note' ? value.trim().normalize('NFKC').toLowerCase() : identifierKey(value);
-  if (!key) throw new EvidenceError(`${JSON.stringify(value)} has no letters or digits`, 'invalid');
-  const found = await new AnnotationRepository(ctx.store.db).findByKey(key, kind);
-  const items = new Map(
-    (await new EvidenceRepository(ctx.store.db).getMany([...new Set(found.map((a) => a.evidenceId))])).map(
-      (i) => [i.id, i],
-    ),
-  );
-  return {
-    key,
-    matches: found.map((annotation) => ({ annotation, item: items.get(annotation.evidenceId)! })),
-  };
-}
-
 export interface ViewStream {
   stream: Readable;
   mediaType: string;
   sha256: string;
   size: number | undefined;
-}
-
-/** Who is looking and why: required for anything beyond the blurred view. */
-export interface Access {
-  actor: string;
-  reason: string;
-}
-
-/**
- * The blurred view: what anyone allowed to see the item is shown by default. Not a custody event. A PNG a few
- * kilobytes long (a JPEG for items stored before athar made PNGs), to be shown enlarged to thumbnail size.
- */
-export async function openBlurredView(ctx: AppContext, ref: string): Promise<ViewStream> {
-  const item = await resolveEvidence(ctx, ref);
-  if (!item.blurredSha256) throw new EvidenceError(noViewReason(item), 'no_view');
-  const bytes = await readAll(await ctx.blobs.open(item.blurredSha256));
-  const png = bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-  return {
-    stream: Readable.from([bytes]),
-    mediaType: png ? 'image/png' : 'image/jpeg',
-    sha256: item.blurredSha256,
-    size: bytes.length,
-  };
-}
-
-/**
- * The unblurred thumbnail. The caller has checked the actor may see it; this records the viewing (actor, reason)
- * as a custody event before any byte is handed out.
- */
-export async function openUnblurredView(ctx: AppContext, ref: string, access: Access): Promise<ViewStream> {
-  requireAccess(access);
-  const item = await resolveEvidence(ctx, ref);
-  if (!item.thumbnailSha256) throw new EvidenceError(noViewReason(item), 'no_view');
-  await ctx.store.transaction((trx) =>
-    recordCustody(trx, {
-      evidenceId: item.id,
-      kind: 'viewed_unblurred',
-      actor: access.actor,
-      reason: access.reason.trim(),
-      details: { view: 'thumbnail', sha256: item.thumbnailSha256 },
-    }),
-  );
-  return openBlob(ctx, item.thumbnailSha256, 'image/jpeg');
-}
-
-/** The original bytes, as stored. Recorded as a custody event (actor, reason) before any byte is handed out. */
-export async function openOriginal(ctx: AppContext, ref: string, access: Access): Promise<ViewStream> {
-  requireAccess(access);
-  const item = await resolveEvidence(ctx, ref);
-  await ctx.store.transaction((trx) =>
-    recordCustody(trx, {
-      evidenceId: item.id,
-      kind: 'viewed_original',
-      actor: access.actor,
-      reason: access.reason.trim(),
-      details: { sha256: item.sha256 },
-    }),
-  );
-  return openBlob(ctx, item.sha256, item.mediaType);
-}
-
-async function openBlob(ctx: AppContext, sha256: string, mediaType: string): Promise<ViewStream> {
-  return { stream: await ctx.blobs.open(sha256), mediaType, sha256, size: await ctx.blobs.size(sha256) };
 }
 
 function noViewReason(item: EvidenceItem): string {
@@ -333,27 +273,8 @@ function noViewReason(item: EvidenceItem): string {
   return `item ${item.id} is not an image (${item.mediaType}): it has no views`;
 }
 
-function requireAccess(access: Access): void {
-  requireActor(access.actor);
-  if (!access.reason?.trim()) {
-    throw new EvidenceError(
-      'a reason is required to see an unblurred view or an original',
-      'reason_required',
-    );
-  }
-}
-
 function requireActor(actor: string): void {
-  if (!actor?.trim()) throw new EvidenceError('an actor is required', 'invalid');
-}
-
-async function requireRecord(ctx: AppContext, recordId: string): Promise<void> {
-  const row = await ctx.store.db
-    .selectFrom('records')
-    .select('id')
-    .where('id', '=', recordId)
-    .executeTakeFirst();
-  if (!row) throw new EvidenceError(`no record ${recordId}`, 'not_found');
+  if (!actor?.trim()) throw new DomainError('invalid', 'an actor is required');
 }
 
 export interface FileHash {

@@ -6,82 +6,98 @@
 import { newId } from '../../ids.js';
 import { ImportRepository } from '../../store/repositories/imports.js';
 import type { ImportTable } from '../../store/schema.js';
-import type { Store } from '../../store/store.js';
 import { CsvError } from '../batch/person-csv.js';
+import type { AppContext } from '../context.js';
 import { countCsvRows, type ImportOptions, importRecords } from './record-import.js';
 
 const storedErrorLimit = 1000;
-const running = new Set<Promise<void>>();
 
-export async function startImport(
-  store: Store,
-  text: string,
-  options: Omit<ImportOptions, 'onProgress'>,
-  clock: () => number = Date.now,
-): Promise<{ id: string; done: Promise<void> }> {
-  const id = newId();
-  const repo = new ImportRepository(store.db);
-  const total = countCsvRows(text);
-  const row: ImportTable = {
-    id,
-    status: 'running',
-    kind: options.kind,
-    source_name: options.sourceName ?? null,
-    file_name: options.fileName,
-    dry_run: options.dryRun ? 1 : 0,
-    total,
-    done: 0,
-    created: 0,
-    skipped: 0,
-    errors: '[]',
-    error_count: 0,
-    failure: null,
-    created_at: new Date(clock()).toISOString(),
-    created_by: options.actor,
-    finished_at: null,
-  };
-  await repo.create(row);
-  const work = (async () => {
-    try {
-      const report = await importRecords(store, [text], {
-        ...options,
-        total,
-        onProgress: (p) =>
-          repo.update(id, {
-            total: p.total,
-            done: p.done,
-            created: p.created,
-            skipped: p.skipped,
-            error_count: p.errors.length,
-            errors: JSON.stringify(p.errors.slice(0, storedErrorLimit)),
-          }),
-      });
-      await repo.update(id, {
-        status: 'finished',
-        total: report.total,
-        done: report.done,
-        created: report.created,
-        skipped: report.skipped,
-        error_count: report.errors.length,
-        errors: JSON.stringify(report.errors.slice(0, storedErrorLimit)),
-        finished_at: new Date(clock()).toISOString(),
-      });
-    } catch (error) {
-      await repo
-        .update(id, {
-          status: 'failed',
-          failure: error instanceof CsvError ? error.message : 'the import stopped on an internal error',
+export class ImportService {
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Starts an import of a CSV's text in the background; its row answers progress until it ends. */
+  async start(
+    text: string,
+    options: Omit<ImportOptions, 'onProgress'>,
+  ): Promise<{ id: string; done: Promise<void> }> {
+    const { store } = this.ctx;
+    const clock = () => this.ctx.clock();
+    const running = this.running;
+    const id = newId();
+    const repo = new ImportRepository(store.db);
+    const total = countCsvRows(text);
+    const row: ImportTable = {
+      id,
+      status: 'running',
+      kind: options.kind,
+      source_name: options.sourceName ?? null,
+      file_name: options.fileName,
+      dry_run: options.dryRun ? 1 : 0,
+      total,
+      done: 0,
+      created: 0,
+      skipped: 0,
+      errors: '[]',
+      error_count: 0,
+      failure: null,
+      created_at: new Date(clock()).toISOString(),
+      created_by: options.actor,
+      finished_at: null,
+    };
+    await repo.create(row);
+    const work = (async () => {
+      try {
+        const report = await importRecords(store, [text], {
+          ...options,
+          total,
+          onProgress: (p) =>
+            repo.update(id, {
+              total: p.total,
+              done: p.done,
+              created: p.created,
+              skipped: p.skipped,
+              error_count: p.errors.length,
+              errors: JSON.stringify(p.errors.slice(0, storedErrorLimit)),
+            }),
+        });
+        await repo.update(id, {
+          status: 'finished',
+          total: report.total,
+          done: report.done,
+          created: report.created,
+          skipped: report.skipped,
+          error_count: report.errors.length,
+          errors: JSON.stringify(report.errors.slice(0, storedErrorLimit)),
           finished_at: new Date(clock()).toISOString(),
-        })
-        .catch(() => {});
-    }
-  })();
-  running.add(work);
-  void work.finally(() => running.delete(work));
-  return { id, done: work };
-}
+        });
+      } catch (error) {
+        await repo
+          .update(id, {
+            status: 'failed',
+            failure: error instanceof CsvError ? error.message : 'the import stopped on an internal error',
+            finished_at: new Date(clock()).toISOString(),
+          })
+          .catch(() => {});
+      }
+    })();
+    running.add(work);
+    void work.finally(() => running.delete(work));
+    return { id, done: work };
+  }
 
-/** Waits for the imports this process runs (a server closing, a test ending). */
-export async function settleImports(): Promise<void> {
-  await Promise.allSettled([...running]);
+  /** Waits for the imports this process runs (a server closing, a test ending). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  /** Imports, newest first, `limit` from before the import `before`. */
+  page(before: string | undefined, limit: number): Promise<ImportTable[]> {
+    return new ImportRepository(this.ctx.store.db).page(before, limit);
+  }
+
+  get(id: string): Promise<ImportTable | undefined> {
+    return new ImportRepository(this.ctx.store.db).get(id);
+  }
 }

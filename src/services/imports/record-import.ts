@@ -8,14 +8,16 @@ import {
   type PersonRecordColumn,
   type PersonRecordFields,
   personRecordColumns,
-} from '../../linkage/record.js';
+  type RecordKind,
+} from '../../domain/person-record.js';
+import type { SourceKind } from '../../domain/registry.js';
 import { RecordRepository } from '../../store/repositories/records.js';
-import { type SourceKind, SourceRepository } from '../../store/repositories/sources.js';
+import { SourceRepository } from '../../store/repositories/sources.js';
 import type { RecordNameKeyTable, RecordTable } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
 import { CsvError, CsvRowSplitter } from '../batch/person-csv.js';
 import { appendLogEntries, recordEntry } from '../ledger/ledger.js';
-import { prepareRecord, type RecordKind } from '../registry/record-fields.js';
+import { prepareRecord } from '../registry/record-fields.js';
 import { recordRow } from '../registry/registry.js';
 
 /** A MAP.json: which person-record column each of the file's own headers holds. */

@@ -3,21 +3,21 @@ import { type IngestRun, IngestRunRepository } from '../../store/repositories/in
 import type { AppContext } from '../context.js';
 
 /** Ingest runs with how many places each has recorded so far (their progress while they run). */
-export async function listIngestRuns(
-  ctx: AppContext,
-  limit: number,
-): Promise<{ run: IngestRun; found: number }[]> {
-  const runs = await new IngestRunRepository(ctx.store.db).list(limit);
-  const found = await new EvidenceCatalogueRepository(ctx.store.db).locationsPerRun(runs.map((r) => r.id));
-  return runs.map((run) => ({ run, found: found.get(run.id) ?? 0 }));
-}
+export class IngestRunService {
+  constructor(private readonly ctx: AppContext) {}
 
-export async function ingestRun(
-  ctx: AppContext,
-  id: string,
-): Promise<{ run: IngestRun; found: number } | undefined> {
-  const run = await new IngestRunRepository(ctx.store.db).get(id);
-  if (!run) return undefined;
-  const found = await new EvidenceCatalogueRepository(ctx.store.db).locationsPerRun([id]);
-  return { run, found: found.get(id) ?? 0 };
+  async list(limit: number): Promise<{ run: IngestRun; found: number }[]> {
+    const runs = await new IngestRunRepository(this.ctx.store.db).list(limit);
+    const found = await new EvidenceCatalogueRepository(this.ctx.store.db).locationsPerRun(
+      runs.map((r) => r.id),
+    );
+    return runs.map((run) => ({ run, found: found.get(run.id) ?? 0 }));
+  }
+
+  async get(id: string): Promise<{ run: IngestRun; found: number } | undefined> {
+    const run = await new IngestRunRepository(this.ctx.store.db).get(id);
+    if (!run) return undefined;
+    const found = await new EvidenceCatalogueRepository(this.ctx.store.db).locationsPerRun([id]);
+    return { run, found: found.get(id) ?? 0 };
+  }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config/config.js';
+import { ReportRepository } from '../../store/repositories/reports.js';
 import { getMeta, type Store, setMeta } from '../../store/store.js';
 import type { AppContext } from '../context.js';
 import { ContactKeyError, contactKeyId, openContact, sealContact } from './contact-cipher.js';
@@ -209,12 +210,7 @@ export async function resealContacts(config: Config, store: Store, batch = 500):
   const keys = contactKeysProvider(config);
   let resealed = 0;
   for (;;) {
-    const rows = await store.db
-      .selectFrom('contacts')
-      .select(['id', 'report_id', 'ciphertext', 'nonce', 'key_id'])
-      .where('key_id', '<>', keyId)
-      .limit(batch)
-      .execute();
+    const rows = await new ReportRepository(store.db).contactsNotSealedWith(keyId, batch);
     if (rows.length === 0) break;
     await store.transaction(async (trx) => {
       for (const row of rows) {
@@ -224,19 +220,12 @@ export async function resealContacts(config: Config, store: Store, batch = 500):
           keyId: row.key_id,
         });
         const sealed = sealContact(current, row.report_id, contact);
-        await trx
-          .updateTable('contacts')
-          .set({ ciphertext: sealed.ciphertext, nonce: sealed.nonce, key_id: sealed.keyId })
-          .where('id', '=', row.id)
-          .where('key_id', '=', row.key_id)
-          .execute();
+        await new ReportRepository(trx).reseal(row.id, row.key_id, sealed);
       }
     });
     resealed += rows.length;
   }
-  const inUse = new Set(
-    (await store.db.selectFrom('contacts').select('key_id').distinct().execute()).map((r) => r.key_id),
-  );
+  const inUse = await new ReportRepository(store.db).contactKeysInUse();
   const unused = [...readPreviousKeys(config).keys()].filter((id) => !inUse.has(id)).sort();
   return { keyId, resealed, unused };
 }

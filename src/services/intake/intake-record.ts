@@ -1,6 +1,8 @@
-import { newId } from '../../ids.js';
+import type { PersonRecordFields } from '../../domain/person-record.js';
 import { recordEntry } from '../../ledger/entries.js';
-import type { PersonRecordFields } from '../../linkage/record.js';
+import type { Capabilities } from '../../store/capabilities.js';
+import { RecordRepository } from '../../store/repositories/records.js';
+import { SourceRepository } from '../../store/repositories/sources.js';
 import type { Db } from '../../store/store.js';
 import { appendLogEntry } from '../ledger/ledger.js';
 import { prepareRecord } from '../registry/record-fields.js';
@@ -17,23 +19,18 @@ import type { ReportInput } from './report-input.js';
  */
 export async function recordFromReport(
   db: Db,
+  capabilities: Capabilities,
   input: Pick<ReportInput, 'person' | 'arrest' | 'language'>,
   meta: { reportId: string; createdBy: string | null; at: string },
 ): Promise<string> {
   const { person, arrest } = input;
-  const sourceId = newId();
-  await db
-    .insertInto('sources')
-    .values({
-      id: sourceId,
-      name: `family report ${meta.reportId}`,
-      kind: 'family',
-      description: 'A missing-person report filed by the family (family intake).',
-      reliability_notes: null,
-      created_at: meta.at,
-      created_by: meta.createdBy,
-    })
-    .execute();
+  const { id: sourceId } = await new SourceRepository(db).create({
+    name: `family report ${meta.reportId}`,
+    kind: 'family',
+    description: 'A missing-person report filed by the family (family intake).',
+    createdBy: meta.createdBy,
+    at: meta.at,
+  });
 
   // The registry's own preparation: parts parsed from a full name, matching forms, script, places, name keys.
   const fields: PersonRecordFields = {
@@ -63,8 +60,7 @@ export async function recordFromReport(
   );
   // As received, in the script given: the person and arrest sections only.
   record.original = JSON.stringify({ person, ...(arrest ? { arrest } : {}), language: input.language });
-  await db.insertInto('records').values(record).execute();
-  if (keys.length > 0) await db.insertInto('record_name_keys').values(keys).execute();
+  await new RecordRepository(db, capabilities).insert([record], keys);
   // A registry change: staged in the tamper-evident log in the same transaction (digests only, no names).
   await appendLogEntry(db, recordEntry('record.created', record));
   return record.id;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type Caller, can } from '../../access/caller.js';
 import { sameSecret, secretDigest } from '../../access/secrets.js';
 import {
   canonicalReference,
@@ -11,24 +12,22 @@ import {
   type ConsentPurpose,
   consentFormKeys,
   currentConsent,
-  seesWithdrawnRecords,
 } from '../../domain/consent.js';
+import { DomainError } from '../../domain/errors.js';
+import type { PublicStatus, ReportStatus } from '../../domain/reports.js';
 import { newId } from '../../ids.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
 import { RateLimitRepository } from '../../store/repositories/rate-limits.js';
-import {
-  ReportRepository,
-  type ReportStatus,
-  type ReportRepository as Reports,
-} from '../../store/repositories/reports.js';
-import type { Db, Store } from '../../store/store.js';
-import { type ContactDetails, openContact, sealContact } from './contact-cipher.js';
-import type { ContactKeys } from './contacts-key.js';
+import { RecordRepository } from '../../store/repositories/records.js';
+import { ReportRepository, type ReportRepository as Reports } from '../../store/repositories/reports.js';
+import type { Db } from '../../store/store.js';
+import type { AuditService } from '../audit/audit.js';
+import type { AppContext } from '../context.js';
+import { seesWithdrawn } from '../registry/consent-filter.js';
+import { type ContactDetails, ContactKeyError, openContact, sealContact } from './contact-cipher.js';
+import { type ContactKeys, contactKeysProvider } from './contacts-key.js';
 import { recordFromReport } from './intake-record.js';
 import { completeProfile, type ReportInput } from './report-input.js';
-
-/** The answers the public status lookup may give: coarse, never a name, a record or an image. */
-export type PublicStatus = 'received' | 'under_review' | 'contact_liaison';
 
 /**
  * What a family sees for each internal status. A closed case is told by a person (a death is never learned
@@ -66,33 +65,46 @@ function limitKey(kind: string, value: string): string {
   return `intake:${kind}:${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
 }
 
-export interface IntakeDeps {
-  store: Store;
-  clock: () => number;
-  /** The contacts keys (AES-256-GCM); read lazily so a server without one still serves everything else. */
-  contactKeys: ContactKeys;
-}
-
 /** Family intake: filing a report, the anonymous status lookup, and what liaisons do with reports. */
 export class IntakeService {
-  constructor(private readonly deps: IntakeDeps) {}
+  /** The contacts keys (AES-256-GCM); read lazily so a server without one still serves everything else. */
+  private readonly contactKeys: ContactKeys;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
+  ) {
+    this.contactKeys = contactKeysProvider(ctx.config);
+  }
+
+  /** The contacts key cannot be read: say so without naming server paths; the cause goes to the server's log. */
+  private keyed<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof ContactKeyError) {
+        throw new DomainError(
+          'unavailable',
+          'reports cannot be accepted right now; the administrator has been told',
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+  }
 
   private now(): string {
-    return new Date(this.deps.clock()).toISOString();
+    return new Date(this.ctx.clock()).toISOString();
   }
 
   /** Counts a hit and says whether it went over the limit. */
   private async over(key: string, limit: { max: number; windowMs: number }): Promise<boolean> {
-    const limits = new RateLimitRepository(this.deps.store.db);
-    const now = this.deps.clock();
+    const limits = new RateLimitRepository(this.ctx.store.db);
+    const now = this.ctx.clock();
     const count = await limits.hit(key, limit.windowMs, now);
     // Now and then, forget windows that can no longer limit anything.
     if (Math.random() < 0.01) {
-      await this.deps.store.db
-        .deleteFrom('rate_limits')
-        .where('key', 'like', 'intake:%')
-        .where('window_start', '<', new Date(now - 2 * 60 * 60_000).toISOString())
-        .execute();
+      await limits.prune(new Date(now - 2 * 60 * 60_000).toISOString(), 'intake:');
     }
     return count > limit.max;
   }
@@ -106,19 +118,26 @@ export class IntakeService {
    * Files a report in one transaction: the record it makes (with its source), the report with a random reference
    * and the secret's hash, the consent choices, the ante-mortem profile and the sealed contact.
    */
-  async file(
-    input: ReportInput,
-    by: { channel: 'public' | 'liaison'; userId: string | null; role: string | null; ip: string | null },
-  ): Promise<FiledReport> {
-    const key = hasContact(input.contact) ? this.deps.contactKeys.sealing() : undefined;
+  async file(input: ReportInput, channel: 'public' | 'liaison', caller: Caller): Promise<FiledReport> {
+    const by = {
+      channel,
+      userId: caller.actor?.userId ?? null,
+      role: caller.actor?.role ?? null,
+      ip: caller.ip,
+    };
+    const key = hasContact(input.contact) ? this.keyed(() => this.contactKeys.sealing()) : undefined;
     const at = this.now();
     const id = newId();
     const secret = newCaseSecret();
-    const filed = await this.deps.store.transaction(async (trx) => {
+    const filed = await this.ctx.store.transaction(async (trx) => {
       const reports = new ReportRepository(trx);
       let reference = newCaseReference();
       while (await reports.referenceTaken(reference)) reference = newCaseReference();
-      const recordId = await recordFromReport(trx, input, { reportId: id, createdBy: by.userId, at });
+      const recordId = await recordFromReport(trx, this.ctx.store.capabilities, input, {
+        reportId: id,
+        createdBy: by.userId,
+        at,
+      });
       await reports.insert({
         id,
         reference,
@@ -187,18 +206,22 @@ export class IntakeService {
     const reference = canonicalReference(typedReference);
     const overAddress = await this.over(limitKey('status-addr', address), intakeLimits.statusPerAddress);
     const overReference = await this.over(limitKey('status-ref', reference), intakeLimits.statusPerReference);
-    const found = await new ReportRepository(this.deps.store.db).credentialsOf(reference);
+    const found = await new ReportRepository(this.ctx.store.db).credentialsOf(reference);
     const matches = sameSecret(secretDigest(canonicalSecret(typedSecret)), found?.secretHash ?? decoyHash);
     if (overAddress || overReference) return 'rate_limited';
     if (!found || !matches) return 'not_found';
     return { status: publicStatusOf[found.status] };
   }
 
-  private reports(db: Db = this.deps.store.db): Reports {
+  private records(): RecordRepository {
+    return new RecordRepository(this.ctx.store.db, this.ctx.store.capabilities);
+  }
+
+  private reports(db: Db = this.ctx.store.db): Reports {
     return new ReportRepository(db);
   }
 
-  async list(filter: { status?: ReportStatus; limit: number; cursor?: string }) {
+  async list(filter: { status?: ReportStatus; limit: number; cursor?: string }, caller: Caller) {
     const rows = await this.reports().list({
       status: filter.status,
       limit: filter.limit + 1,
@@ -206,10 +229,12 @@ export class IntakeService {
     });
     const page = rows.slice(0, filter.limit);
     const histories = await this.reports().consentHistories(page.map((r) => r.id));
-    const names = await namesOf(
-      this.deps.store.db,
-      page.map((r) => r.recordId),
-    );
+    const names = await this.records().fullNames(page.map((r) => r.recordId));
+    await this.audit.record(caller, {
+      action: 'list_reports',
+      subjectType: 'report',
+      details: { status: filter.status ?? null, count: page.length },
+    });
     return {
       items: page.map((r) => ({
         ...r,
@@ -220,37 +245,29 @@ export class IntakeService {
     };
   }
 
-  /** One report for staff; `contact` is decrypted only when the caller may read contacts. */
-  async view(id: string, options: { withContact: boolean }) {
+  /** One report for staff (audited); `contact` is decrypted only when the caller may read contacts (audited too). */
+  async view(id: string, caller: Caller) {
+    const withContact = can(caller, 'contacts:read');
     const report = await this.reports().get(id);
-    if (!report) return undefined;
+    if (!report) throw new DomainError('not_found', `no report ${id}`);
     const history = await this.reports().consentHistory(id);
     const anteMortem = await this.reports().profile(id);
-    const record = await this.deps.store.db
-      .selectFrom('records')
-      .select([
-        'id',
-        'full_name',
-        'first_name',
-        'father_name',
-        'grandfather_name',
-        'family_name',
-        'mother_name',
-        'name_script',
-        'sex',
-        'birth_date',
-        'governorate_id',
-        'place_of_origin',
-        'arrest_date',
-        'arresting_branch_id',
-        'original',
-      ])
-      .where('id', '=', report.recordId)
-      .executeTakeFirst();
+    const record = await this.records().get(report.recordId);
     let contact: ContactDetails | null | undefined;
-    if (options.withContact) {
+    if (withContact) {
       const sealed = await this.reports().sealedContact(id);
-      contact = sealed ? openContact(this.deps.contactKeys.opening(sealed.keyId), id, sealed) : null;
+      contact = sealed
+        ? this.keyed(() => openContact(this.contactKeys.opening(sealed.keyId), id, sealed))
+        : null;
+    }
+    await this.audit.record(caller, { action: 'read_report', subjectType: 'report', subjectId: id });
+    if (withContact) {
+      await this.audit.record(caller, {
+        action: 'read_contact',
+        subjectType: 'report',
+        subjectId: id,
+        details: { present: contact !== null },
+      });
     }
     return {
       ...report,
@@ -286,22 +303,30 @@ export class IntakeService {
    */
   async antemortem(
     id: string,
-    role: string,
-  ): Promise<{ reportId: string; recordId: string; profile: unknown } | undefined> {
+    caller: Caller,
+  ): Promise<{ reportId: string; recordId: string; profile: unknown }> {
+    const none = new DomainError('not_found', `no report ${id}`);
     const report = await this.reports().get(id);
-    if (!report) return undefined;
-    if (
-      !seesWithdrawnRecords.has(role) &&
-      !currentConsent(await this.reports().consentHistory(id)).internal_use
-    ) {
-      return undefined;
+    if (!report) throw none;
+    if (!seesWithdrawn(caller) && !currentConsent(await this.reports().consentHistory(id)).internal_use) {
+      throw none;
     }
     const profile = await this.reports().profile(id);
-    return profile === undefined ? undefined : { reportId: id, recordId: report.recordId, profile };
+    if (profile === undefined) throw none;
+    await this.audit.record(caller, { action: 'read_antemortem', subjectType: 'report', subjectId: id });
+    return { reportId: id, recordId: report.recordId, profile };
   }
 
-  async setStatus(id: string, status: ReportStatus, by: string): Promise<boolean> {
-    return this.reports().setStatus(id, status, by, this.now());
+  async setStatus(id: string, status: ReportStatus, caller: Caller): Promise<void> {
+    if (!(await this.reports().setStatus(id, status, caller.actor?.userId ?? '', this.now()))) {
+      throw new DomainError('not_found', `no report ${id}`);
+    }
+    await this.audit.record(caller, {
+      action: 'report_status',
+      subjectType: 'report',
+      subjectId: id,
+      details: { status },
+    });
   }
 
   /** Records a grant or withdrawal as a new row; answers the history after it, or undefined for no report. */
@@ -309,11 +334,12 @@ export class IntakeService {
     id: string,
     purpose: ConsentPurpose,
     granted: boolean,
-    by: string,
-  ): Promise<ConsentChoice[] | undefined> {
-    return this.deps.store.transaction(async (trx) => {
+    caller: Caller,
+  ): Promise<ConsentChoice[]> {
+    const by = caller.actor?.userId ?? '';
+    const history = await this.ctx.store.transaction(async (trx) => {
       const reports = this.reports(trx);
-      if (!(await reports.get(id))) return undefined;
+      if (!(await reports.get(id))) throw new DomainError('not_found', `no report ${id}`);
       await reports.appendConsents([
         {
           id: newId(),
@@ -326,47 +352,16 @@ export class IntakeService {
       ]);
       return reports.consentHistory(id);
     });
+    await this.audit.record(caller, {
+      action: 'report_consent',
+      subjectType: 'report',
+      subjectId: id,
+      details: { purpose, granted },
+    });
+    return history;
   }
 }
 
 function hasContact(contact: ContactDetails): boolean {
   return Object.values(contact).some((v) => v !== undefined && v !== '');
-}
-
-async function namesOf(db: Db, recordIds: readonly string[]): Promise<Map<string, string | null>> {
-  if (recordIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('records')
-    .select(['id', 'full_name'])
-    .where('id', 'in', [...recordIds])
-    .execute();
-  return new Map(rows.map((r) => [r.id, r.full_name]));
-}
-
-/**
- * Consent enforcement for the registry: the ids of records whose report does not (or no longer) allow internal
- * use. Search and record reads must leave these out for every role but the liaisons (docs/intake.md).
- */
-export async function withdrawnRecordIds(db: Db): Promise<Set<string>> {
-  return new Set(await new ReportRepository(db).recordsWithdrawnFrom('internal_use'));
-}
-
-/** The records a role must not find or read because of consent: none for liaisons, else withdrawnRecordIds. */
-export async function recordsHiddenFrom(db: Db, role: string): Promise<Set<string>> {
-  return seesWithdrawnRecords.has(role) ? new Set() : withdrawnRecordIds(db);
-}
-
-/**
- * Which of these records a role must not see because their family report withdrew internal use. Only family
- * reports carry consent, so a page without them costs no query (the person page is a hot path).
- */
-export async function hiddenAmong(
-  db: Db,
-  role: string,
-  records: readonly { id: string; kind: string }[],
-): Promise<Set<string>> {
-  if (seesWithdrawnRecords.has(role)) return new Set();
-  const ids = records.filter((r) => r.kind === 'family_report').map((r) => r.id);
-  if (ids.length === 0) return new Set();
-  return new Set(await new ReportRepository(db).recordsWithdrawnFrom('internal_use', ids));
 }

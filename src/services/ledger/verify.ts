@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import type { Kysely } from 'kysely';
 import type { BlobStore } from '../../blobs/blob-store.js';
 import type { Config } from '../../config/config.js';
 import { parseCheckpoint } from '../../ledger/checkpoint.js';
@@ -19,8 +18,8 @@ import {
   parseSignerKey,
 } from '../../ledger/note.js';
 import { TreeBuilder, tilePath, tileWidth } from '../../ledger/tiles.js';
+import { IntegrityRepository } from '../../store/repositories/integrity.js';
 import { LedgerRepository } from '../../store/repositories/ledger.js';
-import type { Database } from '../../store/schema.js';
 import type { Db, Store } from '../../store/store.js';
 import { ledgerKeyFile, recordedVerifierKey } from './key.js';
 
@@ -34,7 +33,7 @@ import { ledgerKeyFile, recordedVerifierKey } from './key.js';
  * Every problem names the item, the entry, and what was expected against what was found.
  */
 
-export const problemCodes = [
+export const faultCodes = [
   'blob_corrupt',
   'blob_missing',
   'key_missing',
@@ -53,10 +52,10 @@ export const problemCodes = [
   'row_deleted',
   'row_unlogged',
 ] as const;
-export type ProblemCode = (typeof problemCodes)[number];
+export type FaultCode = (typeof faultCodes)[number];
 
 export interface VerifyProblem {
-  code: ProblemCode;
+  code: FaultCode;
   /** One line: what is wrong, where, expected against found. */
   message: string;
   table?: string;
@@ -87,7 +86,7 @@ export interface VerifyReport {
   rows: { checked: number; ms: number };
   problems: VerifyProblem[];
   /** Problems beyond the listed ones (the list stops at maxProblems), by code. */
-  omitted: Partial<Record<ProblemCode, number>>;
+  omitted: Partial<Record<FaultCode, number>>;
   /** What a reader should know that is not a failure. */
   notes: string[];
 }
@@ -104,7 +103,7 @@ const rowPage = 2000;
 
 class Problems {
   readonly list: VerifyProblem[] = [];
-  readonly omitted: Partial<Record<ProblemCode, number>> = {};
+  readonly omitted: Partial<Record<FaultCode, number>> = {};
   constructor(private readonly max: number) {}
   add(problem: VerifyProblem): void {
     if (this.list.length < this.max) this.list.push(problem);
@@ -177,23 +176,13 @@ async function verifyBlobs(
     const result = await blobs.verify(sha256);
     bytes += result.size ?? 0;
     if (!result.ok) {
-      const items = await store.db
-        .selectFrom('evidence_items')
-        .select('id')
-        .where((eb) =>
-          eb.or([
-            eb('sha256', '=', sha256),
-            eb('thumbnail_sha256', '=', sha256),
-            eb('blurred_sha256', '=', sha256),
-          ]),
-        )
-        .execute();
-      const named = items.length ? ` (evidence item ${items.map((i) => i.id).join(', ')})` : '';
+      const items = await new IntegrityRepository(store.db).itemsNamingBlob(sha256);
+      const named = items.length ? ` (evidence item ${items.join(', ')})` : '';
       problems.add({
         code: 'blob_corrupt',
         message: `blob ${sha256}${named} hashes to ${result.found}: its bytes were altered`,
         sha256,
-        ...(items[0] ? { table: 'evidence_items', id: items[0].id } : {}),
+        ...(items[0] ? { table: 'evidence_items', id: items[0] } : {}),
         expected: sha256,
         found: result.found ?? 'unreadable',
       });
@@ -202,13 +191,7 @@ async function verifyBlobs(
   }
   let after = '';
   for (;;) {
-    const page = await store.db
-      .selectFrom('evidence_items')
-      .select(['id', 'sha256', 'thumbnail_sha256', 'blurred_sha256'])
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(rowPage)
-      .execute();
+    const page = await new IntegrityRepository(store.db).blobsPage(after, rowPage);
     for (const item of page) {
       for (const [role, sha] of [
         ['original', item.sha256],
@@ -597,20 +580,14 @@ async function verifyRows(
   onProgress: VerifyOptions['onProgress'],
 ): Promise<number> {
   const repo = new LedgerRepository(trx, store.capabilities);
-  const db = trx as unknown as Kysely<Database & Record<string, Record<string, unknown>>>;
+  const integrity = new IntegrityRepository(trx);
   let checked = 0;
   const seenOverrides = new Set<string>();
   for (const table of coveredTables) {
     const columns = coveredColumns[table] as readonly string[];
     let after = '';
     for (;;) {
-      const page = (await db
-        .selectFrom(table as string)
-        .select(columns as string[])
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(rowPage)
-        .execute()) as Record<string, unknown>[];
+      const page = await integrity.rowsPage(table, columns, after, rowPage);
       const index = new Map(
         (
           await repo.rowsFor(
@@ -655,8 +632,7 @@ async function verifyRows(
     let afterIndex: string | null = null;
     for (;;) {
       const page = await repo.rowsPage(table, afterIndex, rowPage);
-      const present = await existing(
-        db,
+      const present = await integrity.existing(
         table,
         page.map((r) => r.row_id),
       );
@@ -684,7 +660,7 @@ async function verifyRows(
   for (const [key, vouch] of overrides) {
     if (seenOverrides.has(key)) continue;
     const [table, id] = key.split('\u0000') as [CoveredTable, string];
-    if ((await existing(db, table, [id])).size === 0) {
+    if ((await integrity.existing(table, [id])).size === 0) {
       problems.add({
         code: 'row_deleted',
         message: `${table}/${id}, vouched for by entry ${vouch.idx}, is no longer in the database`,
@@ -697,14 +673,4 @@ async function verifyRows(
     }
   }
   return checked;
-}
-
-async function existing(
-  db: Kysely<Database & Record<string, Record<string, unknown>>>,
-  table: string,
-  ids: string[],
-): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = (await db.selectFrom(table).select('id').where('id', 'in', ids).execute()) as { id: string }[];
-  return new Set(rows.map((r) => r.id));
 }

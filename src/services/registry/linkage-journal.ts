@@ -1,6 +1,6 @@
 import { AuditRepository } from '../../store/repositories/audit.js';
-import type { Decision } from '../../store/repositories/decisions.js';
-import type { RecordLink } from '../../store/repositories/record-links.js';
+import { type Decision, DecisionRepository } from '../../store/repositories/decisions.js';
+import { type RecordLink, RecordLinkRepository } from '../../store/repositories/record-links.js';
 import type { Db } from '../../store/store.js';
 import { appendLogEntry, decisionEntry, type LogEntry, linkEntry } from '../ledger/ledger.js';
 
@@ -14,22 +14,13 @@ async function emit(db: Db, entry: LogEntry, audit: Parameters<AuditRepository['
   await appendLogEntry(db, entry);
 }
 
-async function linkRow(db: Db, id: string) {
-  return db.selectFrom('record_links').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+function linkRow(db: Db, id: string) {
+  return new RecordLinkRepository(db).row(id);
 }
 
 /** A reviewer's decision on a pair (match, non-match, unsure, or the undoing of one). */
 export async function decisionRecorded(db: Db, decision: Decision): Promise<void> {
-  const row = await db
-    .selectFrom('decisions')
-    .selectAll()
-    .where('id', '=', decision.id)
-    .executeTakeFirstOrThrow();
-  const superseded = await db
-    .selectFrom('decisions')
-    .selectAll()
-    .where('superseded_by', '=', decision.id)
-    .execute();
+  const { row, superseded } = await new DecisionRepository(db).rowsForLog(decision.id);
   await emit(
     db,
     decisionEntry(row, superseded),

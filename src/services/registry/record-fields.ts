@@ -3,25 +3,16 @@
  * at the precision given, places resolved through the gazetteer's aliases, and the name keys that search reads.
  * Pure: no database; the registry service stores what this returns.
  */
-import { resolveBranch, resolveGovernorate } from '../../gazetteer/index.js';
-import { formatDate, parseDate, parseYear } from '../../linkage/dates.js';
-import { sexCode } from '../../linkage/features.js';
+
 import {
   type PersonRecordColumn,
   type PersonRecordFields,
   personRecordColumns,
-} from '../../linkage/record.js';
+} from '../../domain/person-record.js';
+import { resolveBranch, resolveGovernorate } from '../../gazetteer/index.js';
+import { formatDate, parseDate, parseYear } from '../../linkage/dates.js';
+import { sexCode } from '../../linkage/features.js';
 import { detectScript, keys, normalize, parse, prepareToken } from '../../names/index.js';
-
-export const recordKinds = [
-  'family_report',
-  'registry_line',
-  'death_notice',
-  'diaspora_list',
-  'evidence_card',
-  'other',
-] as const;
-export type RecordKind = (typeof recordKinds)[number];
 
 /** A problem with one field: rows with errors are not stored; warnings are stored beside a stored row's report. */
 export interface FieldIssue {

@@ -5,11 +5,27 @@
  * and plain listings; the case status, derived from claims, filters after scoring. docs/registry.md.
  */
 
+import type { Caller } from '../../access/caller.js';
 import type { CaseStatus } from '../../domain/case-status.js';
+import { DomainError } from '../../domain/errors.js';
 import { compareTokens, explainTokens, keys, parseParts, prepareToken } from '../../names/index.js';
 import { type RecordFilter, RecordRepository, type RecordView } from '../../store/repositories/records.js';
 import type { Store } from '../../store/store.js';
+import type { AuditService } from '../audit/audit.js';
+import type { AppContext } from '../context.js';
+import { seesWithdrawn } from './consent-filter.js';
+import type { PlaceService } from './places.js';
 import type { RegistryService } from './registry.js';
+import type { SourceService } from './sources.js';
+
+/** Filters as a caller names them: places and sources by id or any alias or name. */
+export interface NamedFilter {
+  governorate?: string;
+  branch?: string;
+  source?: string;
+  from?: string;
+  to?: string;
+}
 
 export interface SearchQuery {
   q?: string;
@@ -38,8 +54,6 @@ const candidateLimit = 200;
 const minScore = 0.72;
 const keyWeight = (key: string) => (key.startsWith('fk:') ? 4 : key.startsWith('k:') ? 2 : 1);
 
-export class CursorError extends Error {}
-
 function encodeCursor(value: object): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
@@ -53,7 +67,7 @@ function decodeCursor(cursor: string | undefined): { o?: number; b?: string } {
   } catch {
     // fall through
   }
-  throw new CursorError('the cursor is not one this search gave');
+  throw new DomainError('invalid', 'the cursor is not one this search gave', { field: 'cursor' });
 }
 
 const roleNames: Record<string, string> = {
@@ -112,9 +126,78 @@ export function scoreName(
 
 export class RecordSearch {
   constructor(
-    private readonly store: Store,
-    private readonly registry: RegistryService,
+    private readonly ctx: AppContext,
+    private readonly deps: {
+      registry: RegistryService;
+      places: PlaceService;
+      sources: SourceService;
+      audit: AuditService;
+    },
   ) {}
+
+  private get store(): Store {
+    return this.ctx.store;
+  }
+
+  private get registry(): RegistryService {
+    return this.deps.registry;
+  }
+
+  /** Places and sources named by id or any alias resolved to ids; an unknown one is refused, naming its field. */
+  async resolveFilter(named: NamedFilter): Promise<RecordFilter> {
+    const filter: RecordFilter = {};
+    const unknown = (field: string, value: string) =>
+      new DomainError('invalid', `no ${field} is known as ${JSON.stringify(value)}`, {
+        issues: [{ field, message: 'unknown' }],
+      });
+    if (named.governorate) {
+      const id = await this.deps.places.governorateId(named.governorate);
+      if (!id) throw unknown('governorate', named.governorate);
+      filter.governorateId = id;
+    }
+    if (named.branch) {
+      const id = await this.deps.places.branchId(named.branch);
+      if (!id) throw unknown('branch', named.branch);
+      filter.branchId = id;
+    }
+    if (named.source) {
+      const source = await this.deps.sources.find(named.source);
+      if (!source) throw unknown('source', named.source);
+      filter.sourceId = source.id;
+    }
+    if (named.from) filter.from = named.from;
+    if (named.to) filter.to = named.to;
+    return filter;
+  }
+
+  /**
+   * A search as its caller may see it, audited: records withheld by consent are left out before paging, so a page
+   * is full whenever more records match.
+   */
+  async searchFor(
+    query: Omit<SearchQuery, 'filter'> & { filter: NamedFilter },
+    caller: Caller,
+  ): Promise<SearchResult> {
+    const filter = await this.resolveFilter(query.filter);
+    if (!seesWithdrawn(caller)) filter.withoutWithdrawn = true;
+    const result = await this.search({ ...query, filter });
+    await this.deps.audit.record(caller, {
+      action: 'search',
+      subjectType: 'record',
+      details: {
+        q: query.q ?? null,
+        governorate: query.filter.governorate ?? null,
+        branch: query.filter.branch ?? null,
+        source: query.filter.source ?? null,
+        status: query.status ?? null,
+        from: query.filter.from ?? null,
+        to: query.filter.to ?? null,
+        cursor: query.cursor ?? null,
+        results: result.items.length,
+      },
+    });
+    return result;
+  }
 
   private repo(): RecordRepository {
     return new RecordRepository(this.store.db, this.store.capabilities);

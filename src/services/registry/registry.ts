@@ -4,34 +4,37 @@
  * deleted; a person's status is derived from claims (case-status.ts). docs/registry.md.
  */
 
+import type { Caller } from '../../access/caller.js';
 import { type CaseStatus, deriveCaseStatus } from '../../domain/case-status.js';
+import { DomainError } from '../../domain/errors.js';
+import type { PersonRecordFields, RecordKind } from '../../domain/person-record.js';
+import {
+  type certainties,
+  type datePrecisions,
+  type eventTypes,
+  relationsAgainstSamePerson,
+  type relationTypes,
+} from '../../domain/registry.js';
 import { resolveBranch, resolveGovernorate } from '../../gazetteer/index.js';
 import { newId } from '../../ids.js';
 import { formatDate, parseDate } from '../../linkage/dates.js';
-import type { PersonRecordFields } from '../../linkage/record.js';
 import { AssertionRepository } from '../../store/repositories/assertions.js';
+import { EventRepository } from '../../store/repositories/events.js';
+import { IdentificationRepository } from '../../store/repositories/identifications.js';
+import { LookupRepository } from '../../store/repositories/lookups.js';
 import { PersonPageRepository } from '../../store/repositories/person-page.js';
 import { type RecordLink, RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { RecordRepository, type RecordView } from '../../store/repositories/records.js';
 import { RelationRepository } from '../../store/repositories/relations.js';
 import type { AssertionTable, EventTable, RecordTable, RelationTable } from '../../store/schema.js';
 import type { Db, Store } from '../../store/store.js';
+import type { AuditService } from '../audit/audit.js';
+import type { AppContext } from '../context.js';
 import { appendLogEntries, recordEntry } from '../ledger/ledger.js';
+import { hiddenFrom } from './consent-filter.js';
 import { recordLinked, recordUnlinked } from './linkage-journal.js';
 import { reopenMovedLink } from './pair-linker.js';
-import { type FieldIssue, prepareRecord, type RecordKind } from './record-fields.js';
-
-/** A registry rule refused the request; routes turn it into problem+json. */
-export class RegistryError extends Error {
-  constructor(
-    readonly code: 'not_found' | 'conflict' | 'validation_failed',
-    message: string,
-    readonly issues: FieldIssue[] = [],
-  ) {
-    super(message);
-    this.name = 'RegistryError';
-  }
-}
+import { type FieldIssue, prepareRecord } from './record-fields.js';
 
 export interface RecordInput {
   sourceId: string;
@@ -44,31 +47,6 @@ export interface RecordInput {
 export type ItemResult =
   | { index: number; ok: true; id: string; warnings?: FieldIssue[] }
   | { index: number; ok: false; error: string; issues?: FieldIssue[] };
-
-/** Relations that say two persons are different people: evidence against a same-person link. */
-export const relationsAgainstSamePerson = ['sibling', 'parent_child', 'spouse'] as const;
-export const relationTypes = [
-  'same_person',
-  'parent_child',
-  'sibling',
-  'spouse',
-  'alleged_perpetrator',
-] as const;
-export const certainties = ['maybe', 'likely', 'certain'] as const;
-export const eventTypes = [
-  'birth',
-  'arrest',
-  'held_at',
-  'transfer',
-  'trial',
-  'sighting',
-  'release',
-  'death',
-  'burial',
-  'found',
-  'residence',
-] as const;
-export const datePrecisions = ['day', 'month', 'year', 'estimated', 'range', 'unknown'] as const;
 
 export interface PersonView {
   id: string;
@@ -103,9 +81,17 @@ export function recordRow(
 
 export class RegistryService {
   constructor(
-    private readonly store: Store,
-    private readonly clock: () => number = Date.now,
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
   ) {}
+
+  private get store(): Store {
+    return this.ctx.store;
+  }
+
+  private clock(): number {
+    return this.ctx.clock();
+  }
 
   private now(): string {
     return new Date(this.clock()).toISOString();
@@ -116,11 +102,10 @@ export class RegistryService {
   }
 
   private async requireSource(db: Db, sourceId: string): Promise<void> {
-    const found = await db.selectFrom('sources').select('id').where('id', '=', sourceId).executeTakeFirst();
-    if (!found)
-      throw new RegistryError('validation_failed', `source ${sourceId} does not exist`, [
-        { field: 'source', message: `no source ${sourceId}` },
-      ]);
+    if (!(await new LookupRepository(db).exists('sources', sourceId)))
+      throw new DomainError('invalid', `source ${sourceId} does not exist`, {
+        issues: [{ field: 'source', message: `no source ${sourceId}` }],
+      });
   }
 
   /** Creates one record (with its name keys and its log entry) in one transaction. */
@@ -128,11 +113,9 @@ export class RegistryService {
     const [result] = await this.createRecords([input], by);
     if (!result) throw new Error('no result');
     if (!result.ok) {
-      throw new RegistryError(
-        result.error.startsWith('conflict') ? 'conflict' : 'validation_failed',
-        result.error,
-        result.issues,
-      );
+      throw new DomainError(result.error.startsWith('conflict') ? 'conflict' : 'invalid', result.error, {
+        issues: result.issues ?? [],
+      });
     }
     return { id: result.id, warnings: result.warnings ?? [] };
   }
@@ -166,12 +149,7 @@ export class RegistryService {
       }
       for (const [index, input] of inputs.entries()) {
         if (!sources.has(input.sourceId)) {
-          const found = await trx
-            .selectFrom('sources')
-            .select('id')
-            .where('id', '=', input.sourceId)
-            .executeTakeFirst();
-          sources.set(input.sourceId, found !== undefined);
+          sources.set(input.sourceId, await new LookupRepository(trx).exists('sources', input.sourceId));
         }
         if (!sources.get(input.sourceId)) {
           results.push({
@@ -231,6 +209,34 @@ export class RegistryService {
     return this.records().get(id);
   }
 
+  /**
+   * A record as its caller may read it (audited). A record whose family withdrew consent to internal use is, for
+   * every role but the liaisons, not there.
+   */
+  async readRecord(id: string, caller: Caller): Promise<RecordView> {
+    const record = await this.records().get(id);
+    if (!record || (await hiddenFrom(this.store.db, caller, [record])).size > 0) {
+      throw new DomainError('not_found', `no record ${id}`);
+    }
+    await this.audit.record(caller, { action: 'read', subjectType: 'record', subjectId: record.id });
+    return record;
+  }
+
+  /** A person as its caller may read it (audited): records withheld by consent, and what rests on them, left out. */
+  async readPerson(id: string, caller: Caller): Promise<PersonView> {
+    const person = await this.person(id);
+    if (!person) throw new DomainError('not_found', `no person ${id}`);
+    await this.audit.record(caller, { action: 'read', subjectType: 'person', subjectId: person.id });
+    const hidden = await hiddenFrom(this.store.db, caller, person.records);
+    if (hidden.size === 0) return person;
+    return {
+      ...person,
+      records: person.records.filter((r) => !hidden.has(r.id)),
+      events: person.events.filter((e) => e.record_id === null || !hidden.has(e.record_id)),
+      assertions: person.assertions.filter((a) => a.record_id === null || !hidden.has(a.record_id)),
+    };
+  }
+
   /** Claims about a record or a person, appended; the claim's time defaults to now. */
   async addAssertion(
     input: {
@@ -245,12 +251,9 @@ export class RegistryService {
   ): Promise<AssertionTable> {
     return this.store.transaction(async (trx) => {
       if (input.recordId) {
-        const r = await trx
-          .selectFrom('records')
-          .select('id')
-          .where('id', '=', input.recordId)
-          .executeTakeFirst();
-        if (!r) throw new RegistryError('not_found', `no record ${input.recordId}`);
+        if (!(await new LookupRepository(trx).exists('records', input.recordId))) {
+          throw new DomainError('not_found', `no record ${input.recordId}`);
+        }
       }
       if (input.personId) await this.requirePerson(trx, input.personId);
       if (input.sourceId) await this.requireSource(trx, input.sourceId);
@@ -270,8 +273,8 @@ export class RegistryService {
   }
 
   private async requirePerson(db: Db, personId: string): Promise<void> {
-    const p = await db.selectFrom('persons').select('id').where('id', '=', personId).executeTakeFirst();
-    if (!p) throw new RegistryError('not_found', `no person ${personId}`);
+    if (!(await new LookupRepository(db).exists('persons', personId)))
+      throw new DomainError('not_found', `no person ${personId}`);
   }
 
   /** The person as athar now understands it: linked records with their sources and links, and what is said of it. */
@@ -332,30 +335,10 @@ export class RegistryService {
   ): Promise<Map<string, CaseStatus>> {
     const db = this.store.db;
     const personIds = [...new Set(records.map((r) => r.person_id).filter((p): p is string => p !== null))];
-    const members = new Map<string, string[]>();
-    if (personIds.length > 0) {
-      for (let i = 0; i < personIds.length; i += 500) {
-        const rows = await db
-          .selectFrom('record_links')
-          .select(['person_id', 'record_id'])
-          .where('person_id', 'in', personIds.slice(i, i + 500))
-          .where('unlinked_at', 'is', null)
-          .execute();
-        for (const r of rows) members.set(r.person_id, [...(members.get(r.person_id) ?? []), r.record_id]);
-      }
-    }
+    const members = await new RecordLinkRepository(db).membersOf(personIds);
     const recordIds = [...new Set([...records.map((r) => r.id), ...[...members.values()].flat()])];
     const claims = await new AssertionRepository(db).about(personIds, recordIds);
-    const confirmed = new Set<string>();
-    if (personIds.length > 0) {
-      const ids = await db
-        .selectFrom('identifications')
-        .select('person_id')
-        .where('person_id', 'in', personIds)
-        .where('status', 'in', ['confirmed', 'family_informed'])
-        .execute();
-      for (const i of ids) confirmed.add(i.person_id);
-    }
+    const confirmed = await new IdentificationRepository(db).confirmedAmong(personIds);
     const out = new Map<string, CaseStatus>();
     for (const r of records) {
       const scope = new Set(r.person_id ? (members.get(r.person_id) ?? []) : [r.id]);
@@ -394,7 +377,7 @@ export class RegistryService {
         if (against.length === 0) continue;
         if (force && note && note.trim() !== '') continue;
         const r = against[0] as RelationTable;
-        throw new RegistryError(
+        throw new DomainError(
           'conflict',
           `persons ${r.person_a} and ${r.person_b} are recorded as ${r.type} (${r.certainty}, relation ${r.id}): a same-person link is refused unless forced with a note`,
         );
@@ -430,14 +413,15 @@ export class RegistryService {
     options: { note?: string | null; force?: boolean } = {},
   ): Promise<{ id: string; links: RecordLink[] }> {
     if (recordIds.length === 0)
-      throw new RegistryError('validation_failed', 'name at least one record', [
-        { field: 'record', message: 'recordIds is empty' },
-      ]);
+      throw new DomainError('invalid', 'name at least one record', {
+        issues: [{ field: 'record', message: 'recordIds is empty' }],
+      });
     return this.store.transaction(async (trx) => {
       const current: string[] = [];
       for (const recordId of new Set(recordIds)) {
-        const r = await trx.selectFrom('records').select('id').where('id', '=', recordId).executeTakeFirst();
-        if (!r) throw new RegistryError('not_found', `no record ${recordId}`);
+        if (!(await new LookupRepository(trx).exists('records', recordId))) {
+          throw new DomainError('not_found', `no record ${recordId}`);
+        }
         const active = await new RecordLinkRepository(trx).active(recordId);
         if (active) current.push(active.personId);
       }
@@ -461,8 +445,9 @@ export class RegistryService {
   ): Promise<RecordLink> {
     return this.store.transaction(async (trx) => {
       await this.requirePerson(trx, personId);
-      const r = await trx.selectFrom('records').select('id').where('id', '=', recordId).executeTakeFirst();
-      if (!r) throw new RegistryError('not_found', `no record ${recordId}`);
+      if (!(await new LookupRepository(trx).exists('records', recordId))) {
+        throw new DomainError('not_found', `no record ${recordId}`);
+      }
       const active = await new RecordLinkRepository(trx).active(recordId);
       if (active && active.personId !== personId) {
         await this.guardSamePerson(trx, [personId, active.personId], options.force === true, options.note);
@@ -485,11 +470,11 @@ export class RegistryService {
       const links = new RecordLinkRepository(trx);
       const link = await links.get(linkId);
       if (!link || link.personId !== personId)
-        throw new RegistryError('not_found', `person ${personId} has no link ${linkId}`);
-      if (link.unlinkedAt !== null) throw new RegistryError('conflict', `link ${linkId} was already closed`);
+        throw new DomainError('not_found', `person ${personId} has no link ${linkId}`);
+      if (link.unlinkedAt !== null) throw new DomainError('conflict', `link ${linkId} was already closed`);
       const at = this.now();
       const closed = await links.close(linkId, at, by, `undone: ${reason}`);
-      if (!closed) throw new RegistryError('conflict', `link ${linkId} was already closed`);
+      if (!closed) throw new DomainError('conflict', `link ${linkId} was already closed`);
       await recordUnlinked(trx, closed);
       const moved = (await links.history(link.recordId)).find(
         (l) => l.unlinkReason === `moved to person ${personId}` && l.unlinkedAt === link.linkedAt,
@@ -518,9 +503,9 @@ export class RegistryService {
   ): Promise<EventTable> {
     const issues: FieldIssue[] = [];
     if (!input.personId && !input.recordId) {
-      throw new RegistryError('validation_failed', 'name a person or a record', [
-        { field: 'record', message: 'personId or recordId is required' },
-      ]);
+      throw new DomainError('invalid', 'name a person or a record', {
+        issues: [{ field: 'record', message: 'personId or recordId is required' }],
+      });
     }
     const date = (raw: string | null | undefined, field: string) => {
       const parsed = parseDate(raw);
@@ -550,16 +535,13 @@ export class RegistryService {
         message: `governorate: ${JSON.stringify(input.governorate)} is not a known governorate`,
       });
     if (issues.length > 0)
-      throw new RegistryError('validation_failed', issues.map((i) => i.message).join('; '), issues);
+      throw new DomainError('invalid', issues.map((i) => i.message).join('; '), { issues: issues });
     return this.store.transaction(async (trx) => {
       if (input.personId) await this.requirePerson(trx, input.personId);
       if (input.recordId) {
-        const r = await trx
-          .selectFrom('records')
-          .select('id')
-          .where('id', '=', input.recordId)
-          .executeTakeFirst();
-        if (!r) throw new RegistryError('not_found', `no record ${input.recordId}`);
+        if (!(await new LookupRepository(trx).exists('records', input.recordId))) {
+          throw new DomainError('not_found', `no record ${input.recordId}`);
+        }
       }
       const row: EventTable = {
         id: newId(),
@@ -577,7 +559,7 @@ export class RegistryService {
         created_at: this.now(),
         created_by: by,
       };
-      await trx.insertInto('events').values(row).execute();
+      await new EventRepository(trx).insert(row);
       return row;
     });
   }
@@ -593,9 +575,9 @@ export class RegistryService {
     by: string,
   ): Promise<RelationTable> {
     if (input.personA === input.personB) {
-      throw new RegistryError('validation_failed', 'a relation joins two different persons', [
-        { field: 'record', message: 'personA equals personB' },
-      ]);
+      throw new DomainError('invalid', 'a relation joins two different persons', {
+        issues: [{ field: 'record', message: 'personA equals personB' }],
+      });
     }
     return this.store.transaction(async (trx) => {
       await this.requirePerson(trx, input.personA);
@@ -616,9 +598,9 @@ export class RegistryService {
     return this.store.transaction(async (trx) => {
       const repo = new RelationRepository(trx);
       const existing = await repo.get(id);
-      if (!existing) throw new RegistryError('not_found', `no relation ${id}`);
+      if (!existing) throw new DomainError('not_found', `no relation ${id}`);
       const retracted = await repo.retract(id, this.now(), by, reason);
-      if (!retracted) throw new RegistryError('conflict', `relation ${id} was already retracted`);
+      if (!retracted) throw new DomainError('conflict', `relation ${id} was already retracted`);
       return retracted;
     });
   }

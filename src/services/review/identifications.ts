@@ -1,3 +1,6 @@
+import type { SignedIn } from '../../access/caller.js';
+import { DomainError } from '../../domain/errors.js';
+import type { IdentificationStepKind } from '../../domain/review.js';
 import { newId, nowIso } from '../../ids.js';
 import { identificationEntry } from '../../ledger/entries.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
@@ -7,22 +10,10 @@ import {
   type IdentificationStep,
   toIdentification,
 } from '../../store/repositories/identifications.js';
+import { LookupRepository } from '../../store/repositories/lookups.js';
 import type { Db } from '../../store/store.js';
 import type { AppContext } from '../context.js';
-import type { Viewer } from '../evidence/evidence-access.js';
 import { appendLogEntry } from '../ledger/ledger.js';
-
-export class IdentificationError extends Error {
-  constructor(
-    readonly code: 'not_found' | 'conflict' | 'invalid',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'IdentificationError';
-  }
-}
-
-export type IdentificationStepKind = 'proposed' | 'confirmed' | 'family_informed' | 'rejected';
 
 /**
  * Writes what a step changed in one transaction: the step (with its note), the tamper-evident log's entry for the
@@ -32,19 +23,19 @@ async function recordStep(
   trx: Db,
   id: string,
   step: IdentificationStepKind,
-  actor: Viewer,
+  actor: SignedIn,
   at: string,
   note: string | null,
 ): Promise<Identification> {
   const repo = new IdentificationRepository(trx);
   const row = await repo.row(id);
-  if (!row) throw new IdentificationError('not_found', `no identification ${id}`);
-  await repo.addStep({ identificationId: id, step, actor: actor.userId, at, note });
-  await appendLogEntry(trx, identificationEntry(row, { actor: actor.userId, at }));
+  if (!row) throw new DomainError('not_found', `no identification ${id}`);
+  await repo.addStep({ identificationId: id, step, actor: actor.actor.userId, at, note });
+  await appendLogEntry(trx, identificationEntry(row, { actor: actor.actor.userId, at }));
   await new AuditRepository(trx).append(
     {
-      actorId: actor.userId,
-      actorRole: actor.role,
+      actorId: actor.actor.userId,
+      actorRole: actor.actor.role,
       action: `identification.${step}`,
       subjectType: 'identification',
       subjectId: id,
@@ -76,29 +67,21 @@ export class IdentificationService {
     evidenceId: string;
     personId: string;
     basis: string;
-    actor: Viewer;
+    actor: SignedIn;
   }): Promise<Identification> {
     const basis = input.basis.trim();
-    if (basis.length < 3)
-      throw new IdentificationError('invalid', 'basis: say what the identification rests on');
+    if (basis.length < 3) throw new DomainError('invalid', 'basis: say what the identification rests on');
     const db = this.ctx.store.db;
-    const item = await db
-      .selectFrom('evidence_items')
-      .select('id')
-      .where('id', '=', input.evidenceId)
-      .executeTakeFirst();
-    if (!item) throw new IdentificationError('not_found', `no evidence item ${input.evidenceId}`);
-    const person = await db
-      .selectFrom('persons')
-      .select('id')
-      .where('id', '=', input.personId)
-      .executeTakeFirst();
-    if (!person) throw new IdentificationError('not_found', `no person ${input.personId}`);
+    const lookups = new LookupRepository(db);
+    if (!(await lookups.exists('evidence_items', input.evidenceId)))
+      throw new DomainError('not_found', `no evidence item ${input.evidenceId}`);
+    if (!(await lookups.exists('persons', input.personId)))
+      throw new DomainError('not_found', `no person ${input.personId}`);
     return this.ctx.store.transaction(async (trx) => {
       const repo = new IdentificationRepository(trx);
       const standing = await repo.standing(input.evidenceId, input.personId);
       if (standing) {
-        throw new IdentificationError(
+        throw new DomainError(
           'conflict',
           `this item is already identified as this person (identification ${standing.id}, ${standing.status})`,
         );
@@ -111,7 +94,7 @@ export class IdentificationService {
         person_id: input.personId,
         status: 'proposed',
         basis,
-        proposed_by: input.actor.userId,
+        proposed_by: input.actor.actor.userId,
         proposed_at: at,
         first_confirmed_by: null,
         first_confirmed_at: null,
@@ -125,25 +108,25 @@ export class IdentificationService {
   }
 
   /** One reviewer's confirmation: the first leaves it proposed, the second (a different reviewer) confirms it. */
-  async confirm(id: string, actor: Viewer, note?: string | null): Promise<Identification> {
+  async confirm(id: string, actor: SignedIn, note?: string | null): Promise<Identification> {
     return this.ctx.store.transaction(async (trx) => {
       const repo = new IdentificationRepository(trx);
       const current = await repo.get(id);
-      if (!current) throw new IdentificationError('not_found', `no identification ${id}`);
+      if (!current) throw new DomainError('not_found', `no identification ${id}`);
       if (current.status !== 'proposed') {
-        throw new IdentificationError(
+        throw new DomainError(
           'conflict',
           `identification ${id} is ${current.status}: only a proposed one can be confirmed`,
         );
       }
-      if (current.proposedBy === actor.userId) {
-        throw new IdentificationError(
+      if (current.proposedBy === actor.actor.userId) {
+        throw new DomainError(
           'conflict',
           'you proposed this identification: two other reviewers must confirm it',
         );
       }
-      if (current.firstConfirmedBy === actor.userId) {
-        throw new IdentificationError(
+      if (current.firstConfirmedBy === actor.actor.userId) {
+        throw new DomainError(
           'conflict',
           'you have already confirmed this identification: a second, different reviewer must confirm it',
         );
@@ -153,27 +136,26 @@ export class IdentificationService {
         ? await repo.update(
             id,
             { status: 'proposed', first_confirmed_by: current.firstConfirmedBy, second_confirmed_by: null },
-            { status: 'confirmed', second_confirmed_by: actor.userId, second_confirmed_at: at },
+            { status: 'confirmed', second_confirmed_by: actor.actor.userId, second_confirmed_at: at },
           )
         : await repo.update(
             id,
             { status: 'proposed', first_confirmed_by: null },
-            { first_confirmed_by: actor.userId, first_confirmed_at: at },
+            { first_confirmed_by: actor.actor.userId, first_confirmed_at: at },
           );
-      if (!changed)
-        throw new IdentificationError('conflict', `identification ${id} changed meanwhile; reload it`);
+      if (!changed) throw new DomainError('conflict', `identification ${id} changed meanwhile; reload it`);
       return recordStep(trx, id, 'confirmed', actor, at, cleanNote(note));
     });
   }
 
   /** A liaison has told the family, in person; only a confirmed identification can be. */
-  async familyInformed(id: string, actor: Viewer, note?: string | null): Promise<Identification> {
+  async familyInformed(id: string, actor: SignedIn, note?: string | null): Promise<Identification> {
     return this.ctx.store.transaction(async (trx) => {
       const repo = new IdentificationRepository(trx);
       const current = await repo.get(id);
-      if (!current) throw new IdentificationError('not_found', `no identification ${id}`);
+      if (!current) throw new DomainError('not_found', `no identification ${id}`);
       if (current.status !== 'confirmed') {
-        throw new IdentificationError(
+        throw new DomainError(
           'conflict',
           current.status === 'proposed'
             ? `identification ${id} is not confirmed yet: two reviewers must confirm it before the family is told`
@@ -184,30 +166,28 @@ export class IdentificationService {
       const changed = await repo.update(
         id,
         { status: 'confirmed' },
-        { status: 'family_informed', informed_by: actor.userId, informed_at: at },
+        { status: 'family_informed', informed_by: actor.actor.userId, informed_at: at },
       );
-      if (!changed)
-        throw new IdentificationError('conflict', `identification ${id} changed meanwhile; reload it`);
+      if (!changed) throw new DomainError('conflict', `identification ${id} changed meanwhile; reload it`);
       return recordStep(trx, id, 'family_informed', actor, at, cleanNote(note));
     });
   }
 
   /** Rejects a proposed or confirmed identification (never one a family was told of: that needs a person). */
-  async reject(id: string, actor: Viewer, note?: string | null): Promise<Identification> {
+  async reject(id: string, actor: SignedIn, note?: string | null): Promise<Identification> {
     return this.ctx.store.transaction(async (trx) => {
       const repo = new IdentificationRepository(trx);
       const current = await repo.get(id);
-      if (!current) throw new IdentificationError('not_found', `no identification ${id}`);
+      if (!current) throw new DomainError('not_found', `no identification ${id}`);
       if (current.status !== 'proposed' && current.status !== 'confirmed') {
-        throw new IdentificationError(
+        throw new DomainError(
           'conflict',
           `identification ${id} is ${current.status} and cannot be rejected here`,
         );
       }
       const at = this.now();
       const changed = await repo.update(id, { status: current.status }, { status: 'rejected' });
-      if (!changed)
-        throw new IdentificationError('conflict', `identification ${id} changed meanwhile; reload it`);
+      if (!changed) throw new DomainError('conflict', `identification ${id} changed meanwhile; reload it`);
       return recordStep(trx, id, 'rejected', actor, at, cleanNote(note));
     });
   }

@@ -1,3 +1,4 @@
+import type { PersonRecordFields } from '../../domain/person-record.js';
 import { pairKey } from '../../linkage/clustering.js';
 import type { Explanation } from '../../linkage/explain.js';
 import { explainPair } from '../../linkage/explain.js';
@@ -5,7 +6,6 @@ import { RecordFeatures } from '../../linkage/features.js';
 import { linkFeatures } from '../../linkage/link.js';
 import { type MatchCandidate, MatchIndex } from '../../linkage/match-index.js';
 import { CompiledModel, type LinkageModel, probabilityOf } from '../../linkage/model.js';
-import type { PersonRecordFields } from '../../linkage/record.js';
 import { MatchRecordRepository, type MatchRecordRow } from '../../store/repositories/match-records.js';
 import type { Store } from '../../store/store.js';
 import { readModelFile } from '../batch/linkage-model-file.js';

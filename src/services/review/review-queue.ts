@@ -1,3 +1,4 @@
+import type { CandidateStatus, Verdict } from '../../domain/review.js';
 import {
   type Agreement,
   fieldAgreement,
@@ -10,15 +11,16 @@ import { RecordFeatures } from '../../linkage/features.js';
 import { CompiledModel } from '../../linkage/model.js';
 import { Scorer } from '../../linkage/scorer.js';
 import { TermFrequencies } from '../../linkage/term-frequencies.js';
-import type { CandidatePair, CandidateStatus } from '../../store/repositories/candidate-pairs.js';
+import type { CandidatePair } from '../../store/repositories/candidate-pairs.js';
 import { CandidatePairRepository } from '../../store/repositories/candidate-pairs.js';
 import { DecisionRepository } from '../../store/repositories/decisions.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { type RecordWithContext, ReviewRecordRepository } from '../../store/repositories/review-records.js';
 import type { Store } from '../../store/store.js';
 import { readModelFile } from '../batch/linkage-model-file.js';
+import type { AppContext } from '../context.js';
 import { recordFields } from './registry-matcher.js';
-import { ReviewService, type Verdict } from './review.js';
+import { ReviewService } from './review.js';
 
 export interface PairForReview {
   pair: CandidatePair;
@@ -53,11 +55,12 @@ export class ReviewQueue {
   readonly service: ReviewService;
   private model: ReturnType<typeof readModelFile> | undefined;
 
-  constructor(
-    private readonly store: Store,
-    options: { clock?: () => number } = {},
-  ) {
-    this.service = new ReviewService(store, options);
+  constructor(private readonly ctx: AppContext) {
+    this.service = new ReviewService(ctx.store, { clock: () => ctx.clock() });
+  }
+
+  private get store(): Store {
+    return this.ctx.store;
   }
 
   async list(

@@ -1,11 +1,12 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/stores.js';
+import { DomainError } from '../../domain/errors.js';
 import { newId, nowIso } from '../../ids.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { SourceRepository } from '../../store/repositories/sources.js';
 import type { Store } from '../../store/store.js';
-import { ReviewError, ReviewService } from './review.js';
+import { ReviewService } from './review.js';
 
 /** Stores synthetic records (labelled so) and returns their ids. */
 async function storeRecords(
@@ -185,14 +186,14 @@ describeEachDialect('the review queue', (store) => {
   it('refuses bad decisions with stable codes', async () => {
     await expect(review.decide({ pairId: 'nope', decision: 'match', reviewerId: 'r' })).rejects.toMatchObject(
       {
-        code: 'not_found',
+        kind: 'not_found',
       },
     );
     await expect(
       review.decide({ recordA: ids[0], recordB: ids[0], decision: 'match', reviewerId: 'r' }),
-    ).rejects.toBeInstanceOf(ReviewError);
+    ).rejects.toBeInstanceOf(DomainError);
     await expect(
       review.decide({ recordA: ids[0], recordB: ids[1], decision: 'maybe' as 'match', reviewerId: 'r' }),
-    ).rejects.toMatchObject({ code: 'invalid' });
+    ).rejects.toMatchObject({ kind: 'invalid' });
   });
 });

@@ -1,3 +1,5 @@
+import { DomainError } from '../../domain/errors.js';
+import type { Verdict } from '../../domain/review.js';
 import { nowIso } from '../../ids.js';
 import {
   type CandidatePair,
@@ -6,23 +8,11 @@ import {
   orderedPair,
 } from '../../store/repositories/candidate-pairs.js';
 import { type Decision, DecisionRepository } from '../../store/repositories/decisions.js';
+import { LookupRepository } from '../../store/repositories/lookups.js';
 import { type RecordLink, RecordLinkRepository } from '../../store/repositories/record-links.js';
 import type { Db, Store } from '../../store/store.js';
 import { decisionRecorded, recordUnlinked } from '../registry/linkage-journal.js';
 import { type PairLinker, RecordLinkLinker } from '../registry/pair-linker.js';
-
-/** A failure a reviewer (or the HTTP layer) can act on; `code` is stable. */
-export class ReviewError extends Error {
-  constructor(
-    readonly code: 'not_found' | 'conflict' | 'invalid',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ReviewError';
-  }
-}
-
-export type Verdict = 'match' | 'non_match' | 'unsure';
 
 export interface DecideInput {
   /** The queued pair; or name the pair by its two record ids. */
@@ -105,9 +95,9 @@ export class ReviewService {
   /** Records a decision; it supersedes the pair's earlier one (whose links, if it was a match, are taken back). */
   async decide(input: DecideInput): Promise<Decision> {
     if (!['match', 'non_match', 'unsure'].includes(input.decision)) {
-      throw new ReviewError('invalid', `decision must be match, non_match or unsure (got ${input.decision})`);
+      throw new DomainError('invalid', `decision must be match, non_match or unsure (got ${input.decision})`);
     }
-    if (!input.reviewerId) throw new ReviewError('invalid', 'a decision needs its reviewer');
+    if (!input.reviewerId) throw new DomainError('invalid', 'a decision needs its reviewer');
     return this.store.transaction(async (trx) => {
       const pairs = new CandidatePairRepository(trx, this.store.capabilities);
       let queued: CandidatePair | undefined;
@@ -115,12 +105,12 @@ export class ReviewService {
       let b = input.recordB;
       if (input.pairId) {
         queued = await pairs.get(input.pairId);
-        if (!queued) throw new ReviewError('not_found', `no candidate pair ${input.pairId}`);
+        if (!queued) throw new DomainError('not_found', `no candidate pair ${input.pairId}`);
         a = queued.recordA;
         b = queued.recordB;
       }
-      if (!a || !b) throw new ReviewError('invalid', 'name the pair: pairId, or recordA and recordB');
-      if (a === b) throw new ReviewError('invalid', 'a record cannot be paired with itself');
+      if (!a || !b) throw new DomainError('invalid', 'name the pair: pairId, or recordA and recordB');
+      if (a === b) throw new DomainError('invalid', 'a record cannot be paired with itself');
       await this.requireRecords(trx, [a, b]);
       queued ??= await pairs.findPair(a, b);
       const at = nowIso(this.clock);
@@ -161,11 +151,11 @@ export class ReviewService {
     return this.store.transaction(async (trx) => {
       const decisions = new DecisionRepository(trx);
       const decision = await decisions.get(decisionId);
-      if (!decision) throw new ReviewError('not_found', `no decision ${decisionId}`);
+      if (!decision) throw new DomainError('not_found', `no decision ${decisionId}`);
       if (decision.decision === 'undone')
-        throw new ReviewError('conflict', 'an undo cannot itself be undone');
+        throw new DomainError('conflict', 'an undo cannot itself be undone');
       if (decision.supersededBy) {
-        throw new ReviewError(
+        throw new DomainError(
           'conflict',
           `decision ${decisionId} was already superseded by ${decision.supersededBy}`,
         );
@@ -192,13 +182,13 @@ export class ReviewService {
 
   /** Closes one record's link to its person (any link can be undone); returns the closed link. */
   async unlink(linkId: string, by: string, reason: string): Promise<RecordLink> {
-    if (!reason.trim()) throw new ReviewError('invalid', 'say why the link is undone');
+    if (!reason.trim()) throw new DomainError('invalid', 'say why the link is undone');
     return this.store.transaction(async (trx) => {
       const links = new RecordLinkRepository(trx);
       const link = await links.get(linkId);
-      if (!link) throw new ReviewError('not_found', `no link ${linkId}`);
+      if (!link) throw new DomainError('not_found', `no link ${linkId}`);
       const closed = await links.close(linkId, nowIso(this.clock), by, reason);
-      if (!closed) throw new ReviewError('conflict', `link ${linkId} is already closed`);
+      if (!closed) throw new DomainError('conflict', `link ${linkId} is already closed`);
       await recordUnlinked(trx, closed);
       return closed;
     });
@@ -215,9 +205,8 @@ export class ReviewService {
   }
 
   private async requireRecords(db: Db, ids: string[]): Promise<void> {
-    const rows = await db.selectFrom('records').select('id').where('id', 'in', ids).execute();
-    const found = new Set(rows.map((r) => r.id));
+    const found = await new LookupRepository(db).existing('records', ids);
     const missing = ids.find((id) => !found.has(id));
-    if (missing) throw new ReviewError('not_found', `no record ${missing}`);
+    if (missing) throw new DomainError('not_found', `no record ${missing}`);
   }
 }

@@ -1,10 +1,8 @@
+import type { CandidateStatus } from '../../domain/review.js';
 import { newId, nowIso } from '../../ids.js';
 import { type Capabilities, chunkRows } from '../capabilities.js';
 import type { CandidatePairTable } from '../schema.js';
 import type { Db } from '../store.js';
-
-/** Where a candidate pair stands in the review queue. */
-export type CandidateStatus = 'open' | 'decided' | 'unsure';
 
 export interface CandidatePair {
   id: string;

@@ -1,11 +1,8 @@
+import type { DecisionKind } from '../../domain/review.js';
 import { newId } from '../../ids.js';
 import type { DecisionTable } from '../schema.js';
 import type { Db } from '../store.js';
 import { orderedPair } from './candidate-pairs.js';
-
-/** A reviewer's verdict on a pair; `undone` marks the undoing of an earlier decision (which it supersedes). */
-export const decisionKinds = ['match', 'non_match', 'unsure', 'undone'] as const;
-export type DecisionKind = (typeof decisionKinds)[number];
 
 export interface Decision {
   id: string;
@@ -61,6 +58,21 @@ export class DecisionRepository {
     };
     await this.db.insertInto('decisions').values(row).execute();
     return toDecision(row);
+  }
+
+  /** A decision's stored row, and the rows it supersedes (what the log vouches for). */
+  async rowsForLog(id: string): Promise<{ row: DecisionTable; superseded: DecisionTable[] }> {
+    const row = await this.db
+      .selectFrom('decisions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const superseded = await this.db
+      .selectFrom('decisions')
+      .selectAll()
+      .where('superseded_by', '=', id)
+      .execute();
+    return { row, superseded };
   }
 
   async get(id: string): Promise<Decision | undefined> {

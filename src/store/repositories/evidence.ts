@@ -183,11 +183,11 @@ export class EvidenceRepository {
     return rows.map(toItem);
   }
 
-  async getMany(ids: readonly string[]): Promise<EvidenceItem[]> {
-    if (ids.length === 0) return [];
-    const rows: EvidenceItemTable[] = [];
+  /** Stored rows as they are (every column), 500 ids a statement: what the log vouches for. */
+  async rows(ids: readonly string[]): Promise<EvidenceItemTable[]> {
+    const out: EvidenceItemTable[] = [];
     for (let i = 0; i < ids.length; i += 500) {
-      rows.push(
+      out.push(
         ...(await this.db
           .selectFrom('evidence_items')
           .selectAll()
@@ -195,7 +195,11 @@ export class EvidenceRepository {
           .execute()),
       );
     }
-    return rows.map(toItem);
+    return out;
+  }
+
+  async getMany(ids: readonly string[]): Promise<EvidenceItem[]> {
+    return (await this.rows(ids)).map(toItem);
   }
 
   /** Every item, in id order (small stores and checks only). */

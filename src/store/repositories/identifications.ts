@@ -1,15 +1,7 @@
+import type { IdentificationStatus } from '../../domain/review.js';
 import { newId } from '../../ids.js';
 import type { IdentificationStepTable, IdentificationTable } from '../schema.js';
 import type { Db } from '../store.js';
-
-export const identificationStatuses = [
-  'proposed',
-  'confirmed',
-  'family_informed',
-  'rejected',
-  'withdrawn',
-] as const;
-export type IdentificationStatus = (typeof identificationStatuses)[number];
 
 export interface Identification {
   id: string;
@@ -70,6 +62,18 @@ function toStep(row: IdentificationStepTable): IdentificationStep {
  * two reviewers confirming at once cannot both be "first".
  */
 export class IdentificationRepository {
+  /** Which of these persons have a confirmed identification (confirmed, or the family informed of it). */
+  async confirmedAmong(personIds: readonly string[]): Promise<Set<string>> {
+    if (personIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('identifications')
+      .select('person_id')
+      .where('person_id', 'in', [...personIds])
+      .where('status', 'in', ['confirmed', 'family_informed'])
+      .execute();
+    return new Set(rows.map((r) => r.person_id));
+  }
+
   constructor(private readonly db: Db) {}
 
   async insert(row: IdentificationTable): Promise<void> {

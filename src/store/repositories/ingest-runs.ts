@@ -1,7 +1,6 @@
+import type { IngestRunStatus } from '../../domain/evidence.js';
 import type { IngestRunTable } from '../schema.js';
 import type { Db } from '../store.js';
-
-export type IngestRunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
 
 export interface IngestRun {
   id: string;

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
+import { evidenceContext } from '../../../test/evidence-context.js';
 import { describeEachDialect } from '../../../test/stores.js';
-import { RegistryService } from '../../services/registry/registry.js';
+import { servicesOf } from '../../services/index.js';
 import { PersonPageRepository } from './person-page.js';
 import { SourceRepository } from './sources.js';
 import { UserRepository } from './users.js';
@@ -9,7 +10,8 @@ import { UserRepository } from './users.js';
 describeEachDialect('person page reads', (store, dialect) => {
   it('reads records with links, events and claims on the person and its records, relations both ways', async () => {
     const s = store();
-    const registry = new RegistryService(s);
+    const ctx = await evidenceContext(s);
+    const { registry } = servicesOf(ctx);
     const user = await new UserRepository(s.db).create({
       username: 'page',
       passwordHash: 'x',

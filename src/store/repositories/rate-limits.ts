@@ -27,11 +27,11 @@ export class RateLimitRepository {
   }
 
   /** Drops counters whose window started before `beforeIso` (they no longer limit anything). */
-  async prune(beforeIso: string): Promise<number> {
-    const result = await this.db
-      .deleteFrom('rate_limits')
-      .where('window_start', '<', beforeIso)
-      .executeTakeFirst();
+  /** Forgets windows that started before `beforeIso` (only those of keys starting with `prefix`, when given). */
+  async prune(beforeIso: string, prefix?: string): Promise<number> {
+    let q = this.db.deleteFrom('rate_limits').where('window_start', '<', beforeIso);
+    if (prefix) q = q.where('key', 'like', `${prefix}%`);
+    const result = await q.executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

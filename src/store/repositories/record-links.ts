@@ -83,6 +83,26 @@ export class RecordLinkRepository {
     return this.get(id);
   }
 
+  /** The records each of these persons holds now (open links), 500 persons a statement. */
+  async membersOf(personIds: readonly string[]): Promise<Map<string, string[]>> {
+    const members = new Map<string, string[]>();
+    for (let i = 0; i < personIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('record_links')
+        .select(['person_id', 'record_id'])
+        .where('person_id', 'in', personIds.slice(i, i + 500))
+        .where('unlinked_at', 'is', null)
+        .execute();
+      for (const r of rows) members.set(r.person_id, [...(members.get(r.person_id) ?? []), r.record_id]);
+    }
+    return members;
+  }
+
+  /** A link's stored row, as the log vouches for it. */
+  async row(id: string): Promise<RecordLinkTable> {
+    return this.db.selectFrom('record_links').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
   async get(id: string): Promise<RecordLink | undefined> {
     const row = await this.db.selectFrom('record_links').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toLink(row) : undefined;

@@ -3,6 +3,7 @@ import { type Capabilities, chunkRows } from '../capabilities.js';
 import { prepared } from '../prepared.js';
 import type { RecordLinkTable, RecordNameKeyTable, RecordTable } from '../schema.js';
 import type { Db } from '../store.js';
+import { withdrawnRecords } from './reports.js';
 
 /** A stored record with its source's name and the person it now belongs to (if any). */
 export interface RecordView extends RecordTable {
@@ -51,6 +52,8 @@ export interface RecordFilter {
   /** Partial ISO dates; a record's date overlapping the range matches. */
   from?: string;
   to?: string;
+  /** Leave out records whose family report does not consent to internal use (every role but liaisons). */
+  withoutWithdrawn?: boolean;
 }
 
 /** Records as the registry writes and reads them: inserts with their name keys, lookups, filtered pages, key hits. */
@@ -113,6 +116,17 @@ export class RecordRepository {
       .select(['s.name as source_name', 'l.person_id as person_id']);
   }
 
+  /** Each record's full name as written, by id (what a list of reports shows beside each). */
+  async fullNames(ids: readonly string[]): Promise<Map<string, string | null>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('records')
+      .select(['id', 'full_name'])
+      .where('id', 'in', [...ids])
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.full_name]));
+  }
+
   async get(id: string): Promise<RecordView | undefined> {
     return (await this.viewQuery().where('r.id', '=', id).executeTakeFirst()) as RecordView | undefined;
   }
@@ -140,7 +154,7 @@ export class RecordRepository {
   /** Up to `limit` records matching the filter, newest first, with id below `before`. */
   async page(filter: RecordFilter, before: string | undefined, limit: number): Promise<RecordView[]> {
     let q = this.viewQuery();
-    q = applyFilter(q, filter);
+    q = applyFilter(this.db, q, filter);
     if (before) q = q.where('r.id', '<', before);
     return (await q.orderBy('r.id', 'desc').limit(limit).execute()) as RecordView[];
   }
@@ -162,30 +176,29 @@ export class RecordRepository {
   ): Promise<{ record_id: string; key: string }[]> {
     if (keys.length === 0) return [];
     const filtered = Object.values(filter).some((v) => v !== undefined);
-    if (!filtered) {
-      return this.db
-        .selectFrom('record_name_keys')
-        .select(['record_id', 'key'])
-        .where('key', 'in', keys)
-        .limit(limit)
-        .execute();
+    if (!filtered || (filter.withoutWithdrawn && Object.keys(filter).length === 1)) {
+      let q = this.db.selectFrom('record_name_keys').select(['record_id', 'key']).where('key', 'in', keys);
+      if (filter.withoutWithdrawn)
+        q = q.where('record_id', 'not in', withdrawnRecords(this.db, 'internal_use'));
+      return q.limit(limit).execute();
     }
     let q = this.db
       .selectFrom('record_name_keys as k')
       .innerJoin('records as r', 'r.id', 'k.record_id')
       .select(['k.record_id as record_id', 'k.key as key'])
       .where('k.key', 'in', keys);
-    q = applyFilter(q, filter);
+    q = applyFilter(this.db, q, filter);
     return q.limit(limit).execute();
   }
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the filter applies to any query over `records as r`
-function applyFilter<Q extends { where: (...args: any[]) => any }>(q: Q, filter: RecordFilter): Q {
+function applyFilter<Q extends { where: (...args: any[]) => any }>(db: Db, q: Q, filter: RecordFilter): Q {
   let out = q;
   if (filter.governorateId) out = out.where('r.governorate_id', '=', filter.governorateId);
   if (filter.branchId) out = out.where('r.arresting_branch_id', '=', filter.branchId);
   if (filter.sourceId) out = out.where('r.source_id', '=', filter.sourceId);
+  if (filter.withoutWithdrawn) out = out.where('r.id', 'not in', withdrawnRecords(db, 'internal_use'));
   if (filter.from) {
     const from = filter.from;
     // A date known to the year or month overlaps the range when it holds the range's start.

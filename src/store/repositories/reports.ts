@@ -1,4 +1,5 @@
 import type { ConsentChoice } from '../../domain/consent.js';
+import type { ReportStatus } from '../../domain/reports.js';
 import type {
   AntemortemProfileTable,
   ContactTable,
@@ -6,9 +7,6 @@ import type {
   ReportConsentTable,
 } from '../schema.js';
 import type { Db } from '../store.js';
-
-export const reportStatuses = ['received', 'under_review', 'contact_liaison', 'closed'] as const;
-export type ReportStatus = (typeof reportStatuses)[number];
 
 export interface ReportRow {
   id: string;
@@ -64,6 +62,33 @@ const reportColumns = [
 
 /** Family reports, their consent history, ante-mortem profiles and sealed contacts (migration 0010). */
 export class ReportRepository {
+  /** Up to `limit` sealed contacts not sealed with this key (what a key rotation reseals next). */
+  contactsNotSealedWith(keyId: string, limit: number) {
+    return this.db
+      .selectFrom('contacts')
+      .select(['id', 'report_id', 'ciphertext', 'nonce', 'key_id'])
+      .where('key_id', '<>', keyId)
+      .limit(limit)
+      .execute();
+  }
+
+  /** Replaces a contact's sealing, if it is still sealed with the key it was read under. */
+  async reseal(id: string, wasKeyId: string, sealed: { ciphertext: Buffer; nonce: Buffer; keyId: string }) {
+    await this.db
+      .updateTable('contacts')
+      .set({ ciphertext: sealed.ciphertext, nonce: sealed.nonce, key_id: sealed.keyId })
+      .where('id', '=', id)
+      .where('key_id', '=', wasKeyId)
+      .execute();
+  }
+
+  /** The ids of the keys that seal some contact now. */
+  async contactKeysInUse(): Promise<Set<string>> {
+    return new Set(
+      (await this.db.selectFrom('contacts').select('key_id').distinct().execute()).map((r) => r.key_id),
+    );
+  }
+
   constructor(private readonly db: Db) {}
 
   async insert(report: FamilyReportTable): Promise<void> {
@@ -152,48 +177,12 @@ export class ReportRepository {
     return out;
   }
 
-  /**
-   * The records of reports whose consent does not allow `purpose` now: the latest choice for it is a refusal or
-   * withdrawal, or no choice was ever made. One query, so sharing and search can filter by it at any size.
-   */
   /** Records of reports that do not (or no longer) consent to `purpose`; only among `recordIds` when given. */
   async recordsWithdrawnFrom(purpose: string, recordIds?: readonly string[]): Promise<string[]> {
     if (recordIds && recordIds.length === 0) return [];
-    let query = this.db.selectFrom('family_reports as r').select('r.record_id');
-    if (recordIds) query = query.where('r.record_id', 'in', recordIds);
-    const rows = await query
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('report_consents as c')
-              .select('c.id')
-              .whereRef('c.report_id', '=', 'r.id')
-              .where('c.purpose', '=', purpose)
-              .where('c.granted', '=', 1)
-              .where(({ not, exists, selectFrom }) =>
-                not(
-                  exists(
-                    selectFrom('report_consents as d')
-                      .select('d.id')
-                      .whereRef('d.report_id', '=', 'c.report_id')
-                      .whereRef('d.purpose', '=', 'c.purpose')
-                      .where((e) =>
-                        e.or([
-                          e('d.recorded_at', '>', e.ref('c.recorded_at')),
-                          e.and([
-                            e('d.recorded_at', '=', e.ref('c.recorded_at')),
-                            e('d.id', '>', e.ref('c.id')),
-                          ]),
-                        ]),
-                      ),
-                  ),
-                ),
-              ),
-          ),
-        ),
-      )
-      .execute();
-    return rows.map((r) => r.record_id);
+    let query = withdrawnRecords(this.db, purpose);
+    if (recordIds) query = query.where('fr.record_id', 'in', recordIds);
+    return (await query.execute()).map((r) => r.record_id);
   }
 
   async insertProfile(row: AntemortemProfileTable): Promise<void> {
@@ -223,4 +212,45 @@ export class ReportRepository {
       .executeTakeFirst();
     return row ? { ciphertext: row.ciphertext, nonce: row.nonce, keyId: row.key_id } : undefined;
   }
+}
+
+/**
+ * The records of reports whose consent does not allow `purpose` now: the latest choice for it is a refusal or
+ * withdrawal, or no choice was ever made. One query (a subquery elsewhere), so sharing and search filter by it at
+ * any size, before paging.
+ */
+export function withdrawnRecords(db: Db, purpose: string) {
+  return db
+    .selectFrom('family_reports as fr')
+    .select('fr.record_id as record_id')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('report_consents as c')
+            .select('c.id')
+            .whereRef('c.report_id', '=', 'fr.id')
+            .where('c.purpose', '=', purpose)
+            .where('c.granted', '=', 1)
+            .where(({ not, exists, selectFrom }) =>
+              not(
+                exists(
+                  selectFrom('report_consents as d')
+                    .select('d.id')
+                    .whereRef('d.report_id', '=', 'c.report_id')
+                    .whereRef('d.purpose', '=', 'c.purpose')
+                    .where((e) =>
+                      e.or([
+                        e('d.recorded_at', '>', e.ref('c.recorded_at')),
+                        e.and([
+                          e('d.recorded_at', '=', e.ref('c.recorded_at')),
+                          e('d.id', '>', e.ref('c.id')),
+                        ]),
+                      ]),
+                    ),
+                ),
+              ),
+            ),
+        ),
+      ),
+    );
 }

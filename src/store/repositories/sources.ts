@@ -1,17 +1,7 @@
+import type { SourceKind } from '../../domain/registry.js';
 import { newId, nowIso } from '../../ids.js';
 import type { SourceTable } from '../schema.js';
 import type { Db } from '../store.js';
-
-export const sourceKinds = [
-  'organisation',
-  'document',
-  'family',
-  'leak',
-  'registry',
-  'list',
-  'other',
-] as const;
-export type SourceKind = (typeof sourceKinds)[number];
 
 export interface Source {
   id: string;
@@ -44,14 +34,17 @@ export class SourceRepository {
     description?: string | null;
     reliabilityNotes?: string | null;
     createdBy?: string | null;
+    /** Its id and time, when the caller has them already (a report's source is made in the report's time). */
+    id?: string;
+    at?: string;
   }): Promise<Source> {
     const row: SourceTable = {
-      id: newId(),
+      id: input.id ?? newId(),
       name: input.name,
       kind: input.kind,
       description: input.description ?? null,
       reliability_notes: input.reliabilityNotes ?? null,
-      created_at: nowIso(),
+      created_at: input.at ?? nowIso(),
       created_by: input.createdBy ?? null,
     };
     await this.db.insertInto('sources').values(row).execute();

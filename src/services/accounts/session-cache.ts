@@ -1,7 +1,7 @@
 import {
   credentialsGeneration as generationNow,
   type SessionUser,
-} from '../store/repositories/credentials.js';
+} from '../../store/repositories/credentials.js';
 
 /**
  * A short in-process memory of session lookups, so that a signed-in page costs no session query while the same

@@ -1,16 +1,16 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
-import { type ApiClient, type ApiHarness, createApi } from '../../../test/api.js';
-import { describeEachDialect } from '../../../test/stores.js';
-import { signInLimits } from '../../access/account-rules.js';
-import { hashPassword } from '../../access/passwords.js';
-import type { Role } from '../../access/roles.js';
-import { totpCode } from '../../access/totp.js';
-import { newId } from '../../ids.js';
-import { AuditRepository } from '../../store/repositories/audit.js';
-import { credentialsChanged } from '../../store/repositories/credentials.js';
-import { UserRepository } from '../../store/repositories/users.js';
-import { sessionMaxMs } from '../access.js';
+import { type ApiClient, type ApiHarness, createApi } from '../../../../test/api.js';
+import { describeEachDialect } from '../../../../test/stores.js';
+import { signInLimits } from '../../../access/account-rules.js';
+import { hashPassword } from '../../../access/passwords.js';
+import type { Role } from '../../../access/roles.js';
+import { sessionMaxMs } from '../../../access/sessions.js';
+import { totpCode } from '../../../access/totp.js';
+import { newId } from '../../../ids.js';
+import { AuditRepository } from '../../../store/repositories/audit.js';
+import { credentialsChanged } from '../../../store/repositories/credentials.js';
+import { UserRepository } from '../../../store/repositories/users.js';
 
 // Synthetic accounts only: usernames are random, the password is a fixed test string.
 const password = 'synthetic-password-for-tests';

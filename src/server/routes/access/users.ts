@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { usernamePattern, usernameRule } from '../../../access/account-rules.js';
+import { roles } from '../../../access/roles.js';
+import type { Services } from '../../../services/index.js';
+import { callerOf } from '../../access.js';
+import type { App } from '../../app.js';
+import { presentUser, userView } from '../../presenters/accounts.js';
+
+const id = z.object({ id: z.string().min(1).max(100) });
+const tags = ['access'];
+
+/** User administration (admins): accounts, roles, disabling, password resets; every change audited. */
+export async function userRoutes(app: App, services: Services): Promise<void> {
+  const { accounts } = services;
+
+  app.get(
+    '/api/users',
+    {
+      config: { access: 'users:manage' },
+      schema: {
+        summary: 'Every user account',
+        tags,
+        response: { 200: z.object({ items: z.array(userView) }) },
+      },
+    },
+    async () => ({ items: (await accounts.listUsers()).map(presentUser) }),
+  );
+
+  app.post(
+    '/api/users',
+    {
+      config: { access: 'users:manage' },
+      schema: {
+        summary: 'Create a user; answers a one-time password, shown once',
+        tags,
+        body: z.object({
+          username: z.string().regex(usernamePattern, usernameRule),
+          displayName: z.string().trim().min(1).max(200).optional(),
+          role: z.enum(roles),
+          totpRequired: z.boolean().optional(),
+        }),
+        response: { 201: z.object({ user: userView, password: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const { user, password } = await accounts.createUser(request.body, callerOf(request));
+      return reply.status(201).send({ user: presentUser(user), password });
+    },
+  );
+
+  app.patch(
+    '/api/users/:id',
+    {
+      config: { access: 'users:manage' },
+      schema: {
+        summary: "Change a user's role, display name, TOTP requirement or disable them",
+        tags,
+        params: id,
+        body: z.object({
+          role: z.enum(roles).optional(),
+          disabled: z.boolean().optional(),
+          totpRequired: z.boolean().optional(),
+          displayName: z.string().trim().min(1).max(200).nullable().optional(),
+        }),
+        response: { 200: z.object({ user: userView }) },
+      },
+    },
+    async (request) => {
+      const { after } = await accounts.updateUser(request.params.id, request.body, callerOf(request));
+      return { user: presentUser(after) };
+    },
+  );
+
+  app.post(
+    '/api/users/:id/password-reset',
+    {
+      config: { access: 'users:manage' },
+      schema: {
+        summary: 'Give a user a new one-time password (sessions end; optionally TOTP is set up again)',
+        tags,
+        params: id,
+        body: z.object({ resetTotp: z.boolean().optional() }).optional(),
+        response: { 200: z.object({ password: z.string() }) },
+      },
+    },
+    async (request) => {
+      const resetTotp = request.body?.resetTotp === true;
+      const result = await accounts.resetPassword(request.params.id, { resetTotp }, callerOf(request));
+      return result;
+    },
+  );
+}

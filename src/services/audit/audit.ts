@@ -1,0 +1,70 @@
+import type { Caller } from '../../access/caller.js';
+import { AuditRepository, type AuditRow } from '../../store/repositories/audit.js';
+import type { AppContext } from '../context.js';
+import { AuditWriter } from './audit-writer.js';
+
+/** What one audited act says: what was done to what, and anything that explains it (never personal data). */
+export interface AuditedAct {
+  action: string;
+  subjectType?: string;
+  subjectId?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface AuditFilter {
+  actorId?: string;
+  action?: string;
+  subjectType?: string;
+  subjectId?: string;
+  since?: string;
+  until?: string;
+}
+
+/**
+ * The audit log: every act and every read of sensitive data, written by the service that does it, for its caller.
+ * Rows go through one group-commit writer: the caller waits until its row is committed (a read is not answered
+ * before it is audited), and concurrent requests share one commit.
+ */
+export class AuditService {
+  private readonly writer: AuditWriter;
+
+  constructor(private readonly ctx: AppContext) {
+    this.writer = new AuditWriter(ctx.store);
+  }
+
+  record(caller: Caller, act: AuditedAct): Promise<void> {
+    const details = caller.channel === 'cli' ? { ...(act.details ?? {}), via: 'cli' } : (act.details ?? null);
+    return this.writer.append(
+      {
+        actorId: caller.actor?.userId ?? null,
+        actorRole: caller.actor?.role ?? null,
+        action: act.action,
+        subjectType: act.subjectType ?? null,
+        subjectId: act.subjectId ?? null,
+        details,
+        ip: caller.ip,
+      },
+      new Date(this.ctx.clock()).toISOString(),
+    );
+  }
+
+  /** A page of the log, newest first; reading it is itself audited. */
+  async query(
+    filter: AuditFilter,
+    page: { beforeId?: number; limit: number },
+    caller: Caller,
+  ): Promise<{ items: AuditRow[]; nextCursor?: string }> {
+    const rows = await new AuditRepository(this.ctx.store.db).query({
+      ...filter,
+      ...(page.beforeId !== undefined ? { beforeId: page.beforeId } : {}),
+      limit: page.limit + 1,
+    });
+    const items = rows.slice(0, page.limit);
+    await this.record(caller, {
+      action: 'audit_read',
+      details: { filter, ...(page.beforeId !== undefined ? { cursor: String(page.beforeId) } : {}) },
+    });
+    const last = items.at(-1);
+    return { items, ...(rows.length > page.limit && last ? { nextCursor: String(last.id) } : {}) };
+  }
+}

@@ -1,0 +1,2 @@
+insert into "ledger_rows" ("table_name", "row_id", "idx", "sha256") values (?, ?, ?, ?), (?, ?, ?, ?) on conflict ("table_name", "row_id") do update set "idx" = "excluded"."idx", "sha256" = "excluded"."sha256";
+-- parameters: ["records","record-1",7,"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","records","record-2",8,"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"]

@@ -1,5 +1,5 @@
 import type { Caller } from '../../access/caller.js';
-import { AuditRepository, type AuditRow } from '../../store/repositories/audit.js';
+import { type AuditFilter, AuditRepository, type AuditRow } from '../../store/repositories/audit.js';
 import type { AppContext } from '../context.js';
 import { AuditWriter } from './audit-writer.js';
 
@@ -9,15 +9,6 @@ export interface AuditedAct {
   subjectType?: string;
   subjectId?: string;
   details?: Record<string, unknown>;
-}
-
-export interface AuditFilter {
-  actorId?: string;
-  action?: string;
-  subjectType?: string;
-  subjectId?: string;
-  since?: string;
-  until?: string;
 }
 
 /**

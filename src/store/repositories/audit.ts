@@ -11,6 +11,16 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
+/** What the audit log can be filtered by. */
+export interface AuditFilter {
+  actorId?: string;
+  action?: string;
+  subjectType?: string;
+  subjectId?: string;
+  since?: string;
+  until?: string;
+}
+
 export interface AuditRow extends Required<Omit<AuditEntry, 'details'>> {
   id: number;
   at: string;
@@ -41,16 +51,7 @@ export class AuditRepository {
     );
   }
 
-  async query(filter: {
-    actorId?: string;
-    action?: string;
-    subjectType?: string;
-    subjectId?: string;
-    since?: string;
-    until?: string;
-    limit?: number;
-    beforeId?: number;
-  }): Promise<AuditRow[]> {
+  async query(filter: AuditFilter & { limit?: number; beforeId?: number }): Promise<AuditRow[]> {
     let q = this.db.selectFrom('audit_log').selectAll();
     if (filter.actorId) q = q.where('actor_id', '=', filter.actorId);
     if (filter.action) q = q.where('action', '=', filter.action);

@@ -31,8 +31,11 @@ export interface PoissonFit {
   converged: boolean;
   /** (XᵀWX)⁻¹, p × p row-major, when asked for. */
   covariance?: Float64Array;
-  /** The smallest |R_jj| / ‖column j of √w·X‖ seen at the solution: near 0 means the fit is at a boundary. */
-  conditioning: number;
+  /**
+   * Some fitted cell is numerically 0 (below 1e-10 of the mean count): a coefficient has run off to ±∞, the MLE
+   * lies on the boundary of the table (R warns "fitted rates numerically 0 occurred").
+   */
+  boundary: boolean;
 }
 
 /**
@@ -56,7 +59,6 @@ export function fitPoisson(
   const a = new Float64Array(rows * p);
   const rhs = new Float64Array(rows);
   const next = new Float64Array(p);
-  const diag = { min: 1 };
 
   if (options.start) {
     beta.set(options.start);
@@ -80,7 +82,7 @@ export function fitPoisson(
       z[i] = eta[i]! + (y[i]! - m) / m;
       w[i] = m;
     }
-    solveWeightedLeastSquares(x, z, w, rows, p, a, rhs, next, diag);
+    solveWeightedLeastSquares(x, z, w, rows, p, a, rhs, next);
     // Take the step; halve it while the deviance is not finite or grows (a boundary, or a poor start).
     let step = 1;
     let trial = Number.POSITIVE_INFINITY;
@@ -105,6 +107,10 @@ export function fitPoisson(
       break;
     }
   }
+  let meanCount = 0;
+  for (let i = 0; i < rows; i++) meanCount += y[i]! / rows;
+  let boundary = false;
+  for (let i = 0; i < rows; i++) if (mu[i]! < 1e-10 * Math.max(meanCount, 1)) boundary = true;
   let logYFactorial = 0;
   for (let i = 0; i < rows; i++) logYFactorial += logFactorial(y[i]!);
   let logLikelihood = -logYFactorial;
@@ -121,7 +127,7 @@ export function fitPoisson(
     logLikelihood,
     iterations,
     converged,
-    conditioning: diag.min,
+    boundary,
   };
   if (options.covariance) {
     for (let i = 0; i < rows; i++) w[i] = mu[i]!;
@@ -160,10 +166,7 @@ function linearPredictor(
   }
 }
 
-/**
- * Minimises Σ w_i (z_i − x_iβ)² by Householder QR of √w·X, in place on scratch `a`; writes β to `out`.
- * Records in `diag.min` the smallest |R_jj| relative to its column's norm.
- */
+/** Minimises Σ w_i (z_i − x_iβ)² by Householder QR of √w·X, in place on scratch `a`; writes β to `out`. */
 function solveWeightedLeastSquares(
   x: Float64Array,
   z: Float64Array,
@@ -173,7 +176,6 @@ function solveWeightedLeastSquares(
   a: Float64Array,
   rhs: Float64Array,
   out: Float64Array,
-  diag: { min: number },
 ): void {
   for (let i = 0; i < rows; i++) {
     const s = Math.sqrt(w[i]!);
@@ -181,18 +183,11 @@ function solveWeightedLeastSquares(
     for (let j = 0; j < p; j++) a[base + j] = x[base + j]! * s;
     rhs[i] = z[i]! * s;
   }
-  let minRatio = 1;
   for (let k = 0; k < p; k++) {
     let norm = 0;
     for (let i = k; i < rows; i++) norm += a[i * p + k]! ** 2;
-    let columnNorm = norm;
-    for (let i = 0; i < k; i++) columnNorm += a[i * p + k]! ** 2;
     norm = Math.sqrt(norm);
-    columnNorm = Math.sqrt(columnNorm);
-    if (norm === 0) {
-      minRatio = 0;
-      continue;
-    }
+    if (norm === 0) continue;
     const akk = a[k * p + k]!;
     const alpha = akk > 0 ? -norm : norm;
     // v = a[k:, k] − alpha·e_1, stored in place; R_kk = alpha.
@@ -212,10 +207,7 @@ function solveWeightedLeastSquares(
       for (let i = k; i < rows; i++) rhs[i] = rhs[i]! - f * a[i * p + k]!;
     }
     a[k * p + k] = alpha;
-    const ratio = Math.abs(alpha) / (columnNorm || 1);
-    if (ratio < minRatio) minRatio = ratio;
   }
-  diag.min = minRatio;
   // Back substitution R β = Qᵀ z√w (R is the upper triangle of a; below it lie the reflectors, unused here).
   for (let k = p - 1; k >= 0; k--) {
     let s = rhs[k]!;

@@ -66,7 +66,7 @@ describe('the log-linear fit agrees with R glm(family = poisson)', () => {
     fs.writeFileSync(
       script,
       [
-        "cases <- read.delim(commandArgs(TRUE)[1], header = FALSE, stringsAsFactors = FALSE)",
+        'cases <- read.delim(commandArgs(TRUE)[1], header = FALSE, stringsAsFactors = FALSE)',
         'for (i in seq_len(nrow(cases))) {',
         '  d <- read.csv(cases[i, 1])',
         '  f <- glm(as.formula(cases[i, 2]), family = poisson, data = d)',
@@ -80,7 +80,9 @@ describe('the log-linear fit agrees with R glm(family = poisson)', () => {
     lines.forEach((line, i) => {
       const [estimate, aic] = line.split('\t').map(Number) as [number, number];
       const ours = cases[i]!;
-      expect(Math.abs(ours.estimate - estimate) / estimate, `${ours.formula} on ${ours.file}`).toBeLessThan(1e-6);
+      expect(Math.abs(ours.estimate - estimate) / estimate, `${ours.formula} on ${ours.file}`).toBeLessThan(
+        1e-6,
+      );
       expect(Math.abs(ours.aic - aic) / Math.abs(aic), `AIC of ${ours.formula}`).toBeLessThan(1e-6);
     });
   });

@@ -34,7 +34,7 @@ describe('athar estimate --lists', () => {
     world.histories.forEach((h, i) => {
       for (let j = 0; j < 3; j++) if (h.mask & (1 << j)) lines[j]!.push(`SYN-${i},${h.stratum}`);
     });
-    lists.forEach((f, j) => fs.writeFileSync(f, `${lines[j]!.join('\n')}\n`));
+    for (const [j, f] of lists.entries()) fs.writeFileSync(f, `${lines[j]!.join('\n')}\n`);
   });
 
   it('prints one JSON object with each stratum’s observed, estimate, interval, model and why, and the total', async () => {

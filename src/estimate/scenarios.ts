@@ -1,12 +1,13 @@
 /**
  * The simulated worlds the estimators are judged on (bench/suites/estimate.ts) — SYNTHETIC. Each names the method
  * it suits: the log-linear models when the truth is a log-linear model with pairwise dependence, LCMCR when
- * capture is heterogeneous. Sizes run from 1,000 to 500,000 people and 3 to 6 lists.
+ * capture is heterogeneous across latent classes. Sizes run from 1,000 to 500,000 people and 3 to 6 lists.
  */
 import type { Scenario } from './simulate.js';
 
 export interface JudgedScenario extends Scenario {
-  suits: 'loglinear' | 'lcmcr';
+  /** 'neither': a world past both methods' reach, kept to show the limit (docs/estimation.md). */
+  suits: 'loglinear' | 'lcmcr' | 'neither';
   /** What the world is, in words. */
   about: string;
 }
@@ -123,11 +124,13 @@ export const scenarios: JudgedScenario[] = [
     },
   },
   {
+    // A long tail of people almost no list finds: no finite mixture holds it, and pairwise terms only approximate
+    // it. R's LCMCR gives the same posterior here as athar's (docs/estimation.md): the shortfall is the model's.
     name: 'continuous-5x20k',
     about: '5 lists, continuous heterogeneity (Rasch: logit p = a_j + 1.0·θ, θ ~ N(0, 1)), 20,000 people',
-    suits: 'lcmcr',
+    suits: 'neither',
     lists: 5,
     strata: one(20_000),
-    capture: { kind: 'continuous', logits: lg(0.15, 0.1, 0.12, 0.2, 0.08), spread: 1.0 },
+    capture: { kind: 'continuous', logits: lg(0.25, 0.2, 0.3, 0.22, 0.18), spread: 1.0 },
   },
 ];

@@ -3,6 +3,7 @@ import { ConfigError } from '../config/config.js';
 import { DomainError } from '../domain/errors.js';
 import { version } from '../version.js';
 import { registerContacts } from './commands/contacts.js';
+import { registerEstimate } from './commands/estimate.js';
 import { registerEvidence } from './commands/evidence.js';
 import { registerImport } from './commands/import.js';
 import { registerIngest } from './commands/ingest.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerSynth(program);
   registerUsers(program);
   registerContacts(program);
+  registerEstimate(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

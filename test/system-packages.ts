@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 /** The Debian packages the tests run real engines from, by the command each provides. */
 export const systemPackages: readonly { command: string; packages: readonly string[]; for: string }[] = [
   { command: 'chromium', packages: ['chromium'], for: 'the browser tests' },
+  { command: 'Rscript', packages: ['r-base-core'], for: "the estimation test against R's glm" },
 ];
 
 const present = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;

@@ -12,6 +12,7 @@ import { registerLedger } from './commands/ledger.js';
 import { registerLink } from './commands/link.js';
 import { registerMatch } from './commands/match.js';
 import { registerNames } from './commands/names.js';
+import { registerRegistry } from './commands/registry.js';
 import { registerServe } from './commands/serve.js';
 import { registerSynth } from './commands/synth.js';
 import { registerUsers } from './commands/users.js';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerLink(program);
   registerMatch(program);
   registerImport(program);
+  registerRegistry(program);
   registerSynth(program);
   registerUsers(program);
   registerContacts(program);

@@ -22,6 +22,11 @@ export interface ClusterOptions {
   minDisagreement?: number;
   /** Pairs a reviewer rejected: never in one cluster. Keys from `pairKey`. */
   cannotLink?: ReadonlySet<number>;
+  /**
+   * Pairs people put together (a reviewer's match, a manual link): one cluster before any link is weighed, with no
+   * guard — the model does not second-guess them, though its own links must pass the guard against them.
+   */
+  mustLink?: readonly (readonly [number, number])[];
   /** Pairs across two clusters checked at most (a deterministic stride sample beyond). */
   maxGuardPairs?: number;
 }
@@ -94,6 +99,21 @@ export function clusterPairs(
     largestCluster: n > 0 ? 1 : 0,
   };
   const maxGuard = options.maxGuardPairs ?? 10_000;
+  const union = (ra: number, rb: number) => {
+    const ma = members[ra] ?? [ra];
+    const mb = members[rb] ?? [rb];
+    const [big, small, rootBig, rootSmall] = ma.length >= mb.length ? [ma, mb, ra, rb] : [mb, ma, rb, ra];
+    for (const x of small) big.push(x);
+    parent[rootSmall] = rootBig;
+    members[rootBig] = big;
+    members[rootSmall] = undefined;
+    if (big.length > stats.largestCluster) stats.largestCluster = big.length;
+  };
+  for (const [x, y] of options.mustLink ?? []) {
+    const ra = find(x);
+    const rb = find(y);
+    if (ra !== rb) union(ra, rb);
+  }
   for (const p of links) {
     const ra = find(pairA[p] as number);
     const rb = find(pairB[p] as number);
@@ -105,13 +125,8 @@ export function clusterPairs(
     else if (verdict === 'rejected') stats.refusedRejected++;
     else if (verdict === 'different') stats.refusedClearlyDifferent++;
     if (verdict !== 'ok') continue;
-    const [big, small, rootBig, rootSmall] = ma.length >= mb.length ? [ma, mb, ra, rb] : [mb, ma, rb, ra];
-    for (const x of small) big.push(x);
-    parent[rootSmall] = rootBig;
-    members[rootBig] = big;
-    members[rootSmall] = undefined;
+    union(ra, rb);
     stats.merges++;
-    if (big.length > stats.largestCluster) stats.largestCluster = big.length;
   }
   const clusterOf = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {

@@ -29,6 +29,8 @@ export interface LinkOptions {
   blocking?: BlockingOptions;
   /** Pairs never to be merged (reviewers' rejections), keys from clustering.pairKey. */
   cannotLink?: ReadonlySet<number>;
+  /** Pairs people put together: one cluster, whatever the model says (clustering.ClusterOptions). */
+  mustLink?: readonly (readonly [number, number])[];
   /**
    * Scores candidate pairs elsewhere while blocking finds them (the link service's worker threads); by default
    * this thread scores them once blocking is over.
@@ -108,6 +110,7 @@ export async function linkFeatures(
       guardWeight: model.guardWeight(f.size),
       minDisagreement: model.model.clustering.minDisagreement,
       cannotLink: options.cannotLink,
+      ...(options.mustLink ? { mustLink: options.mustLink } : {}),
     },
   );
   options.onStage?.('clustering', 1, 1);

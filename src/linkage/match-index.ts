@@ -209,6 +209,11 @@ export class MatchIndex {
     return this.byId.has(id);
   }
 
+  /** The record's position in the index's features, or -1. */
+  indexOf(id: string): number {
+    return this.byId.get(id) ?? -1;
+  }
+
   /** Adds many records, then packs the postings (the way to load a registry). Ids already present are skipped. */
   load(records: Iterable<{ id: string; fields: PersonRecordFields }>): void {
     for (const { id, fields } of records) this.append(id, fields);
@@ -257,13 +262,52 @@ export class MatchIndex {
 
   /** The best `k` registry records for a report, strongest first. */
   top(fields: PersonRecordFields, k: number): MatchCandidate[] {
-    return this.withQuery(fields, (q) => {
-      const n = this.features.size - 1;
+    return this.withQuery(fields, (q) => this.rank(q, k, this.features.size));
+  }
+
+  /** The best `k` other records for a record already in the index (the tracing loop's new records). */
+  topFor(id: string, k: number): MatchCandidate[] {
+    const q = this.byId.get(id);
+    if (q === undefined) return [];
+    return this.rank(q, k, this.features.size, q);
+  }
+
+  /**
+   * The pair's weight (log2 Bayes factor, prior left out) and the evidence against it, for two indexed records:
+   * what the clustering guard asks of a record joining a person.
+   */
+  pair(idA: string, idB: string): { weight: number; disagreement: number } | undefined {
+    const a = this.byId.get(idA);
+    const b = this.byId.get(idB);
+    if (a === undefined || b === undefined) return undefined;
+    this.scorer.records = Math.max(2, this.features.size);
+    const weight = this.scorer.score(a, b);
+    return { weight, disagreement: this.scorer.lastDisagreement() };
+  }
+
+  /** The waterfall of two indexed records. */
+  explainPair(idA: string, idB: string): Explanation | undefined {
+    const a = this.byId.get(idA);
+    const b = this.byId.get(idB);
+    if (a === undefined || b === undefined) return undefined;
+    this.scorer.records = Math.max(2, this.features.size);
+    return explainPair(this.scorer, a, b, this.features.size);
+  }
+
+  /** The prior weight of a pair in a registry of this size. */
+  priorWeight(): number {
+    return this.model.priorWeight(Math.max(2, this.features.size));
+  }
+
+  private rank(q: number, k: number, records: number, exclude = -1): MatchCandidate[] {
+    {
+      const n = records - 1;
       this.scorer.records = Math.max(2, n + 1);
       const prior = this.model.priorWeight(n + 1);
       const best: MatchCandidate[] = [];
       let worst = Number.NEGATIVE_INFINITY;
       this.candidates(q, (i) => {
+        if (i === exclude) return;
         const weight = this.scorer.score(q, i);
         if (best.length >= k && weight <= worst) return;
         const candidate = {
@@ -279,7 +323,7 @@ export class MatchIndex {
       });
       for (const c of best) c.weight = prior + c.weight;
       return best;
-    });
+    }
   }
 
   /** The waterfall of a report against one registry record. */

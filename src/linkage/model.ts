@@ -48,6 +48,10 @@ export const modelSchema = z.object({
   }),
   /** Pairs at or above this match probability are links. */
   threshold: probability,
+  /** The tracing loop links a pair at or above this probability by itself (docs/tracing.md). */
+  autoLinkAt: probability.optional(),
+  /** The tracing loop queues a pair from this probability up to autoLinkAt for a reviewer. */
+  reviewFrom: probability.optional(),
   clustering: z.object({
     /**
      * A merge is refused when a pair across the two clusters disagrees (see minDisagreement) and has a match

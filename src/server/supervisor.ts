@@ -49,7 +49,9 @@ async function serveAlone(config: Config): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.server.port;
   say.note(`athar is serving http://${config.server.host}:${port} (data: ${config.dataDir})`);
   const sequencer = await startSequencer(ctx, (error) => app.log.error({ err: error }, 'log sequencer'));
+  const tracer = await startTracer(ctx, (error) => app.log.error({ err: error }, 'tracing loop'));
   stopOnSignals(async () => {
+    await tracer.stop();
     await sequencer.stop();
     await app.close();
     await ctx.close();
@@ -69,6 +71,8 @@ async function servePrimary(config: Config): Promise<void> {
   const sequencer = await startSequencer(ctx, (error) =>
     say.note(`log sequencer: ${(error as Error).message}`),
   );
+  // One tracing loop per database, here: the workers' records reach it through the queue.
+  const tracer = await startTracer(ctx, (error) => say.note(`tracing loop: ${(error as Error).message}`));
   const env = { ATHAR_REVEAL_KEY: (config.server.revealKey ?? randomBytes(32)).toString('base64') };
   const workers = config.server.workers;
   let stopping = false;
@@ -89,6 +93,7 @@ async function servePrimary(config: Config): Promise<void> {
           }),
       ),
     );
+    await tracer.stop();
     await sequencer.stop();
     await ctx.close();
     process.exit(code);
@@ -193,6 +198,17 @@ function appendThroughPrimary(ctx: AppContext): AppContext {
       }),
   };
   return { ...ctx, store, close: () => ctx.close() };
+}
+
+/** The tracing loop: the registry's match index built, then the queue taken as records arrive. */
+async function startTracer(
+  ctx: AppContext,
+  onError: (error: unknown) => void,
+): Promise<{ stop(): Promise<void> }> {
+  const { servicesOf } = await import('../services/index.js');
+  const { tracer } = servicesOf(ctx).tracing;
+  tracer.start(onError);
+  return tracer;
 }
 
 async function startSequencer(

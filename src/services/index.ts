@@ -18,6 +18,7 @@ import { StatsService } from './registry/stats.js';
 import { IdentificationService } from './review/identifications.js';
 import { ReviewQueue } from './review/review-queue.js';
 import { HealthService } from './system/health.js';
+import { TracingService } from './tracing/tracing.js';
 
 /**
  * Every service, built once per context, for the server and the CLI alike: each takes the context and the
@@ -43,6 +44,7 @@ export interface Services {
   readonly review: ReviewQueue;
   readonly identifications: IdentificationService;
   readonly log: LedgerLog;
+  readonly tracing: TracingService;
 }
 
 const built = new WeakMap<AppContext, Services>();
@@ -57,6 +59,7 @@ export function servicesOf(ctx: AppContext): Services {
   const registry = new RegistryService(ctx, audit);
   const catalogue = new EvidenceCatalogue(ctx);
   const bodyLabels = new BodyLabels(ctx, catalogue);
+  const identifications = new IdentificationService(ctx);
   const services: Services = {
     ctx,
     audit,
@@ -79,8 +82,9 @@ export function servicesOf(ctx: AppContext): Services {
     }),
     ingestRuns: new IngestRunService(ctx),
     review: new ReviewQueue(ctx),
-    identifications: new IdentificationService(ctx),
+    identifications,
     log: new LedgerLog(ctx.store),
+    tracing: new TracingService(ctx, { audit, identifications }),
   };
   built.set(ctx, services);
   return services;

@@ -8,6 +8,7 @@ import type { AppContext } from './context.js';
 import { openContext } from './context.js';
 import { initContactsKey } from './intake/contacts-key.js';
 import { initLedger } from './ledger/setup.js';
+import { givePersonsToAllRecords } from './registry/new-records.js';
 
 export interface InitResult {
   dataDir: string;
@@ -42,7 +43,13 @@ export function ensureDataDir(dataDir: string): void {
 }
 
 /** What each area needs made on first start, in order; every step is idempotent. */
-const initSteps: ((ctx: AppContext) => Promise<void>)[] = [initLedger, initContactsKey];
+const initSteps: ((ctx: AppContext) => Promise<void>)[] = [
+  initLedger,
+  initContactsKey,
+  async (ctx) => {
+    await givePersonsToAllRecords(ctx.store, new Date(ctx.clock()).toISOString());
+  },
+];
 
 /**
  * Creates what athar needs on first start, and leaves an existing installation as it is: data folder, database

@@ -74,7 +74,7 @@ const queries: Record<string, (db: Db, caps: Capabilities) => Promise<unknown>> 
   'records-page': (db, caps) =>
     new RecordRepository(db, caps).page({ branchId: 'branch-215', withoutWithdrawn: true }, 'record-9', 51),
   'review-queue': (db, caps) =>
-    new CandidatePairRepository(db, caps).list('open', 50, { probability: 0.5, id: 'pair-1' }),
+    new CandidatePairRepository(db, caps).list('open', 50, { priority: 0.5, id: 'pair-1' }),
   'ledger-upsert-rows': (db, caps) =>
     new LedgerRepository(db, caps).upsertRows([
       { table_name: 'records', row_id: 'record-1', idx: 7, sha256: 'a'.repeat(64) },

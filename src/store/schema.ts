@@ -48,6 +48,12 @@ export interface Database {
   relations: RelationTable;
   record_name_keys: RecordNameKeyTable;
   imports: ImportTable;
+  tracing_queue: TracingQueueTable;
+  model_links: ModelLinkTable;
+  link_constraints: LinkConstraintTable;
+  tracing_runs: TracingRunTable;
+  job_locks: JobLockTable;
+  report_candidates: ReportCandidateTable;
 }
 
 export interface MetaTable {
@@ -136,6 +142,9 @@ export interface PersonTable {
   id: string;
   created_at: string;
   created_by: string | null;
+  /** Set when every record of this person went to another: that person (follow it; it may be merged too). */
+  merged_into: string | null;
+  merged_at: string | null;
 }
 
 /** A record's membership of a person. Never deleted: unlinking closes the row. */
@@ -241,6 +250,8 @@ export interface CandidatePairTable {
   /** open | decided */
   status: string;
   created_at: string;
+  /** How much a reviewer's minute does on it; the queue serves higher first (docs/tracing.md). */
+  priority: number;
 }
 
 export interface DecisionTable {
@@ -583,4 +594,73 @@ export interface ImportTable {
   created_at: string;
   created_by: string | null;
   finished_at: string | null;
+}
+
+/** Records (kind record) and evidence items with new labels (kind label) waiting to be linked and matched. */
+export interface TracingQueueTable {
+  seq: Generated<number>;
+  kind: string;
+  subject_id: string;
+  import_id: string | null;
+  enqueued_at: string;
+}
+
+/** The provenance of a link the model made. */
+export interface ModelLinkTable {
+  link_id: string;
+  run_id: string;
+  model_version: string;
+  matched_record: string;
+  probability: number;
+  match_weight: number;
+  explanation: string | null;
+}
+
+/** Two records a person took apart: never linked again by the model. */
+export interface LinkConstraintTable {
+  id: string;
+  record_id: string;
+  other_record_id: string;
+  created_at: string;
+  created_by: string | null;
+  reason: string | null;
+}
+
+export interface TracingRunTable {
+  id: string;
+  /** full | incremental */
+  kind: string;
+  /** running | finished | failed | interrupted */
+  status: string;
+  stage: string | null;
+  done: number;
+  total: number;
+  records: number;
+  links: number;
+  review_pairs: number;
+  model_version: string | null;
+  started_by: string | null;
+  started_at: string;
+  finished_at: string | null;
+  failure: string | null;
+}
+
+export interface JobLockTable {
+  name: string;
+  owner: string;
+  run_id: string | null;
+  acquired_at: string;
+  expires_at: string;
+}
+
+export interface ReportCandidateTable {
+  id: string;
+  report_id: string;
+  record_id: string | null;
+  evidence_id: string | null;
+  probability: number;
+  match_weight: number | null;
+  model_version: string;
+  explanation: string | null;
+  created_at: string;
 }

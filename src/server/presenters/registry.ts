@@ -95,6 +95,7 @@ export function presentRelation(r: RelationTable) {
 export function presentPerson(p: PersonView, viewer: Visibility) {
   return {
     id: p.id,
+    ...(p.mergedFrom ? { mergedFrom: p.mergedFrom } : {}),
     status: p.status,
     displayName: p.records.find((r) => r.full_name)?.full_name ?? null,
     createdAt: p.createdAt,
@@ -107,6 +108,7 @@ export function presentPerson(p: PersonView, viewer: Visibility) {
         linkedBy: r.link.linkedBy,
         note: r.link.note,
         decisionId: r.link.decisionId,
+        ...(r.link.model ? { model: r.link.model } : {}),
       },
     })),
     events: p.events.map(presentEvent),

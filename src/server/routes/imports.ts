@@ -87,7 +87,9 @@ export async function importRoutes(app: App, services: Services): Promise<void> 
     async (request) => {
       const row = await services.imports.get(request.params.id);
       if (!row) throw new Problem('not_found', `no import ${request.params.id}`);
-      return { ...presentImport(row), errors: JSON.parse(row.errors) as unknown[] };
+      // Its records' linking and matching (the tracing loop takes them once they are stored).
+      const linking = await services.tracing.importProgress(row.id);
+      return { ...presentImport(row), linking, errors: JSON.parse(row.errors) as unknown[] };
     },
   );
 }

@@ -23,6 +23,7 @@ import { reportRoutes } from './reports.js';
 import { reviewRoutes } from './review.js';
 import { sourceRoutes } from './sources.js';
 import { statsRoutes } from './stats.js';
+import { tracingRoutes } from './tracing.js';
 
 /** Every route group, registered once. Each area adds its file and one line here. */
 export async function registerRoutes(app: App, services: Services): Promise<void> {
@@ -49,4 +50,5 @@ export async function registerRoutes(app: App, services: Services): Promise<void
   await relationRoutes(app, services);
   await assertionRoutes(app, services);
   await importRoutes(app, services);
+  await tracingRoutes(app, services);
 }

@@ -3,7 +3,9 @@ import { isReadFrom, readFromPlaces } from '../../domain/evidence.js';
 import { identifierKey } from '../../evidence/identifiers.js';
 import { nowIso } from '../../ids.js';
 import { type Body, type BodyLabel, BodyRepository } from '../../store/repositories/bodies.js';
+import { TracingRepository } from '../../store/repositories/tracing.js';
 import type { AppContext } from '../context.js';
+import { tracingQueued } from '../tracing/signal.js';
 import { recordCustody } from './custody.js';
 import type { EvidenceCatalogue } from './evidence.js';
 
@@ -113,7 +115,7 @@ export class BodyLabels {
     });
     const { collection, parts, keys } = bodyKeyOf(input);
     const item = await this.catalogue.resolve(input.evidence);
-    return this.ctx.store.transaction(async (trx) => {
+    const done = await this.ctx.store.transaction(async (trx) => {
       const at = nowIso(() => this.ctx.clock());
       const repo = new BodyRepository(trx);
       const { body } = await repo.findOrCreate({ collection, ...keys }, parts, at, input.actor);
@@ -129,6 +131,10 @@ export class BodyLabels {
           createdBy: input.actor,
         })),
       );
+      await new TracingRepository(trx, this.ctx.store.capabilities).enqueue(
+        [{ kind: 'label', subjectId: item.id }],
+        at,
+      );
       await recordCustody(trx, {
         evidenceId: item.id,
         kind: 'annotated',
@@ -138,6 +144,8 @@ export class BodyLabels {
       });
       return { body, labels };
     });
+    tracingQueued(this.ctx.store);
+    return done;
   }
 
   /** The bodies labelled on an item, each with the labels read on this item. */

@@ -28,8 +28,10 @@ import {
   EvidenceRepository,
 } from '../../store/repositories/evidence.js';
 import { LookupRepository } from '../../store/repositories/lookups.js';
+import { TracingRepository } from '../../store/repositories/tracing.js';
 import type { AppContext } from '../context.js';
 import { describeFsError } from '../ingest/ingest-walk.js';
+import { tracingQueued } from '../tracing/signal.js';
 import { recordCustody } from './custody.js';
 
 /** The vault's catalogue: items by id or hash, near-duplicates, annotations and identifier search, blurred views. */
@@ -133,7 +135,7 @@ export class EvidenceCatalogue {
     requireActor(input.actor);
     const item = await this.resolve(input.evidence);
     if (input.recordId) await this.requireRecord(input.recordId);
-    return this.ctx.store.transaction(async (trx) => {
+    const done = await this.ctx.store.transaction(async (trx) => {
       const annotation = await new AnnotationRepository(trx).create({
         evidenceId: item.id,
         kind: kind as AnnotationKind,
@@ -143,6 +145,13 @@ export class EvidenceCatalogue {
         recordId: input.recordId ?? null,
         createdBy: input.actor,
       });
+      // A card number: the tracing loop compares the item's cards with the registry.
+      if (kind !== 'note') {
+        await new TracingRepository(trx, this.ctx.store.capabilities).enqueue(
+          [{ kind: 'label', subjectId: item.id }],
+          annotation.createdAt,
+        );
+      }
       await recordCustody(trx, {
         evidenceId: item.id,
         kind: 'annotated',
@@ -158,6 +167,8 @@ export class EvidenceCatalogue {
       });
       return annotation;
     });
+    if (kind !== 'note') tracingQueued(this.ctx.store);
+    return done;
   }
 
   /** Attaches an annotation to a person record (or detaches it, with null), as a custody event. */

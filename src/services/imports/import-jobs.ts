@@ -51,6 +51,7 @@ export class ImportService {
       try {
         const report = await importRecords(store, [text], {
           ...options,
+          importId: id,
           total,
           onProgress: (p) =>
             repo.update(id, {

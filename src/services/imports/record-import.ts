@@ -16,9 +16,10 @@ import { SourceRepository } from '../../store/repositories/sources.js';
 import type { RecordNameKeyTable, RecordTable } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
 import { CsvError, CsvRowSplitter } from '../batch/person-csv.js';
-import { appendLogEntries, recordEntry } from '../ledger/ledger.js';
+import { storeNewRecords } from '../registry/new-records.js';
 import { prepareRecord } from '../registry/record-fields.js';
 import { recordRow } from '../registry/registry.js';
+import { tracingQueued } from '../tracing/signal.js';
 
 /** A MAP.json: which person-record column each of the file's own headers holds. */
 export interface ColumnMap {
@@ -45,6 +46,8 @@ export interface ImportOptions {
   /** The file's name, for messages and as the default source. */
   fileName: string;
   batchSize?: number;
+  /** The import (HTTP) this is, so its records' linking shows as its progress. */
+  importId?: string | null;
   onProgress?: (progress: ImportProgress) => void | Promise<void>;
 }
 
@@ -216,17 +219,22 @@ export async function importRecords(
       }
     }
     if (!dryRun && fresh.length > 0) {
-      await store.transaction(async (trx) => {
-        await new RecordRepository(trx, store.capabilities).insert(
+      await store.transaction((trx) =>
+        storeNewRecords(
+          trx,
+          store.capabilities,
           fresh.map((p) => p.record),
           fresh.flatMap((p) => p.keys),
-        );
-        await appendLogEntries(
-          trx,
-          fresh.map((p) => recordEntry('record.imported', p.record)),
-          at,
-        );
-      });
+          {
+            logKind: 'record.imported',
+            at,
+            by: options.actor,
+            importId: options.importId ?? null,
+            stagedAt: at,
+          },
+        ),
+      );
+      tracingQueued(store);
     }
     report.created += fresh.length;
     report.done += rows.length;

@@ -1,10 +1,8 @@
 import type { PersonRecordFields } from '../../domain/person-record.js';
-import { recordEntry } from '../../ledger/entries.js';
 import type { Capabilities } from '../../store/capabilities.js';
-import { RecordRepository } from '../../store/repositories/records.js';
 import { SourceRepository } from '../../store/repositories/sources.js';
 import type { Db } from '../../store/store.js';
-import { appendLogEntry } from '../ledger/ledger.js';
+import { storeNewRecords } from '../registry/new-records.js';
 import { prepareRecord } from '../registry/record-fields.js';
 import { recordRow } from '../registry/registry.js';
 import type { ReportInput } from './report-input.js';
@@ -60,8 +58,12 @@ export async function recordFromReport(
   );
   // As received, in the script given: the person and arrest sections only.
   record.original = JSON.stringify({ person, ...(arrest ? { arrest } : {}), language: input.language });
-  await new RecordRepository(db, capabilities).insert([record], keys);
-  // A registry change: staged in the tamper-evident log in the same transaction (digests only, no names).
-  await appendLogEntry(db, recordEntry('record.created', record));
+  // A registry change: staged in the tamper-evident log in the same transaction (digests only, no names); the
+  // record is its own person until the tracing loop matches it.
+  await storeNewRecords(db, capabilities, [record], keys, {
+    logKind: 'record.created',
+    at: meta.at,
+    by: meta.createdBy,
+  });
   return record.id;
 }

@@ -24,6 +24,7 @@ import type { Db } from '../../store/store.js';
 import type { AuditService } from '../audit/audit.js';
 import type { AppContext } from '../context.js';
 import { seesWithdrawn } from '../registry/consent-filter.js';
+import { tracingQueued } from '../tracing/signal.js';
 import { type ContactDetails, ContactKeyError, openContact, sealContact } from './contact-cipher.js';
 import { type ContactKeys, contactKeysProvider } from './contacts-key.js';
 import { recordFromReport } from './intake-record.js';
@@ -194,6 +195,8 @@ export class IntakeService {
       );
       return { id, reference, secret, recordId };
     });
+    // Matched against the registry and the evidence at once, by the tracing loop (liaisons see the candidates).
+    tracingQueued(this.ctx.store);
     return filed;
   }
 

@@ -9,6 +9,7 @@ import {
   type PersonRecordFields,
   personRecordColumns,
 } from '../../domain/person-record.js';
+import { identifierKey } from '../../evidence/identifiers.js';
 import { resolveBranch, resolveGovernorate } from '../../gazetteer/index.js';
 import { formatDate, parseDate, parseYear } from '../../linkage/dates.js';
 import { sexCode } from '../../linkage/features.js';
@@ -176,7 +177,10 @@ export function prepareRecord(fields: PersonRecordFields): Preparation {
       forensic_report_number: text(fields.forensic_report_number),
       notes: text(fields.notes),
     },
-    nameKeys: nameKeys({ first, father, grandfather, family, full }),
+    nameKeys: [
+      ...nameKeys({ first, father, grandfather, family, full }),
+      ...detaineeKeys(text(fields.detainee_number)),
+    ],
     warnings,
   };
 }
@@ -186,6 +190,17 @@ export function prepareRecord(fields: PersonRecordFields): Preparation {
  * and `fk:` first|family. A record known only by a full name that did not parse into parts takes the keys of the
  * full name.
  */
+/**
+ * The key a detainee number is found by, however it was written (digits in either script, separators): what card
+ * labels meet the registry through (docs/tracing.md). Kept with the name keys, which are indexed.
+ */
+export function detaineeKeys(detaineeNumber: string | null): string[] {
+  const key = detaineeNumber ? identifierKey(detaineeNumber) : '';
+  return key ? [`${detaineeKeyPrefix}${key}`] : [];
+}
+
+export const detaineeKeyPrefix = 'dn:';
+
 export function nameKeys(name: {
   first: string | null;
   father: string | null;

@@ -26,14 +26,17 @@ import { PersonPageRepository } from '../../store/repositories/person-page.js';
 import { type RecordLink, RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { RecordRepository, type RecordView } from '../../store/repositories/records.js';
 import { RelationRepository } from '../../store/repositories/relations.js';
+import { TracingRepository } from '../../store/repositories/tracing.js';
 import type { AssertionTable, EventTable, RecordTable, RelationTable } from '../../store/schema.js';
 import type { Db, Store } from '../../store/store.js';
 import type { AuditService } from '../audit/audit.js';
 import type { AppContext } from '../context.js';
-import { appendLogEntries, recordEntry } from '../ledger/ledger.js';
+import { tracingQueued } from '../tracing/signal.js';
 import { hiddenFrom } from './consent-filter.js';
 import { recordLinked, recordUnlinked } from './linkage-journal.js';
+import { storeNewRecords } from './new-records.js';
 import { reopenMovedLink } from './pair-linker.js';
+import { resolvePersonId, settlePersons } from './person-settling.js';
 import { type FieldIssue, prepareRecord } from './record-fields.js';
 
 export interface RecordInput {
@@ -48,11 +51,23 @@ export type ItemResult =
   | { index: number; ok: true; id: string; warnings?: FieldIssue[] }
   | { index: number; ok: false; error: string; issues?: FieldIssue[] };
 
+/** What the model said of a link it made: its version, the record it matched, and why. */
+export interface ModelBasis {
+  runId: string;
+  modelVersion: string;
+  matchedRecord: string;
+  probability: number;
+  matchWeight: number;
+  explanation: unknown;
+}
+
 export interface PersonView {
   id: string;
+  /** The id asked for, when it named a person since merged into this one. */
+  mergedFrom?: string;
   createdAt: string;
   status: CaseStatus;
-  records: (RecordView & { link: RecordLink })[];
+  records: (RecordView & { link: RecordLink & { model?: ModelBasis } })[];
   events: EventTable[];
   relations: RelationTable[];
   assertions: AssertionTable[];
@@ -194,14 +209,13 @@ export class RegistryService {
           ...(prepared.warnings.length ? { warnings: prepared.warnings } : {}),
         });
       }
-      if (rows.length === 0) return;
-      await this.records(trx).insert(rows, keys);
-      await appendLogEntries(
-        trx,
-        rows.map((r) => recordEntry(options.logKind ?? 'record.created', r)),
+      await storeNewRecords(trx, this.store.capabilities, rows, keys, {
+        logKind: options.logKind ?? 'record.created',
         at,
-      );
+        by,
+      });
     });
+    if (rows.length > 0) tracingQueued(this.store);
     return results;
   }
 
@@ -278,7 +292,9 @@ export class RegistryService {
   }
 
   /** The person as athar now understands it: linked records with their sources and links, and what is said of it. */
-  async person(personId: string): Promise<PersonView | undefined> {
+  async person(asked: string): Promise<PersonView | undefined> {
+    const personId = await resolvePersonId(this.store.db, asked);
+    if (!personId) return undefined;
     const page = await new PersonPageRepository(this.store.db, this.store.capabilities).load(personId);
     if (!page) return undefined;
     const { person, records, relations, identifications } = page;
@@ -306,9 +322,28 @@ export class RegistryService {
         unlinkReason: link.unlink_reason,
       },
     }));
+    const byModel = withLinks.filter((r) => r.link.basis === 'model').map((r) => r.link.id);
+    if (byModel.length > 0) {
+      const provenance = await new TracingRepository(this.store.db, this.store.capabilities).modelLinks(
+        byModel,
+      );
+      for (const r of withLinks) {
+        const m = provenance.get(r.link.id);
+        if (!m) continue;
+        (r.link as RecordLink & { model?: ModelBasis }).model = {
+          runId: m.run_id,
+          modelVersion: m.model_version,
+          matchedRecord: m.matched_record,
+          probability: m.probability,
+          matchWeight: m.match_weight,
+          explanation: m.explanation ? JSON.parse(m.explanation) : null,
+        };
+      }
+    }
     const confirmed = identifications.some((i) => i.status === 'confirmed' || i.status === 'family_informed');
     return {
       id: person.id,
+      ...(person.id !== asked ? { mergedFrom: asked } : {}),
       createdAt: person.created_at,
       status: deriveCaseStatus(
         assertions.map((a) => ({ kind: a.kind, assertedAt: a.asserted_at })),
@@ -385,6 +420,21 @@ export class RegistryService {
     }
   }
 
+  /** A new person of one for a record taken out of another, by hand. */
+  private async ownPerson(
+    trx: Db,
+    recordId: string,
+    by: string,
+    at: string,
+    note: string,
+  ): Promise<RecordLink> {
+    const links = new RecordLinkRepository(trx);
+    const personId = await links.createPerson(at, by);
+    const link = await links.open({ recordId, personId, at, by, basis: 'manual', note });
+    await recordLinked(trx, link);
+    return link;
+  }
+
   /** Opens a manual link, moving the record from its current person if it has one. */
   private async openLink(
     trx: Db,
@@ -432,6 +482,7 @@ export class RegistryService {
       for (const recordId of new Set(recordIds)) {
         links.push(await this.openLink(trx, recordId, personId, by, at, options.note ?? null));
       }
+      await settlePersons(trx, current, at);
       return { id: personId, links };
     });
   }
@@ -452,7 +503,10 @@ export class RegistryService {
       if (active && active.personId !== personId) {
         await this.guardSamePerson(trx, [personId, active.personId], options.force === true, options.note);
       }
-      return this.openLink(trx, recordId, personId, by, this.now(), options.note ?? null);
+      const at = this.now();
+      const link = await this.openLink(trx, recordId, personId, by, at, options.note ?? null);
+      await settlePersons(trx, [personId, ...(active ? [active.personId] : [])], at);
+      return link;
     });
   }
 
@@ -479,8 +533,22 @@ export class RegistryService {
       const moved = (await links.history(link.recordId)).find(
         (l) => l.unlinkReason === `moved to person ${personId}` && l.unlinkedAt === link.linkedAt,
       );
-      if (!moved) return { closed };
-      const restored = await reopenMovedLink(trx, moved, at, by, `restored: link ${linkId} undone`);
+      // Every record belongs to a person: one moved here goes back where it came from, another becomes a person
+      // of its own; either way the model never puts it with this person's records again.
+      const restored = moved
+        ? await reopenMovedLink(trx, moved, at, by, `restored: link ${linkId} undone`)
+        : await this.ownPerson(trx, link.recordId, by, at, `split from person ${personId}: ${reason}`);
+      const stayed = await links.activeOfPerson(personId);
+      await new TracingRepository(trx, this.store.capabilities).keepApart(
+        stayed.map((s) => ({
+          record_id: link.recordId,
+          other_record_id: s.recordId,
+          created_at: at,
+          created_by: by,
+          reason,
+        })),
+      );
+      await settlePersons(trx, [personId, restored.personId], at);
       return { closed, restored };
     });
   }

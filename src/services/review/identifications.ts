@@ -52,6 +52,22 @@ function cleanNote(note: string | null | undefined): string | null {
 }
 
 /**
+ * The tracing loop's card matcher, as the proposer of the identifications it finds: not a person, so two
+ * reviewers must still confirm each (neither of them the proposer).
+ */
+export const matcherActor: SignedIn = {
+  actor: {
+    userId: 'system:matcher',
+    username: 'matcher',
+    role: 'system',
+    via: 'token',
+    credentialId: 'matcher',
+  },
+  ip: null,
+  channel: 'cli',
+};
+
+/**
  * "Evidence item E depicts person P": proposed by one user, confirmed by two different reviewers (neither the
  * proposer), then marked "family informed" by a liaison. Every step is audited and logged; nothing is deleted —
  * a wrong identification is rejected, and stays on record as such.

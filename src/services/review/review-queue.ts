@@ -31,18 +31,18 @@ export interface PairForReview {
 }
 
 export interface PairCursor {
-  probability: number;
+  priority: number;
   id: string;
 }
 
 export function encodePairCursor(c: PairCursor): string {
-  return Buffer.from(JSON.stringify([c.probability, c.id])).toString('base64url');
+  return Buffer.from(JSON.stringify([c.priority, c.id])).toString('base64url');
 }
 
 export function decodePairCursor(text: string): PairCursor | undefined {
   try {
-    const [probability, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
-    if (typeof probability === 'number' && typeof id === 'string') return { probability, id };
+    const [priority, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
+    if (typeof priority === 'number' && typeof id === 'string') return { priority, id };
   } catch {}
   return undefined;
 }
@@ -78,7 +78,7 @@ export class ReviewQueue {
     return {
       pairs,
       records,
-      ...(found.length > limit && last ? { next: { probability: last.probability, id: last.id } } : {}),
+      ...(found.length > limit && last ? { next: { priority: last.priority, id: last.id } } : {}),
     };
   }
 

@@ -83,8 +83,8 @@ export class ReviewService {
     return result;
   }
 
-  /** Open pairs, most probable first; page with the last pair of the previous page. */
-  async open(limit = 50, after?: { probability: number; id: string }): Promise<CandidatePair[]> {
+  /** Open pairs, highest priority first; page with the last pair of the previous page. */
+  async open(limit = 50, after?: { priority: number; id: string }): Promise<CandidatePair[]> {
     return new CandidatePairRepository(this.store.db, this.store.capabilities).list('open', limit, after);
   }
 
@@ -127,17 +127,17 @@ export class ReviewService {
       });
       if (previous) {
         await decisions.supersede(previous.id, decision.id);
-        if (previous.decision === 'match')
+        // What the earlier decision did to persons (a match's links, a rejection's separation) is taken back.
+        if (previous.decision === 'match' || previous.decision === 'non_match')
           await this.linker.undoDecision(trx, previous.id, input.reviewerId, at);
       }
       await decisionRecorded(trx, decision);
-      if (input.decision === 'match') {
-        await this.linker.linkPair(trx, decision.recordA, decision.recordB, {
-          id: decision.id,
-          reviewerId: input.reviewerId,
-          at,
-        });
-      }
+      const linking = { id: decision.id, reviewerId: input.reviewerId, at };
+      if (input.decision === 'match')
+        await this.linker.linkPair(trx, decision.recordA, decision.recordB, linking);
+      // A rejection of two records the model put in one person takes them apart now, not at the next run.
+      if (input.decision === 'non_match')
+        await this.linker.separate(trx, decision.recordA, decision.recordB, linking);
       if (queued) await pairs.setStatus(queued.id, input.decision === 'unsure' ? 'unsure' : 'decided');
       return decision;
     });
@@ -171,26 +171,13 @@ export class ReviewService {
         note: reason ?? null,
       });
       await decisions.supersede(decision.id, undone.id);
-      if (decision.decision === 'match') await this.linker.undoDecision(trx, decision.id, reviewerId, at);
+      if (decision.decision === 'match' || decision.decision === 'non_match')
+        await this.linker.undoDecision(trx, decision.id, reviewerId, at);
       await decisionRecorded(trx, undone);
       const pairs = new CandidatePairRepository(trx, this.store.capabilities);
       const queued = await pairs.findPair(decision.recordA, decision.recordB);
       if (queued) await pairs.setStatus(queued.id, 'open');
       return undone;
-    });
-  }
-
-  /** Closes one record's link to its person (any link can be undone); returns the closed link. */
-  async unlink(linkId: string, by: string, reason: string): Promise<RecordLink> {
-    if (!reason.trim()) throw new DomainError('invalid', 'say why the link is undone');
-    return this.store.transaction(async (trx) => {
-      const links = new RecordLinkRepository(trx);
-      const link = await links.get(linkId);
-      if (!link) throw new DomainError('not_found', `no link ${linkId}`);
-      const closed = await links.close(linkId, nowIso(this.clock), by, reason);
-      if (!closed) throw new DomainError('conflict', `link ${linkId} is already closed`);
-      await recordUnlinked(trx, closed);
-      return closed;
     });
   }
 

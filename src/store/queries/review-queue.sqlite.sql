@@ -1,2 +1,2 @@
-select * from "candidate_pairs" where "status" = ? and ("probability" < ? or ("probability" = ? and "id" > ?)) order by "probability" desc, "id" asc limit ?;
+select * from "candidate_pairs" where "status" = ? and ("priority" < ? or ("priority" = ? and "id" > ?)) order by "priority" desc, "id" asc limit ?;
 -- parameters: ["open",0.5,0.5,"pair-1",50]

@@ -1,4 +1,4 @@
-import type { CandidateStatus } from '../../domain/review.js';
+import { type CandidateStatus, reviewPriority } from '../../domain/review.js';
 import { newId, nowIso } from '../../ids.js';
 import { type Capabilities, chunkRows } from '../capabilities.js';
 import type { CandidatePairTable } from '../schema.js';
@@ -16,6 +16,8 @@ export interface CandidatePair {
   explanation: unknown;
   status: CandidateStatus;
   createdAt: string;
+  /** How much deciding it does (docs/tracing.md "Review order"); the queue serves higher first. */
+  priority: number;
 }
 
 export interface NewCandidatePair {
@@ -25,6 +27,7 @@ export interface NewCandidatePair {
   matchWeight: number;
   modelVersion: string;
   explanation?: unknown;
+  priority?: number;
 }
 
 /** A pair's two ids in stored order (record_a < record_b). */
@@ -43,6 +46,7 @@ function toPair(row: CandidatePairTable): CandidatePair {
     explanation: row.explanation ? JSON.parse(row.explanation) : null,
     status: row.status as CandidateStatus,
     createdAt: row.created_at,
+    priority: row.priority,
   };
 }
 
@@ -70,6 +74,7 @@ export class CandidatePairRepository {
         explanation: p.explanation === undefined ? null : JSON.stringify(p.explanation),
         status: 'open',
         created_at: at,
+        priority: p.priority ?? reviewPriority(p),
       };
     });
     let changed = 0;
@@ -85,6 +90,7 @@ export class CandidatePairRepository {
               match_weight: eb.ref('excluded.match_weight'),
               model_version: eb.ref('excluded.model_version'),
               explanation: eb.ref('excluded.explanation'),
+              priority: eb.ref('excluded.priority'),
             }))
             .where('candidate_pairs.status', '=', 'open'),
         )
@@ -115,24 +121,25 @@ export class CandidatePairRepository {
   }
 
   /**
-   * Pairs with the given status, most probable first; pages with `after` (the last pair of the previous page).
+   * Pairs with the given status, those whose decision does most first (priority); pages with `after` (the last
+   * pair of the previous page).
    */
   async list(
     status: CandidateStatus,
     limit: number,
-    after?: { probability: number; id: string },
+    after?: { priority: number; id: string },
   ): Promise<CandidatePair[]> {
     let q = this.db.selectFrom('candidate_pairs').selectAll().where('status', '=', status);
     if (after) {
       q = q.where((eb) =>
         eb.or([
-          eb('probability', '<', after.probability),
-          eb.and([eb('probability', '=', after.probability), eb('id', '>', after.id)]),
+          eb('priority', '<', after.priority),
+          eb.and([eb('priority', '=', after.priority), eb('id', '>', after.id)]),
         ]),
       );
     }
     const rows = await q
-      .orderBy('probability', 'desc')
+      .orderBy('priority', 'desc')
       .orderBy('id', 'asc')
       .limit(Math.max(1, Math.min(limit, 1000)))
       .execute();

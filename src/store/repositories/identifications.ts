@@ -101,6 +101,19 @@ export class IdentificationRepository {
     return row ? toIdentification(row) : undefined;
   }
 
+  /** A person's standing identifications (proposed, confirmed, family informed), the most advanced first. */
+  async standingOfPerson(personId: string): Promise<Identification[]> {
+    const rows = await this.db
+      .selectFrom('identifications')
+      .selectAll()
+      .where('person_id', '=', personId)
+      .where('status', 'in', ['proposed', 'confirmed', 'family_informed'])
+      .orderBy('proposed_at')
+      .execute();
+    const rank = (s: string) => (s === 'family_informed' ? 0 : s === 'confirmed' ? 1 : 2);
+    return rows.map(toIdentification).sort((a, b) => rank(a.status) - rank(b.status));
+  }
+
   async list(filter: {
     status?: string;
     personId?: string;

@@ -7,6 +7,7 @@ export type MatchRecordRow = Pick<
   Selectable<RecordTable>,
   | 'id'
   | 'source_id'
+  | 'kind'
   | 'full_name'
   | 'first_name'
   | 'father_name'
@@ -27,6 +28,7 @@ export type MatchRecordRow = Pick<
 const columns = [
   'id',
   'source_id',
+  'kind',
   'full_name',
   'first_name',
   'father_name',

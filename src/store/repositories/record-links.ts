@@ -1,5 +1,6 @@
 import { newId } from '../../ids.js';
-import type { RecordLinkTable } from '../schema.js';
+import { type Capabilities, chunkRows } from '../capabilities.js';
+import type { PersonTable, RecordLinkTable } from '../schema.js';
 import type { Db } from '../store.js';
 
 export interface RecordLink {
@@ -41,8 +42,167 @@ export class RecordLinkRepository {
 
   async createPerson(at: string, by: string | null): Promise<string> {
     const id = newId();
-    await this.db.insertInto('persons').values({ id, created_at: at, created_by: by }).execute();
+    await this.db
+      .insertInto('persons')
+      .values({ id, created_at: at, created_by: by, merged_into: null, merged_at: null })
+      .execute();
     return id;
+  }
+
+  /** `count` new persons at once (a person of one for each record stored). */
+  async createPersons(caps: Capabilities, count: number, at: string, by: string | null): Promise<string[]> {
+    const rows: PersonTable[] = [];
+    for (let i = 0; i < count; i++)
+      rows.push({ id: newId(), created_at: at, created_by: by, merged_into: null, merged_at: null });
+    for (const chunk of chunkRows(caps, rows)) await this.db.insertInto('persons').values(chunk).execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Opens many links at once; answers the rows as stored (what the log vouches for). */
+  async openMany(
+    caps: Capabilities,
+    links: readonly {
+      recordId: string;
+      personId: string;
+      at: string;
+      by: string | null;
+      basis: string;
+      decisionId?: string | null;
+      note?: string | null;
+    }[],
+  ): Promise<RecordLinkTable[]> {
+    const rows: RecordLinkTable[] = links.map((l) => ({
+      id: newId(),
+      record_id: l.recordId,
+      person_id: l.personId,
+      linked_at: l.at,
+      linked_by: l.by,
+      basis: l.basis,
+      decision_id: l.decisionId ?? null,
+      note: l.note ?? null,
+      unlinked_at: null,
+      unlinked_by: null,
+      unlink_reason: null,
+    }));
+    for (const chunk of chunkRows(caps, rows))
+      await this.db.insertInto('record_links').values(chunk).execute();
+    return rows;
+  }
+
+  /** Closes these open links at once; answers the rows as they now stand (links already closed are left out). */
+  async closeMany(
+    ids: readonly string[],
+    at: string,
+    by: string | null,
+    reason: string,
+  ): Promise<RecordLinkTable[]> {
+    const closed: RecordLinkTable[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const part = ids.slice(i, i + 500);
+      const open = await this.db
+        .selectFrom('record_links')
+        .selectAll()
+        .where('id', 'in', part)
+        .where('unlinked_at', 'is', null)
+        .execute();
+      if (open.length === 0) continue;
+      await this.db
+        .updateTable('record_links')
+        .set({ unlinked_at: at, unlinked_by: by, unlink_reason: reason })
+        .where(
+          'id',
+          'in',
+          open.map((r) => r.id),
+        )
+        .where('unlinked_at', 'is', null)
+        .execute();
+      for (const r of open) closed.push({ ...r, unlinked_at: at, unlinked_by: by, unlink_reason: reason });
+    }
+    return closed;
+  }
+
+  /** Each record's open link, for many records (500 a statement). */
+  async activeOf(recordIds: readonly string[]): Promise<Map<string, RecordLink>> {
+    const out = new Map<string, RecordLink>();
+    for (let i = 0; i < recordIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('record_links')
+        .selectAll()
+        .where('record_id', 'in', recordIds.slice(i, i + 500))
+        .where('unlinked_at', 'is', null)
+        .execute();
+      for (const r of rows) out.set(r.record_id, toLink(r));
+    }
+    return out;
+  }
+
+  /** How many open links each of these persons has. */
+  async openCounts(personIds: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (let i = 0; i < personIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('record_links')
+        .select(['person_id', (eb) => eb.fn.countAll<string | number>().as('n')])
+        .where('person_id', 'in', personIds.slice(i, i + 500))
+        .where('unlinked_at', 'is', null)
+        .groupBy('person_id')
+        .execute();
+      for (const r of rows) out.set(r.person_id, Number(r.n));
+    }
+    return out;
+  }
+
+  /** For a person whose links were all closed: the persons its records belong to now, with how many each. */
+  async whereRecordsWent(personId: string): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('record_links as old')
+      .innerJoin('record_links as now', 'now.record_id', 'old.record_id')
+      .select(['now.person_id as person_id', (eb) => eb.fn.countAll<string | number>().as('n')])
+      .where('old.person_id', '=', personId)
+      .where('now.unlinked_at', 'is', null)
+      .where('now.person_id', '<>', personId)
+      .groupBy('now.person_id')
+      .execute();
+    return new Map(rows.map((r) => [r.person_id, Number(r.n)]));
+  }
+
+  async person(id: string): Promise<PersonTable | undefined> {
+    return this.db.selectFrom('persons').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Marks a person merged into another (null: not merged, it holds records again). */
+  async setMergedInto(id: string, into: string | null, at: string | null): Promise<void> {
+    await this.db
+      .updateTable('persons')
+      .set({ merged_into: into, merged_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Every record with its source and its person, in record order, page by page (`registry link --out`). */
+  exportPage(afterRecordId: string | null, limit: number) {
+    let q = this.db
+      .selectFrom('records as r')
+      .innerJoin('sources as s', 's.id', 'r.source_id')
+      .innerJoin('record_links as l', (join) =>
+        join.onRef('l.record_id', '=', 'r.id').on('l.unlinked_at', 'is', null),
+      )
+      .select(['r.id as record_id', 'r.external_id', 's.name as source_name', 'l.person_id']);
+    if (afterRecordId !== null) q = q.where('r.id', '>', afterRecordId);
+    return q.orderBy('r.id').limit(limit).execute();
+  }
+
+  /** Every open link in record order, page by page (a registry-wide run reads them all). */
+  async openPage(
+    afterRecordId: string | null,
+    limit: number,
+  ): Promise<Pick<RecordLinkTable, 'id' | 'record_id' | 'person_id' | 'basis'>[]> {
+    let q = this.db
+      .selectFrom('record_links')
+      .select(['id', 'record_id', 'person_id', 'basis'])
+      .where('unlinked_at', 'is', null);
+    if (afterRecordId !== null) q = q.where('record_id', '>', afterRecordId);
+    return q.orderBy('record_id').limit(limit).execute();
   }
 
   async open(input: {

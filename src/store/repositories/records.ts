@@ -116,6 +116,26 @@ export class RecordRepository {
       .select(['s.name as source_name', 'l.person_id as person_id']);
   }
 
+  /** Up to `limit` records that belong to no person (stored before every record had one). */
+  async withoutPerson(limit: number): Promise<{ id: string; created_by: string | null }[]> {
+    return this.db
+      .selectFrom('records as r')
+      .select(['r.id', 'r.created_by'])
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('record_links as l')
+              .select('l.id')
+              .whereRef('l.record_id', '=', 'r.id')
+              .where('l.unlinked_at', 'is', null),
+          ),
+        ),
+      )
+      .orderBy('r.id')
+      .limit(limit)
+      .execute();
+  }
+
   /** Each record's full name as written, by id (what a list of reports shows beside each). */
   async fullNames(ids: readonly string[]): Promise<Map<string, string | null>> {
     if (ids.length === 0) return new Map();

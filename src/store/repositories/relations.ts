@@ -47,6 +47,16 @@ export class RelationRepository {
     return relationsOfPerson(this.db, personId);
   }
 
+  /** Every relation of these types that stands (not retracted). */
+  async standing(types: readonly string[]): Promise<Pick<RelationTable, 'person_a' | 'person_b'>[]> {
+    return this.db
+      .selectFrom('relations')
+      .select(['person_a', 'person_b'])
+      .where('type', 'in', [...types])
+      .where('retracted_at', 'is', null)
+      .execute();
+  }
+
   /** Standing relations of these types between two persons, either way round. */
   async between(a: string, b: string, types: readonly string[]): Promise<RelationTable[]> {
     return this.db

@@ -1,0 +1,38 @@
+import { RecordLinkRepository } from '../../store/repositories/record-links.js';
+import type { Db } from '../../store/store.js';
+
+/**
+ * After links moved, in the same transaction: a person left with no record is marked merged into the person that
+ * took most of its records (so its id keeps answering, with the id it went to), and a merged person that holds
+ * records again is no longer merged.
+ */
+export async function settlePersons(trx: Db, personIds: Iterable<string>, at: string): Promise<void> {
+  const ids = [...new Set(personIds)];
+  if (ids.length === 0) return;
+  const links = new RecordLinkRepository(trx);
+  const counts = await links.openCounts(ids);
+  for (const id of ids) {
+    const person = await links.person(id);
+    if (!person) continue;
+    if ((counts.get(id) ?? 0) > 0) {
+      if (person.merged_into !== null) await links.setMergedInto(id, null, null);
+      continue;
+    }
+    const went = await links.whereRecordsWent(id);
+    const into = [...went.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? null;
+    if (into !== person.merged_into) await links.setMergedInto(id, into, into ? at : null);
+  }
+}
+
+/** The person an id names now: itself, or the person it was merged into (followed to the end). */
+export async function resolvePersonId(db: Db, id: string): Promise<string | undefined> {
+  const links = new RecordLinkRepository(db);
+  let current = id;
+  for (let hop = 0; hop < 64; hop++) {
+    const person = await links.person(current);
+    if (!person) return undefined;
+    if (person.merged_into === null || person.merged_into === current) return current;
+    current = person.merged_into;
+  }
+  return current;
+}

@@ -1,0 +1,531 @@
+import { hostname } from 'node:os';
+import { relationsAgainstSamePerson } from '../../domain/registry.js';
+import { reviewPriority } from '../../domain/review.js';
+import { newId, nowIso } from '../../ids.js';
+import { linkEntry } from '../../ledger/entries.js';
+import { pairKey } from '../../linkage/clustering.js';
+import { explainPair } from '../../linkage/explain.js';
+import { RecordFeatures } from '../../linkage/features.js';
+import { linkFeatures } from '../../linkage/link.js';
+import { CompiledModel, type LinkageModel, probabilityOf } from '../../linkage/model.js';
+import { reconcile } from '../../linkage/reconcile.js';
+import { AuditRepository } from '../../store/repositories/audit.js';
+import { DecisionRepository } from '../../store/repositories/decisions.js';
+import { MatchRecordRepository, type MatchRecordRow } from '../../store/repositories/match-records.js';
+import { RecordLinkRepository } from '../../store/repositories/record-links.js';
+import { RelationRepository } from '../../store/repositories/relations.js';
+import { TracingRepository } from '../../store/repositories/tracing.js';
+import type { ModelLinkTable, RecordLinkTable } from '../../store/schema.js';
+import type { Store } from '../../store/store.js';
+import { peakMemoryMiB } from '../batch/link.js';
+import { readModelFile } from '../batch/linkage-model-file.js';
+import { CsvWriter } from '../batch/person-csv.js';
+import { defaultWorkers, SCORING_THREADS_FROM, scoreInWorkers } from '../batch/score-pool.js';
+import { appendLogEntries } from '../ledger/ledger.js';
+import { settlePersons } from '../registry/person-settling.js';
+import { recordFields } from '../review/registry-matcher.js';
+import { ReviewService } from '../review/review.js';
+import { type JobLock, takeTracingLock } from './lock.js';
+import { humanBases, linkingModel, type TracingPolicy, tracingPolicy } from './policy.js';
+import { storeReportCandidates } from './report-candidates.js';
+
+export type RegistryLinkStage =
+  | 'reading'
+  | 'blocking'
+  | 'scoring'
+  | 'clustering'
+  | 'writing'
+  | 'review'
+  | 'reports';
+
+export interface RegistryLinkOptions {
+  /** Who started it (a user id), or null for the system and the command line. */
+  by?: string | null;
+  /** `record_id,external_id,source,person_id` for every record, once the run is done. */
+  out?: string;
+  model?: LinkageModel;
+  workers?: number;
+  /** Wait this long for the lock when another run holds it (ms; default: refuse at once). */
+  waitMs?: number;
+  onProgress?: (stage: RegistryLinkStage, done: number, total: number) => void;
+  clock?: () => number;
+}
+
+export interface RegistryLinkSummary {
+  runId: string;
+  records: number;
+  /** Persons after the run. */
+  persons: number;
+  /** Records moved into another person. */
+  moved: number;
+  /** Persons left with no record (merged into another). */
+  merged: number;
+  /** Pairs sent to the review queue (new or rescored). */
+  reviewPairs: number;
+  /** Pairs at or above autoLinkAt that the clustering guard kept apart (in the review queue too). */
+  refusedByGuard: number;
+  reports: number;
+  model: { version: string; autoLinkAt: number; reviewFrom: number };
+  candidatePairs: number;
+  timingsMs: Record<string, number>;
+  peakMemoryMiB: number;
+}
+
+const pageSize = 5000;
+/** Records moved per transaction at most (whole clusters: a person is never half moved). */
+const writeBatch = 2000;
+
+/**
+ * `athar registry link`: links the whole registry into persons, as `athar link` links a file, and makes the
+ * registry's persons what the run says — through the policy (docs/tracing.md): pairs at or above autoLinkAt are
+ * linked (basis `model`, with the model's version and the pair it rests on) when the clustering guard lets them;
+ * reviewers' decisions and links people made are kept as they are (a match stays together, a rejection apart);
+ * pairs from reviewFrom, and those the guard refused, go to the review queue. Moves are written a whole cluster
+ * at a time, so a kill leaves every person as it was or as the run says, and the next run finishes the work. On an
+ * unchanged registry a second run moves nothing.
+ */
+export async function runRegistryLink(
+  store: Store,
+  options: RegistryLinkOptions = {},
+): Promise<RegistryLinkSummary> {
+  const clock = options.clock ?? Date.now;
+  const started = performance.now();
+  const timings: Record<string, number> = {};
+  let mark = started;
+  const lap = (stage: string) => {
+    const now = performance.now();
+    timings[stage] = Math.round(now - mark);
+    mark = now;
+  };
+  const model = options.model ?? readModelFile();
+  const policy = tracingPolicy(model);
+  const runId = newId();
+  const tracing = new TracingRepository(store.db, store.capabilities);
+  const lock = await takeTracingLock(store, `${hostname()}:${process.pid}:full:${runId}`, runId, {
+    waitMs: options.waitMs ?? 0,
+    clock,
+  });
+  try {
+    await tracing.startRun({
+      id: runId,
+      kind: 'full',
+      status: 'running',
+      model_version: model.version,
+      started_by: options.by ?? null,
+      started_at: nowIso(clock),
+    });
+    const progress = throttledProgress(store, runId, options.onProgress);
+    const summary = await link(store, { ...options, clock }, model, policy, runId, progress, lap, lock);
+    await progress.flush();
+    lap('total');
+    timings.total = Math.round(performance.now() - started);
+    summary.timingsMs = timings;
+    summary.peakMemoryMiB = peakMemoryMiB();
+    await tracing.updateRun(runId, {
+      status: 'finished',
+      stage: null,
+      finished_at: nowIso(clock),
+      records: summary.records,
+      links: summary.moved,
+      review_pairs: summary.reviewPairs,
+    });
+    return summary;
+  } catch (error) {
+    await tracing
+      .updateRun(runId, {
+        status: 'failed',
+        failure: (error as Error).message.slice(0, 500),
+        finished_at: nowIso(clock),
+      })
+      .catch(() => {});
+    throw error;
+  } finally {
+    await lock.release();
+  }
+}
+
+async function link(
+  store: Store,
+  options: RegistryLinkOptions & { clock: () => number },
+  model: LinkageModel,
+  policy: TracingPolicy,
+  runId: string,
+  progress: ThrottledProgress,
+  lap: (stage: string) => void,
+  lock: JobLock,
+): Promise<RegistryLinkSummary> {
+  const tracing = new TracingRepository(store.db, store.capabilities);
+  // Records queued up to here are covered by this run; those stored while it runs stay queued for the loop.
+  const coveredSeq = await tracing.lastSeq();
+
+  // Reading: every record as the linkage reads it, and the person each belongs to now.
+  const features = new RecordFeatures(1 << 16);
+  const indexOf = new Map<string, number>();
+  const reports: number[] = [];
+  const matchRecords = new MatchRecordRepository(store.db);
+  let after: string | null = null;
+  for (;;) {
+    const page: MatchRecordRow[] = await matchRecords.page(after, pageSize);
+    for (const row of page) {
+      const i = features.add(row.id, recordFields(row));
+      indexOf.set(row.id, i);
+      if (row.kind === 'family_report') reports.push(i);
+    }
+    progress.report('reading', features.size, 0);
+    if (page.length > 0) after = (page[page.length - 1] as MatchRecordRow).id;
+    if (page.length < pageSize) break;
+    await lock.renew();
+  }
+  const n = features.size;
+  const personOf = new Int32Array(n).fill(-1);
+  const personIds: string[] = [];
+  const personIndex = new Map<string, number>();
+  const humanPersons = new Set<number>();
+  const linkOf: string[] = new Array(n);
+  const links = new RecordLinkRepository(store.db);
+  let afterRecord: string | null = null;
+  for (;;) {
+    const page = await links.openPage(afterRecord, pageSize);
+    for (const l of page) {
+      const r = indexOf.get(l.record_id);
+      if (r === undefined) continue;
+      let p = personIndex.get(l.person_id);
+      if (p === undefined) {
+        p = personIds.length;
+        personIds.push(l.person_id);
+        personIndex.set(l.person_id, p);
+      }
+      personOf[r] = p;
+      linkOf[r] = l.id;
+      if (humanBases.has(l.basis)) humanPersons.add(p);
+    }
+    if (page.length > 0) afterRecord = (page[page.length - 1] as { record_id: string }).record_id;
+    if (page.length < pageSize) break;
+  }
+  // A record stored without a person (it cannot be, but a store edited by hand could hold one) gets one now.
+  for (let r = 0; r < n; r++) {
+    if (personOf[r] !== -1) continue;
+    personOf[r] = personIds.length;
+    personIds.push('');
+  }
+  lap('reading');
+
+  // What people decided: a match or a person built by hand stays together; a rejection, a record taken out of a
+  // person, and persons recorded as relatives stay apart.
+  const decisions = new DecisionRepository(store.db);
+  const cannotLink = new Set<number>();
+  const apart = (a: string, b: string) => {
+    const x = indexOf.get(a);
+    const y = indexOf.get(b);
+    if (x !== undefined && y !== undefined && x !== y) cannotLink.add(pairKey(x, y));
+  };
+  for (const [a, b] of await decisions.pairsDecided('non_match')) apart(a, b);
+  for (const [a, b] of await tracing.keptApart()) apart(a, b);
+  const membersOf = new Map<number, number[]>();
+  for (let r = 0; r < n; r++) {
+    const p = personOf[r] as number;
+    const list = membersOf.get(p);
+    if (list) list.push(r);
+    else membersOf.set(p, [r]);
+  }
+  for (const rel of await new RelationRepository(store.db).standing(relationsAgainstSamePerson)) {
+    const a = membersOf.get(personIndex.get(rel.person_a) ?? -1) ?? [];
+    const b = membersOf.get(personIndex.get(rel.person_b) ?? -1) ?? [];
+    for (const x of a) for (const y of b) if (x !== y) cannotLink.add(pairKey(x, y));
+  }
+  const mustLink: [number, number][] = [];
+  for (const [a, b] of await decisions.pairsDecided('match')) {
+    const x = indexOf.get(a);
+    const y = indexOf.get(b);
+    if (x !== undefined && y !== undefined) mustLink.push([x, y]);
+  }
+  for (const p of humanPersons) {
+    const members = membersOf.get(p) ?? [];
+    for (let k = 1; k < members.length; k++) mustLink.push([members[0] as number, members[k] as number]);
+  }
+
+  // Linking: the same blocking, scoring and guarded clustering as `athar link`, at autoLinkAt.
+  const linking = linkingModel(model, policy);
+  const compiled = new CompiledModel(linking);
+  const workers = options.workers ?? (n >= SCORING_THREADS_FROM ? defaultWorkers() : 1);
+  const result = await linkFeatures(features, compiled, {
+    cannotLink,
+    mustLink,
+    scoring:
+      workers > 1
+        ? (tf) => scoreInWorkers(features, tf, linking, workers, (d, t) => progress.report('scoring', d, t))
+        : undefined,
+    onStage: (stage, done, total) => {
+      if (stage === 'scoring' && done === 0) lap('blocking');
+      progress.report(stage, done, total);
+    },
+  });
+  lap('clustering');
+  await lock.renew();
+
+  // Each moved record rests on the strongest pair it has inside its cluster.
+  const { a: pairA, b: pairB } = result.candidates.pairs;
+  const pairCount = result.candidates.pairs.length;
+  const bestWeight = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+  const bestPartner = new Int32Array(n).fill(-1);
+  for (let p = 0; p < pairCount; p++) {
+    const x = pairA[p] as number;
+    const y = pairB[p] as number;
+    if (result.clusterOf[x] !== result.clusterOf[y]) continue;
+    const w = result.weights[p] as number;
+    if (w > (bestWeight[x] as number)) {
+      bestWeight[x] = w;
+      bestPartner[x] = y;
+    }
+    if (w > (bestWeight[y] as number)) {
+      bestWeight[y] = w;
+      bestPartner[y] = x;
+    }
+  }
+
+  // Writing: a whole cluster per transaction.
+  const moves = reconcile(result.clusterOf, {
+    personOf,
+    personIds,
+    human: Uint8Array.from(personIds, (_, p) => (humanPersons.has(p) ? 1 : 0)),
+  });
+  const totalMoved = moves.reduce((sum, m) => sum + m.records.length, 0);
+  let moved = 0;
+  let merged = 0;
+  const reason = `model run ${runId}`;
+  for (let start = 0; start < moves.length; ) {
+    let end = start;
+    let size = 0;
+    while (
+      end < moves.length &&
+      (size === 0 || size + (moves[end] as { records: number[] }).records.length <= writeBatch)
+    ) {
+      size += (moves[end] as { records: number[] }).records.length;
+      end++;
+    }
+    const batch = moves.slice(start, end);
+    const at = nowIso(options.clock);
+    merged += await store.transaction(async (trx) => {
+      const repo = new RecordLinkRepository(trx);
+      const touched = new Set<string>();
+      const closing: string[] = [];
+      for (const move of batch)
+        for (const r of move.records) if (linkOf[r]) closing.push(linkOf[r] as string);
+      const closed = await repo.closeMany(closing, at, options.by ?? null, reason);
+      for (const c of closed) touched.add(c.person_id);
+      const opening: Parameters<RecordLinkRepository['openMany']>[1][number][] = [];
+      const matched: number[] = [];
+      for (const move of batch) {
+        let keeper = move.keeper >= 0 ? (personIds[move.keeper] as string) : '';
+        if (!keeper) keeper = await repo.createPerson(at, options.by ?? null);
+        touched.add(keeper);
+        for (const r of move.records) {
+          opening.push({
+            recordId: features.ids[r] as string,
+            personId: keeper,
+            at,
+            by: options.by ?? null,
+            basis: 'model',
+            note: reason,
+          });
+          matched.push(r);
+        }
+      }
+      const opened = await repo.openMany(store.capabilities, opening);
+      const provenance: ModelLinkTable[] = opened.map((l, k) => {
+        const r = matched[k] as number;
+        const partner = bestPartner[r] as number;
+        const weight = partner >= 0 ? (bestWeight[r] as number) + result.priorWeight : result.priorWeight;
+        return {
+          link_id: l.id,
+          run_id: runId,
+          model_version: model.version,
+          matched_record: partner >= 0 ? (features.ids[partner] as string) : (features.ids[r] as string),
+          probability: probabilityOf(weight),
+          match_weight: weight,
+          // Recomputed on demand from the two records and the model (docs/tracing.md): a million waterfalls
+          // would weigh more than the records they explain.
+          explanation: null,
+        };
+      });
+      await new TracingRepository(trx, store.capabilities).addModelLinks(provenance);
+      await appendLogEntries(
+        trx,
+        [...closed, ...opened].map((row: RecordLinkTable) => linkEntry(row)),
+        at,
+      );
+      await settlePersons(trx, touched, at);
+      const emptied = (await repo.openCounts([...touched])).size;
+      await new AuditRepository(trx).append(
+        {
+          actorId: options.by ?? null,
+          actorRole: null,
+          action: 'tracing.linked',
+          subjectType: 'tracing_run',
+          subjectId: runId,
+          details: { moved: opened.length, persons: touched.size },
+        },
+        at,
+      );
+      return touched.size - emptied;
+    });
+    moved += size;
+    progress.report('writing', moved, totalMoved);
+    await lock.renew();
+    start = end;
+  }
+  lap('writing');
+
+  // Review: pairs from reviewFrom that the run left in two persons, and those the guard refused.
+  const sizes = new Map<number, number>();
+  for (let r = 0; r < n; r++)
+    sizes.set(result.clusterOf[r] as number, (sizes.get(result.clusterOf[r] as number) ?? 0) + 1);
+  const isReport = new Uint8Array(n);
+  for (const r of reports) isReport[r] = 1;
+  const reviewWeight = Math.log2(policy.reviewFrom / (1 - policy.reviewFrom)) - result.priorWeight;
+  const seen = new Set<number>();
+  const toReview = [];
+  let refusedByGuard = 0;
+  for (let p = 0; p < pairCount; p++) {
+    const w = result.weights[p] as number;
+    if (w < reviewWeight) continue;
+    const x = pairA[p] as number;
+    const y = pairB[p] as number;
+    if (result.clusterOf[x] === result.clusterOf[y]) continue;
+    const key = pairKey(x, y);
+    if (seen.has(key) || cannotLink.has(key)) continue;
+    seen.add(key);
+    const total = w + result.priorWeight;
+    const probability = probabilityOf(total);
+    const refused = w >= result.thresholdWeight;
+    if (refused) refusedByGuard++;
+    toReview.push({
+      recordA: features.ids[x] as string,
+      recordB: features.ids[y] as string,
+      probability,
+      matchWeight: total,
+      modelVersion: model.version,
+      explanation: explainPair(result.scorer, x, y, n),
+      // A pair the guard refused is as open a question as any: weigh it as one at 0.5.
+      priority: reviewPriority({
+        probability: refused ? 0.5 : probability,
+        familyReport: isReport[x] === 1 || isReport[y] === 1,
+        records:
+          (sizes.get(result.clusterOf[x] as number) ?? 1) + (sizes.get(result.clusterOf[y] as number) ?? 1),
+      }),
+    });
+  }
+  const review = new ReviewService(store, { clock: options.clock });
+  let reviewPairs = 0;
+  for (let i = 0; i < toReview.length; i += 2000) {
+    reviewPairs += (await review.propose(toReview.slice(i, i + 2000))).proposed;
+    progress.report('review', Math.min(i + 2000, toReview.length), toReview.length);
+  }
+  lap('review');
+
+  // Reports: their candidates, from the run's pairs and their persons.
+  const candidateWeight = Math.log2(policy.candidatesFrom / (1 - policy.candidatesFrom)) - result.priorWeight;
+  const reportPairs = new Map<number, { other: number; weight: number }[]>();
+  for (let p = 0; p < pairCount; p++) {
+    const x = pairA[p] as number;
+    const y = pairB[p] as number;
+    if (isReport[x] !== 1 && isReport[y] !== 1) continue;
+    const w = result.weights[p] as number;
+    if (w < candidateWeight && result.clusterOf[x] !== result.clusterOf[y]) continue;
+    for (const [report, other] of [
+      [x, y],
+      [y, x],
+    ] as const) {
+      if (isReport[report] !== 1) continue;
+      const list = reportPairs.get(report) ?? [];
+      list.push({ other, weight: w });
+      reportPairs.set(report, list);
+    }
+  }
+  let reportsDone = 0;
+  for (const r of reports) {
+    const list = (reportPairs.get(r) ?? [])
+      .sort((a, b) => b.weight - a.weight)
+      .filter((c, k, all) => all.findIndex((d) => d.other === c.other) === k)
+      .slice(0, policy.k);
+    await storeReportCandidates(
+      store,
+      features.ids[r] as string,
+      list.map((c) => ({
+        recordId: features.ids[c.other] as string,
+        weight: c.weight + result.priorWeight,
+        explanation: explainPair(result.scorer, r, c.other, n),
+      })),
+      model.version,
+      nowIso(options.clock),
+    );
+    progress.report('reports', ++reportsDone, reports.length);
+  }
+  lap('reports');
+
+  await tracing.doneUpTo(coveredSeq, 'record');
+  const persons = new Set(result.clusterOf).size;
+  if (options.out) {
+    const writer = new CsvWriter(options.out, ['record_id', 'external_id', 'source', 'person_id']);
+    let afterId: string | null = null;
+    for (;;) {
+      const page: {
+        record_id: string;
+        external_id: string | null;
+        source_name: string;
+        person_id: string;
+      }[] = await links.exportPage(afterId, pageSize);
+      for (const row of page)
+        writer.row([row.record_id, row.external_id ?? '', row.source_name, row.person_id]);
+      if (page.length > 0) afterId = (page[page.length - 1] as { record_id: string }).record_id;
+      if (page.length < pageSize) break;
+    }
+    await writer.close();
+    lap('out');
+  }
+  return {
+    runId,
+    records: n,
+    persons,
+    moved,
+    merged,
+    reviewPairs,
+    refusedByGuard,
+    reports: reports.length,
+    model: { version: model.version, autoLinkAt: policy.autoLinkAt, reviewFrom: policy.reviewFrom },
+    candidatePairs: pairCount,
+    timingsMs: {},
+    peakMemoryMiB: 0,
+  };
+}
+
+interface ThrottledProgress {
+  report(stage: RegistryLinkStage, done: number, total: number): void;
+  flush(): Promise<void>;
+}
+
+/** Progress to the caller at once, and to the run's row at most every second (the imports screen reads it). */
+function throttledProgress(
+  store: Store,
+  runId: string,
+  onProgress: RegistryLinkOptions['onProgress'],
+): ThrottledProgress {
+  let last = 0;
+  let pending: Promise<void> = Promise.resolve();
+  let latest: { stage: string; done: number; total: number } | undefined;
+  const tracing = new TracingRepository(store.db, store.capabilities);
+  return {
+    report(stage, done, total) {
+      onProgress?.(stage, done, total);
+      latest = { stage, done, total };
+      const now = Date.now();
+      if (now - last < 1000) return;
+      last = now;
+      const snapshot = latest;
+      pending = pending.then(() => tracing.updateRun(runId, snapshot).catch(() => {}));
+    },
+    async flush() {
+      await pending;
+    },
+  };
+}

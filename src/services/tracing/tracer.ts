@@ -1,0 +1,349 @@
+import { hostname } from 'node:os';
+import { relationsAgainstSamePerson } from '../../domain/registry.js';
+import { reviewPriority } from '../../domain/review.js';
+import { identifierKey } from '../../evidence/identifiers.js';
+import { newId, nowIso } from '../../ids.js';
+import type { LinkageModel } from '../../linkage/model.js';
+import { DecisionRepository } from '../../store/repositories/decisions.js';
+import { IdentificationRepository } from '../../store/repositories/identifications.js';
+import { MatchRecordRepository } from '../../store/repositories/match-records.js';
+import { RecordLinkRepository } from '../../store/repositories/record-links.js';
+import { RelationRepository } from '../../store/repositories/relations.js';
+import { type QueuedItem, TracingRepository } from '../../store/repositories/tracing.js';
+import type { Store } from '../../store/store.js';
+import { readModelFile } from '../batch/linkage-model-file.js';
+import type { AppContext } from '../context.js';
+import { type IdentificationService, matcherActor } from '../review/identifications.js';
+import { RegistryMatcher, recordFields } from '../review/registry-matcher.js';
+import { ReviewService } from '../review/review.js';
+import { cardsOf, evidenceNamingDetainee, matchCard } from './card-matcher.js';
+import { takeTracingLock } from './lock.js';
+import { mergeByModel } from './moves.js';
+import { type TracingPolicy, tracingPolicy } from './policy.js';
+import { runRegistryLink } from './registry-link.js';
+import { storeReportCandidates } from './report-candidates.js';
+import { tracingSignal } from './signal.js';
+
+export interface TraceSummary {
+  records: number;
+  labels: number;
+  /** Records the model linked into another person. */
+  linked: number;
+  reviewPairs: number;
+  reportCandidates: number;
+  identificationsProposed: number;
+  /** The backlog was large: a registry-wide run did the work instead. */
+  fullRun?: string;
+}
+
+/** A queue this long (and this share of the registry) is linked by a registry-wide run rather than record by record. */
+const fullRunFrom = { records: 50_000, share: 0.2 };
+const batchSize = 500;
+const pollMs = 500;
+
+/**
+ * The tracing loop (docs/tracing.md): keeps the registry's match index in memory (built at start, added to as
+ * records arrive — from this process or any other, through the queue), and takes the queue in order: each new
+ * record, imported batch and family report is matched against the registry and goes through the policy (linked
+ * at autoLinkAt when the guard lets it, a review pair from reviewFrom, a report's candidates kept); each new card
+ * label is compared with the registry and may become an identification proposal. Every step is idempotent, so a
+ * batch cut short by a kill is done again; an item leaves the queue once done.
+ */
+export class Tracer {
+  private matcher: RegistryMatcher | undefined;
+  private readonly model: LinkageModel;
+  private readonly policy: TracingPolicy;
+  private readonly owner = `${hostname()}:${process.pid}:loop:${newId()}`;
+  private running: Promise<void> | undefined;
+  private stopping = false;
+  private wake: (() => void) | undefined;
+  private unlisten: (() => void) | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly identifications: IdentificationService,
+    options: { model?: LinkageModel } = {},
+  ) {
+    this.model = options.model ?? readModelFile();
+    this.policy = tracingPolicy(this.model);
+  }
+
+  private get store(): Store {
+    return this.ctx.store;
+  }
+
+  /** Builds the match index and keeps taking the queue until stopped; `onError` hears what a batch could not do. */
+  start(onError: (error: unknown) => void = () => {}): void {
+    if (this.running) return;
+    const onQueued = () => this.wake?.();
+    tracingSignal(this.store).on('queued', onQueued);
+    this.unlisten = () => tracingSignal(this.store).off('queued', onQueued);
+    this.running = (async () => {
+      await new TracingRepository(this.store.db, this.store.capabilities).interruptOrphans(
+        nowIso(this.ctx.clock),
+      );
+      while (!this.stopping) {
+        let done = 0;
+        try {
+          done = (await this.processPending({ limit: batchSize * 4 })).records;
+        } catch (error) {
+          onError(error);
+        }
+        if (done === 0 && !this.stopping) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, pollMs);
+            this.wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          this.wake = undefined;
+        }
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.running;
+    this.running = undefined;
+    this.unlisten?.();
+  }
+
+  /** The index, built on first use from every stored record. */
+  async index(): Promise<RegistryMatcher> {
+    this.matcher ??= await RegistryMatcher.open(this.store, this.model);
+    return this.matcher;
+  }
+
+  /** Takes up to `limit` queued items now (all of them by default): what the loop does each turn. */
+  async processPending(options: { limit?: number } = {}): Promise<TraceSummary> {
+    const tracing = new TracingRepository(this.store.db, this.store.capabilities);
+    const summary: TraceSummary = {
+      records: 0,
+      labels: 0,
+      linked: 0,
+      reviewPairs: 0,
+      reportCandidates: 0,
+      identificationsProposed: 0,
+    };
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    let lastSeq = 0;
+    while (summary.records + summary.labels < limit) {
+      const items = await tracing.take(
+        Math.min(batchSize, limit - summary.records - summary.labels),
+        lastSeq,
+      );
+      if (items.length === 0) break;
+      let lock: Awaited<ReturnType<typeof takeTracingLock>>;
+      try {
+        lock = await takeTracingLock(this.store, this.owner, null, { clock: this.ctx.clock });
+      } catch {
+        break; // a registry-wide run holds the registry: it will cover these records, or the next turn will
+      }
+      try {
+        const matcher = await this.index();
+        const backlog = await tracing.pending();
+        if (backlog >= fullRunFrom.records && backlog >= fullRunFrom.share * matcher.size) {
+          await lock.release();
+          const run = await runRegistryLink(this.store, {
+            model: this.model,
+            clock: this.ctx.clock,
+            waitMs: 5000,
+          });
+          await matcher.refresh();
+          summary.fullRun = run.runId;
+          summary.records += run.records;
+          continue;
+        }
+        for (const item of items) {
+          if (item.kind === 'record') await this.traceRecord(item, matcher, summary);
+          else await this.traceLabel(item, summary);
+          await tracing.done([item.seq]);
+          lastSeq = item.seq;
+          await lock.renew();
+        }
+      } finally {
+        await lock.release();
+      }
+    }
+    return summary;
+  }
+
+  /** One new record: into the index, matched against the registry, through the policy. */
+  private async traceRecord(
+    item: QueuedItem,
+    matcher: RegistryMatcher,
+    summary: TraceSummary,
+  ): Promise<void> {
+    summary.records++;
+    const row = await new MatchRecordRepository(this.store.db).get(item.subjectId);
+    if (!row) return;
+    matcher.index.add(row.id, recordFields(row));
+    const index = matcher.index;
+    const candidates = index.topFor(row.id, this.policy.k);
+    const at = nowIso(this.ctx.clock);
+    const isReport = row.kind === 'family_report';
+    const links = new RecordLinkRepository(this.store.db);
+    const personOf = await links.activeOf([row.id, ...candidates.map((c) => c.recordId)]);
+    // A record with no name is a person of one and is never linked by the model; neither is a report that gives
+    // only a first name (it is matched, and its candidates kept, but a person decides).
+    const named = index.features.hasName(index.indexOf(row.id));
+    const firstNameOnly =
+      isReport &&
+      !row.father_name &&
+      !row.family_name &&
+      !row.grandfather_name &&
+      !hasMoreThanOneWord(row.full_name);
+    const mayLink = named && !firstNameOnly;
+    const runId = `loop-${at.slice(0, 10)}`;
+    const review: Parameters<ReviewService['propose']>[0][number][] = [];
+    for (const c of candidates) {
+      if (c.probability < this.policy.reviewFrom) continue;
+      const mine = (await links.active(row.id))?.personId;
+      const theirs = personOf.get(c.recordId)?.personId;
+      if (!mine || !theirs || mine === theirs) continue;
+      if (mayLink && c.probability >= this.policy.autoLinkAt && (await this.guardLets(mine, theirs, index))) {
+        const sizes = await links.openCounts([mine, theirs]);
+        // The smaller person joins the larger (the new record, usually a person of one, joins the registry's).
+        const [from, into] =
+          (sizes.get(mine) ?? 0) <= (sizes.get(theirs) ?? 0) ? [mine, theirs] : [theirs, mine];
+        summary.linked += await mergeByModel(
+          this.store,
+          {
+            from,
+            into,
+            record: row.id,
+            matched: c.recordId,
+            probability: c.probability,
+            matchWeight: c.weight,
+            explanation: index.explainPair(row.id, c.recordId) ?? null,
+            modelVersion: this.model.version,
+            runId,
+          },
+          at,
+        );
+        continue;
+      }
+      const refused = c.probability >= this.policy.autoLinkAt;
+      review.push({
+        recordA: row.id,
+        recordB: c.recordId,
+        probability: c.probability,
+        matchWeight: c.weight,
+        modelVersion: this.model.version,
+        explanation: index.explainPair(row.id, c.recordId),
+        priority: reviewPriority({ probability: refused ? 0.5 : c.probability, familyReport: isReport }),
+      });
+    }
+    if (review.length > 0) {
+      summary.reviewPairs += (
+        await new ReviewService(this.store, { clock: this.ctx.clock }).propose(review)
+      ).proposed;
+    }
+    if (isReport) {
+      summary.reportCandidates += await storeReportCandidates(
+        this.store,
+        row.id,
+        candidates
+          .filter((c) => c.probability >= this.policy.candidatesFrom)
+          .map((c) => ({
+            recordId: c.recordId,
+            weight: c.weight,
+            explanation: index.explainPair(row.id, c.recordId) ?? null,
+          })),
+        this.model.version,
+        at,
+      );
+    }
+    // A record with a detainee number may be named on a card already labelled.
+    if (row.detainee_number) await this.cardsNaming(row.id, summary);
+  }
+
+  /**
+   * The clustering guard for two persons: no reviewer kept a pair of their records apart, no person took one out
+   * of the other, they are not recorded as relatives, no source gives them two different detainee numbers, and no
+   * pair of their records clearly disagrees (scores below the guard with evidence against it).
+   */
+  private async guardLets(a: string, b: string, index: RegistryMatcher['index']): Promise<boolean> {
+    const links = new RecordLinkRepository(this.store.db);
+    const members = await links.membersOf([a, b]);
+    const ra = members.get(a) ?? [];
+    const rb = members.get(b) ?? [];
+    if (ra.length * rb.length > 2500) return false;
+    const pairs = new Set(ra.flatMap((x) => rb.map((y) => (x < y ? `${x}|${y}` : `${y}|${x}`))));
+    const decisions = await new DecisionRepository(this.store.db).currentAmong(
+      [...pairs].map((p) => p.split('|') as [string, string]),
+    );
+    for (const d of decisions.values()) if (d.decision === 'non_match') return false;
+    for (const [x, y] of await new TracingRepository(this.store.db, this.store.capabilities).keptApartFrom([
+      ...ra,
+      ...rb,
+    ])) {
+      if (pairs.has(x < y ? `${x}|${y}` : `${y}|${x}`)) return false;
+    }
+    if ((await new RelationRepository(this.store.db).between(a, b, relationsAgainstSamePerson)).length > 0)
+      return false;
+    const guardWeight = this.guardWeight(index);
+    const against = -(this.model.clustering.minDisagreement ?? 1);
+    const f = index.features;
+    for (const x of ra) {
+      for (const y of rb) {
+        const ix = index.indexOf(x);
+        const iy = index.indexOf(y);
+        if (ix < 0 || iy < 0) continue;
+        const dx = f.detainee[ix] as number;
+        const dy = f.detainee[iy] as number;
+        const sx = f.source[ix] as number;
+        if (dx >= 0 && dy >= 0 && dx !== dy && sx >= 0 && sx === f.source[iy]) return false;
+        const scored = index.pair(x, y);
+        if (!scored) continue;
+        if (scored.weight >= guardWeight) continue;
+        if (scored.disagreement <= against) return false;
+      }
+    }
+    return true;
+  }
+
+  private guardWeight(index: RegistryMatcher['index']): number {
+    const p = this.model.clustering.minCrossProbability;
+    return Math.log2(p / (1 - p)) - index.priorWeight();
+  }
+
+  /** One evidence item with new labels: its cards compared with the registry; a match becomes a proposal. */
+  private async traceLabel(item: QueuedItem, summary: TraceSummary): Promise<void> {
+    summary.labels++;
+    for (const card of await cardsOf(this.store.db, item.subjectId)) {
+      for (const match of await matchCard(this.store.db, this.store.capabilities, card)) {
+        summary.identificationsProposed += await this.propose(item.subjectId, match.personId, match.basis);
+      }
+    }
+  }
+
+  /** Cards already labelled that name this record's detainee number. */
+  private async cardsNaming(recordId: string, summary: TraceSummary): Promise<void> {
+    const row = await new MatchRecordRepository(this.store.db).get(recordId);
+    const key = row?.detainee_number ? identifierKey(row.detainee_number) : '';
+    if (!key) return;
+    for (const evidenceId of await evidenceNamingDetainee(this.store.db, key)) {
+      for (const card of await cardsOf(this.store.db, evidenceId)) {
+        for (const match of await matchCard(this.store.db, this.store.capabilities, card)) {
+          if (match.recordId !== recordId) continue;
+          summary.identificationsProposed += await this.propose(evidenceId, match.personId, match.basis);
+        }
+      }
+    }
+  }
+
+  private async propose(evidenceId: string, personId: string | null, basis: string): Promise<number> {
+    if (!personId) return 0;
+    if (await new IdentificationRepository(this.store.db).standing(evidenceId, personId)) return 0;
+    await this.identifications.propose({ evidenceId, personId, basis, actor: matcherActor });
+    return 1;
+  }
+}
+
+function hasMoreThanOneWord(text: string | null): boolean {
+  return !!text && text.trim().split(/\s+/).length > 1;
+}

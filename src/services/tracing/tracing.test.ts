@@ -1,0 +1,289 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evidenceContext } from '../../../test/evidence-context.js';
+import { mkdirs, syntheticPhoto } from '../../../test/evidence-files.js';
+import { describeEachDialect } from '../../../test/stores.js';
+import type { SignedIn } from '../../access/caller.js';
+import { personRecordColumns } from '../../domain/person-record.js';
+import { SharpImageDecoder } from '../../evidence/sharp-image-decoder.js';
+import { reconcile } from '../../linkage/reconcile.js';
+import { generate } from '../../linkage/synth/generator.js';
+import { RecordLinkRepository } from '../../store/repositories/record-links.js';
+import { SourceRepository } from '../../store/repositories/sources.js';
+import { TracingRepository } from '../../store/repositories/tracing.js';
+import { importRecords } from '../imports/record-import.js';
+import { servicesOf } from '../index.js';
+import { ingest } from '../ingest/ingest.js';
+import { reportInput } from '../intake/report-input.js';
+
+const as = (userId: string, role: string): SignedIn => ({
+  actor: { userId, username: userId, role, via: 'session', credentialId: `s-${userId}` },
+  ip: null,
+  channel: 'http',
+});
+
+describe('reconcile', () => {
+  const persons = (personOf: number[], ids: string[], human: number[] = []) => ({
+    personOf: Int32Array.from(personOf),
+    personIds: ids,
+    human: Uint8Array.from(ids, (_, p) => (human.includes(p) ? 1 : 0)),
+  });
+
+  it('moves nothing when the persons are what the run says', () => {
+    expect(reconcile(Int32Array.from([0, 0, 2]), persons([0, 0, 1], ['p1', 'p2']))).toEqual([]);
+  });
+
+  it('keeps the person holding most of a cluster, and moves the others in', () => {
+    // Records 0,1 in p1, record 2 in p2, record 3 in p3; the run says 0,1,2 are one person.
+    const moves = reconcile(Int32Array.from([0, 0, 0, 3]), persons([0, 0, 1, 2], ['p1', 'p2', 'p3']));
+    expect(moves).toEqual([{ cluster: 0, keeper: 0, records: [2] }]);
+  });
+
+  it('prefers a person built by hand, so people’s links keep their provenance', () => {
+    const moves = reconcile(Int32Array.from([0, 0, 0]), persons([0, 0, 1], ['p1', 'p2'], [1]));
+    expect(moves).toEqual([{ cluster: 0, keeper: 1, records: [0, 1] }]);
+  });
+
+  it('gives a cluster split off a person a new person when the old one keeps the rest', () => {
+    const moves = reconcile(Int32Array.from([0, 0, 2]), persons([0, 0, 0], ['p1']));
+    expect(moves).toEqual([{ cluster: 2, keeper: -1, records: [2] }]);
+  });
+});
+
+// Synthetic data only (athar synth's generator, labelled synthetic).
+describeEachDialect('the tracing loop', (store) => {
+  let ctx: Awaited<ReturnType<typeof evidenceContext>>;
+  const services = () => servicesOf(ctx);
+  const csv = () => {
+    const { records } = generate({ people: 150, seed: 11 });
+    const lines = [personRecordColumns.join(',')];
+    for (const { fields } of records) {
+      lines.push(personRecordColumns.map((c) => JSON.stringify(fields[c] ?? '')).join(','));
+    }
+    return `${lines.join('\n')}\n`;
+  };
+
+  beforeAll(async () => {
+    ctx = await evidenceContext(store());
+  });
+  afterAll(() => ctx.dispose());
+
+  it('stores every record with a person of its own, and queues it to be linked and matched', async () => {
+    const report = await importRecords(ctx.store, [csv()], {
+      kind: 'registry_line',
+      fileName: 'synthetic.csv',
+      actor: null,
+    });
+    expect(report.created).toBeGreaterThan(200);
+    const unlinked = await ctx.store.db
+      .selectFrom('records as r')
+      .select('r.id')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('record_links as l')
+              .select('l.id')
+              .whereRef('l.record_id', '=', 'r.id')
+              .where('l.unlinked_at', 'is', null),
+          ),
+        ),
+      )
+      .execute();
+    expect(unlinked).toEqual([]);
+    expect(await new TracingRepository(ctx.store.db, ctx.store.capabilities).pending()).toBe(report.created);
+  });
+
+  it('links the registry into persons with the model’s provenance, and a second run changes nothing', async () => {
+    const first = await services().tracing.link();
+    expect(first.moved).toBeGreaterThan(0);
+    expect(first.merged).toBeGreaterThan(0);
+    expect(first.reviewPairs).toBeGreaterThan(0);
+    expect(await new TracingRepository(ctx.store.db, ctx.store.capabilities).pending()).toBe(0);
+    const byModel = await ctx.store.db
+      .selectFrom('record_links as l')
+      .innerJoin('model_links as m', 'm.link_id', 'l.id')
+      .select(['l.person_id', 'l.record_id', 'm.matched_record', 'm.model_version', 'm.probability'])
+      .where('l.unlinked_at', 'is', null)
+      .where('l.basis', '=', 'model')
+      .execute();
+    expect(byModel.length).toBe(first.moved);
+    const links = new RecordLinkRepository(ctx.store.db);
+    for (const l of byModel.slice(0, 20)) {
+      // The record it rests on is in the same person.
+      expect((await links.active(l.matched_record))?.personId).toBe(l.person_id);
+      expect(l.probability).toBeGreaterThanOrEqual(0.99);
+    }
+    const second = await services().tracing.link();
+    expect(second).toMatchObject({ moved: 0, merged: 0, persons: first.persons });
+  });
+
+  it('never re-decides a reviewer’s decision: a rejection stays apart, a confirmation together', async () => {
+    const [pair] = await ctx.store.db
+      .selectFrom('record_links as a')
+      .innerJoin('record_links as b', (j) =>
+        j.onRef('b.person_id', '=', 'a.person_id').onRef('b.record_id', '>', 'a.record_id'),
+      )
+      .select(['a.record_id as a', 'b.record_id as b'])
+      .where('a.unlinked_at', 'is', null)
+      .where('b.unlinked_at', 'is', null)
+      .where('b.basis', '=', 'model')
+      .limit(1)
+      .execute();
+    expect(pair).toBeDefined();
+    const review = services().review.service;
+    await review.decide({
+      recordA: pair!.a,
+      recordB: pair!.b,
+      decision: 'non_match',
+      reviewerId: 'reviewer-1',
+    });
+    const links = new RecordLinkRepository(ctx.store.db);
+    expect((await links.active(pair!.a))?.personId).not.toBe((await links.active(pair!.b))?.personId);
+    await services().tracing.link();
+    expect((await links.active(pair!.a))?.personId).not.toBe((await links.active(pair!.b))?.personId);
+
+    const [open] = await review.open(1);
+    expect(open).toBeDefined();
+    await review.decide({ pairId: open!.id, decision: 'match', reviewerId: 'reviewer-2' });
+    await services().tracing.link();
+    expect((await links.active(open!.recordA))?.personId).toBe((await links.active(open!.recordB))?.personId);
+  });
+
+  it('answers a merged-away person with the person it went to', async () => {
+    const merged = await ctx.store.db
+      .selectFrom('persons')
+      .select(['id', 'merged_into'])
+      .where('merged_into', 'is not', null)
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const view = await services().registry.readPerson(merged.id, as('investigator-1', 'investigator'));
+    expect(view.mergedFrom).toBe(merged.id);
+    expect(view.id).not.toBe(merged.id);
+    expect(view.records.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a second registry-wide run while one holds the registry', async () => {
+    const tracing = new TracingRepository(ctx.store.db, ctx.store.capabilities);
+    expect((await tracing.lock('tracing', 'someone-else', null, Date.now(), 60_000)).ok).toBe(true);
+    await expect(services().tracing.link()).rejects.toMatchObject({ kind: 'conflict' });
+    await tracing.unlock('tracing', 'someone-else');
+  });
+
+  it('links a new record as it arrives, and keeps a family report’s candidates for liaisons', async () => {
+    const source = await new SourceRepository(ctx.store.db).findOrCreate('synthetic test list', 'list');
+    // A record already in the registry, written again by another source: the loop links it at once.
+    const existing = await ctx.store.db
+      .selectFrom('records')
+      .selectAll()
+      .where('father_name', 'is not', null)
+      .where('family_name', 'is not', null)
+      .where('birth_date', 'is not', null)
+      .where('governorate_id', 'is not', null)
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const copy = await services().registry.createRecord(
+      {
+        sourceId: source.id,
+        kind: 'diaspora_list',
+        externalId: 'synthetic-copy-1',
+        fields: {
+          first_name: existing.first_name ?? '',
+          father_name: existing.father_name ?? '',
+          family_name: existing.family_name ?? '',
+          birth_date: existing.birth_date ?? '',
+          governorate: existing.governorate_id ?? '',
+          ...(existing.mother_name ? { mother_name: existing.mother_name } : {}),
+          ...(existing.arrest_date ? { arrest_date: existing.arrest_date } : {}),
+        },
+      },
+      null,
+    );
+    const traced = await services().tracing.tracer.processPending();
+    expect(traced.records).toBe(1);
+    const links = new RecordLinkRepository(ctx.store.db);
+    const joined = await links.active(copy.id);
+    expect(joined?.personId).toBe((await links.active(existing.id))?.personId);
+    expect(joined?.basis).toBe('model');
+
+    const filed = await services().intake.file(
+      reportInput.parse({
+        language: 'ar',
+        person: {
+          fullName: [existing.first_name, existing.father_name, existing.family_name].join(' '),
+          ...(existing.birth_date ? { birthDate: existing.birth_date } : {}),
+        },
+        consent: { internalUse: true },
+        contact: {},
+      }),
+      'public',
+      { actor: null, ip: null, channel: 'http' },
+    );
+    await services().tracing.tracer.processPending();
+    const candidates = await services().tracing.candidates(filed.id, as('liaison-1', 'liaison'));
+    expect(candidates.length).toBeGreaterThan(0);
+    expect(candidates.map((c) => c.recordId)).toContain(existing.id);
+    expect(candidates[0]).toMatchObject({ modelVersion: expect.any(String) });
+    expect(candidates[0]?.explanation).toBeTruthy();
+  });
+
+  it('turns a card naming a registry record (branch and detainee number) into a proposal, never the number alone', async () => {
+    const source = await new SourceRepository(ctx.store.db).findOrCreate(
+      'synthetic branch register',
+      'registry',
+    );
+    const made = await services().registry.createRecord(
+      {
+        sourceId: source.id,
+        kind: 'registry_line',
+        externalId: 'synthetic-card-1',
+        fields: { full_name: 'سامر خالد الحلبي', arresting_branch: '215', detainee_number: '٤٤٢١' },
+      },
+      null,
+    );
+    await services().tracing.tracer.processPending();
+    const person = (await new RecordLinkRepository(ctx.store.db).active(made.id))?.personId;
+    const folder = mkdirs(ctx.dir, 'cards');
+    fs.writeFileSync(path.join(folder, 'body-a.jpg'), await syntheticPhoto(31, 640, 480));
+    fs.writeFileSync(path.join(folder, 'body-b.jpg'), await syntheticPhoto(32, 640, 480));
+    await ingest(ctx, { paths: [folder], actor: 'documenter-1', decoder: new SharpImageDecoder() });
+    const items = await ctx.store.db.selectFrom('evidence_items').select(['id', 'original_name']).execute();
+    const byName = (name: string) => items.find((i) => i.original_name === name)?.id as string;
+    const { catalogue } = services();
+    // A card with the detainee number in Latin digits and the branch: the same body as the registry line.
+    await catalogue.annotate({
+      evidence: byName('body-a.jpg'),
+      kind: 'detainee_number',
+      value: '4421',
+      actor: 'd1',
+    });
+    await catalogue.annotate({
+      evidence: byName('body-a.jpg'),
+      kind: 'branch_number',
+      value: '215',
+      actor: 'd1',
+    });
+    // Another card with the same detainee number and no branch: a number alone names nobody.
+    await catalogue.annotate({
+      evidence: byName('body-b.jpg'),
+      kind: 'detainee_number',
+      value: '4421',
+      actor: 'd1',
+    });
+    const traced = await services().tracing.tracer.processPending();
+    expect(traced.labels).toBeGreaterThanOrEqual(2);
+    const proposals = await ctx.store.db
+      .selectFrom('identifications')
+      .select(['evidence_id', 'person_id', 'proposed_by', 'status', 'basis'])
+      .execute();
+    expect(proposals).toEqual([
+      expect.objectContaining({
+        evidence_id: byName('body-a.jpg'),
+        person_id: person,
+        proposed_by: 'system:matcher',
+        status: 'proposed',
+      }),
+    ]);
+    expect(proposals[0]?.basis).toMatch(/detainee number ٤٤٢١, branch branch-215/);
+  });
+});

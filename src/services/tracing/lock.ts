@@ -1,6 +1,19 @@
+import { hostname } from 'node:os';
 import { DomainError } from '../../domain/errors.js';
 import { TracingRepository } from '../../store/repositories/tracing.js';
 import type { Store } from '../../store/store.js';
+
+/** Owners are `host:pid:…`; a holder on this host whose process no longer exists has died. */
+function diedHere(holder: string): boolean {
+  const [host, pid] = holder.split(':');
+  if (host !== hostname() || !pid || !/^\d+$/.test(pid) || Number(pid) === process.pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
 
 /** The one lock of the registry's linking: a registry-wide run and the loop's batches never run at once. */
 export const tracingLock = 'tracing';
@@ -31,6 +44,12 @@ export async function takeTracingLock(
   for (;;) {
     const got = await repo.lock(tracingLock, owner, runId, clock(), ttlMs);
     if (got.ok) break;
+    // A holder on this machine whose process is gone died without releasing: its lock is taken over now.
+    if (
+      diedHere(got.holder.owner) &&
+      (await repo.takeOver(tracingLock, got.holder.owner, owner, runId, clock(), ttlMs))
+    )
+      break;
     if (Date.now() >= deadline) {
       throw new DomainError(
         'conflict',

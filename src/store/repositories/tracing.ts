@@ -124,6 +124,29 @@ export class TracingRepository {
     return { ok: false, holder: { owner: row.owner, runId: row.run_id, expiresAt: row.expires_at } };
   }
 
+  /** Takes a lock from a holder known to be dead; false when someone else took it meanwhile. */
+  async takeOver(
+    name: string,
+    from: string,
+    owner: string,
+    runId: string | null,
+    nowMs: number,
+    ttlMs: number,
+  ) {
+    const result = await this.db
+      .updateTable('job_locks')
+      .set({
+        owner,
+        run_id: runId,
+        acquired_at: new Date(nowMs).toISOString(),
+        expires_at: new Date(nowMs + ttlMs).toISOString(),
+      })
+      .where('name', '=', name)
+      .where('owner', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   async unlock(name: string, owner: string): Promise<void> {
     await this.db.deleteFrom('job_locks').where('name', '=', name).where('owner', '=', owner).execute();
   }

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config.js';
 import { StoreError } from '../store/errors.js';
 import { version } from '../version.js';
+import { registerBundle } from './commands/bundle.js';
 import { registerContacts } from './commands/contacts.js';
 import { registerEvidence } from './commands/evidence.js';
 import { registerImport } from './commands/import.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerSynth(program);
   registerUsers(program);
   registerContacts(program);
+  registerBundle(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -1,7 +1,13 @@
 import { parseCheckpoint } from '../ledger/checkpoint.js';
 import { type CoveredTable, coveredTables, type LogEntry, parseEntry, rowDigest } from '../ledger/entries.js';
 import { leafHash, sha256Hex, toBase64 } from '../ledger/hash.js';
-import { type Ed25519Key, ed25519Verifier, formatVerifierKey, openNote, parseVerifierKey } from '../ledger/note.js';
+import {
+  type Ed25519Key,
+  ed25519Verifier,
+  formatVerifierKey,
+  openNote,
+  parseVerifierKey,
+} from '../ledger/note.js';
 import { verifyConsistency, verifyInclusion } from '../ledger/tree.js';
 import type { ManifestLine } from './bagit.js';
 import {
@@ -87,7 +93,10 @@ function jsonLines<T>(text: string | undefined): T[] | undefined {
 const b64 = (text: unknown): Uint8Array | undefined =>
   typeof text === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(text) ? Buffer.from(text, 'base64') : undefined;
 
-export async function checkBundle(files: BundleFiles, options: { trustedKey?: Ed25519Key } = {}): Promise<BundleCheck> {
+export async function checkBundle(
+  files: BundleFiles,
+  options: { trustedKey?: Ed25519Key } = {},
+): Promise<BundleCheck> {
   const faults: BundleFault[] = [];
   const notes: string[] = [];
   const out: BundleCheck = { faults, notes, entries: 0, rows: 0, originals: 0 };
@@ -100,14 +109,23 @@ export async function checkBundle(files: BundleFiles, options: { trustedKey?: Ed
     out.description = undefined;
   }
   if (!out.description || out.description.format !== 'athar-court-bundle') {
-    fault({ code: 'not_a_bundle', message: `data/${bundlePaths.bundle} is missing or is not an athar court bundle`, path: `data/${bundlePaths.bundle}` });
+    fault({
+      code: 'not_a_bundle',
+      message: `data/${bundlePaths.bundle} is missing or is not an athar court bundle`,
+      path: `data/${bundlePaths.bundle}`,
+    });
     return out;
   }
 
   // The key: the bag's own, checked against the one the reader was given.
   const keyText = (await files.text(bundlePaths.verifierKey))?.trim();
   const bagKey = keyText ? parseVerifierKey(keyText) : undefined;
-  if (!bagKey) fault({ code: 'key_malformed', message: `data/${bundlePaths.verifierKey} is missing or not a verifier key`, path: `data/${bundlePaths.verifierKey}` });
+  if (!bagKey)
+    fault({
+      code: 'key_malformed',
+      message: `data/${bundlePaths.verifierKey} is missing or not a verifier key`,
+      path: `data/${bundlePaths.verifierKey}`,
+    });
   let key = bagKey;
   if (options.trustedKey) {
     const given = formatVerifierKey(options.trustedKey);
@@ -122,7 +140,9 @@ export async function checkBundle(files: BundleFiles, options: { trustedKey?: Ed
     }
     key = options.trustedKey;
   } else if (bagKey) {
-    notes.push('checked against the verifier key inside the bag; give --key with the key athar published to check it is theirs');
+    notes.push(
+      'checked against the verifier key inside the bag; give --key with the key athar published to check it is theirs',
+    );
   }
   out.verifierKey = key ? formatVerifierKey(key) : undefined;
   if (!key) return out;
@@ -166,7 +186,11 @@ export async function checkBundle(files: BundleFiles, options: { trustedKey?: Ed
     try {
       lines = jsonLines<BundleProof>(await files.text(path));
     } catch (error) {
-      fault({ code: 'proof_malformed', message: `data/${path}: ${(error as Error).message}`, path: `data/${path}` });
+      fault({
+        code: 'proof_malformed',
+        message: `data/${path}: ${(error as Error).message}`,
+        path: `data/${path}`,
+      });
       return [];
     }
     if (!lines) {
@@ -178,8 +202,18 @@ export async function checkBundle(files: BundleFiles, options: { trustedKey?: Ed
       const where = `data/${path} line ${i + 1}`;
       const hashes = Array.isArray(p.proof) ? p.proof.map(b64) : undefined;
       const claimedLeaf = b64(p.leafHash);
-      if (typeof p.entry !== 'string' || !Number.isSafeInteger(p.index) || !hashes || hashes.some((h) => !h) || !claimedLeaf) {
-        fault({ code: 'proof_malformed', message: `${where}: not an inclusion proof {index, size, entry, leafHash, proof, root}`, path: `data/${path}` });
+      if (
+        typeof p.entry !== 'string' ||
+        !Number.isSafeInteger(p.index) ||
+        !hashes ||
+        hashes.some((h) => !h) ||
+        !claimedLeaf
+      ) {
+        fault({
+          code: 'proof_malformed',
+          message: `${where}: not an inclusion proof {index, size, entry, leafHash, proof, root}`,
+          path: `data/${path}`,
+        });
         continue;
       }
       if (!against) continue;
@@ -213,7 +247,12 @@ export async function checkBundle(files: BundleFiles, options: { trustedKey?: Ed
       }
       const parsed = parseEntry(p.entry);
       if (!parsed.ok) {
-        fault({ code: 'entry_malformed', message: `${where}: entry ${p.index}: ${parsed.detail}`, path: `data/${path}`, entry: p.index });
+        fault({
+          code: 'entry_malformed',
+          message: `${where}: entry ${p.index}: ${parsed.detail}`,
+          path: `data/${path}`,
+          entry: p.index,
+        });
         continue;
       }
       proven.set(p.index, parsed.entry);
@@ -237,7 +276,11 @@ export async function checkBundle(files: BundleFiles, options: { trustedKey?: Ed
     }
     const hashes = c && Array.isArray(c.proof) ? c.proof.map(b64) : undefined;
     if (!c || !hashes || hashes.some((h) => !h)) {
-      fault({ code: 'proof_malformed', message: `data/${bundlePaths.consistency} is missing or malformed`, path: `data/${bundlePaths.consistency}` });
+      fault({
+        code: 'proof_malformed',
+        message: `data/${bundlePaths.consistency} is missing or malformed`,
+        path: `data/${bundlePaths.consistency}`,
+      });
     } else if (
       c.from !== checkpoint.size ||
       c.to !== latest.size ||
@@ -259,7 +302,12 @@ export async function checkBundle(files: BundleFiles, options: { trustedKey?: Ed
   const unlogged = new Set((out.description.unlogged ?? []).map((u) => `${u.table}\u0000${u.id}`));
   const tables = new Set<string>(coveredTables);
   const rowFiles = files.paths.filter(
-    (p) => p.endsWith('.json') && (p.startsWith('items/') || p.startsWith('custody/') || p.startsWith('registry/') || p === bundlePaths.exportEvents),
+    (p) =>
+      p.endsWith('.json') &&
+      (p.startsWith('items/') ||
+        p.startsWith('custody/') ||
+        p.startsWith('registry/') ||
+        p === bundlePaths.exportEvents),
   );
   let exportRows: Record<string, unknown>[] = [];
   for (const path of rowFiles) {
@@ -267,13 +315,18 @@ export async function checkBundle(files: BundleFiles, options: { trustedKey?: Ed
     try {
       doc = JSON.parse((await files.text(path)) ?? 'null') as Record<string, unknown>;
     } catch (error) {
-      fault({ code: 'row_digest', message: `data/${path} is not JSON: ${(error as Error).message}`, path: `data/${path}` });
+      fault({
+        code: 'row_digest',
+        message: `data/${path} is not JSON: ${(error as Error).message}`,
+        path: `data/${path}`,
+      });
       continue;
     }
     if (!doc || typeof doc !== 'object') continue;
     for (const [table, rows] of Object.entries(doc)) {
       if (!tables.has(table) || !Array.isArray(rows)) continue;
-      if (path === bundlePaths.exportEvents && table === 'custody_events') exportRows = rows as Record<string, unknown>[];
+      if (path === bundlePaths.exportEvents && table === 'custody_events')
+        exportRows = rows as Record<string, unknown>[];
       for (const row of rows as Record<string, unknown>[]) {
         out.rows++;
         const id = String(row?.id);
@@ -283,12 +336,20 @@ export async function checkBundle(files: BundleFiles, options: { trustedKey?: Ed
         try {
           found = rowDigest(table as CoveredTable, row);
         } catch (error) {
-          fault({ code: 'row_digest', message: `data/${path}: ${table}/${id}: ${(error as Error).message}`, path: `data/${path}` });
+          fault({
+            code: 'row_digest',
+            message: `data/${path}: ${table}/${id}: ${(error as Error).message}`,
+            path: `data/${path}`,
+          });
           continue;
         }
         if (!v) {
           if (!unlogged.has(key)) {
-            fault({ code: 'row_unproven', message: `data/${path}: ${table}/${id} has no proven log entry in the bag`, path: `data/${path}` });
+            fault({
+              code: 'row_unproven',
+              message: `data/${path}: ${table}/${id} has no proven log entry in the bag`,
+              path: `data/${path}`,
+            });
           }
         } else if (v.sha256 !== found) {
           fault({
@@ -307,7 +368,8 @@ export async function checkBundle(files: BundleFiles, options: { trustedKey?: Ed
   // Originals: named by their hash, each taken in by a proven ingest entry, each with its metadata file.
   const ingested = new Set<string>();
   for (const entry of contentEntries.values()) {
-    if (entry.kind === 'custody.ingested' && entry.subject.type === 'evidence_item') ingested.add(entry.subject.sha256);
+    if (entry.kind === 'custody.ingested' && entry.subject.type === 'evidence_item')
+      ingested.add(entry.subject.sha256);
   }
   const hashes = new Map(files.manifest.map((l) => [l.path, l.sha256]));
   for (const path of files.paths.filter((p) => p.startsWith('originals/'))) {
@@ -315,26 +377,48 @@ export async function checkBundle(files: BundleFiles, options: { trustedKey?: Ed
     const named = path.slice('originals/'.length);
     const actual = hashes.get(`data/${path}`);
     if (actual !== named) {
-      fault({ code: 'item_mismatch', message: `data/${path}: the file is named ${named} but the manifest gives ${actual}`, path: `data/${path}` });
+      fault({
+        code: 'item_mismatch',
+        message: `data/${path}: the file is named ${named} but the manifest gives ${actual}`,
+        path: `data/${path}`,
+      });
     }
     if (!ingested.has(named)) {
-      fault({ code: 'original_unlogged', message: `data/${path}: no proven custody.ingested entry names SHA-256 ${named}`, path: `data/${path}` });
+      fault({
+        code: 'original_unlogged',
+        message: `data/${path}: no proven custody.ingested entry names SHA-256 ${named}`,
+        path: `data/${path}`,
+      });
     }
     if (!files.paths.includes(bundlePaths.item(named))) {
-      fault({ code: 'item_mismatch', message: `data/${path} has no metadata file data/${bundlePaths.item(named)}`, path: `data/${path}` });
+      fault({
+        code: 'item_mismatch',
+        message: `data/${path} has no metadata file data/${bundlePaths.item(named)}`,
+        path: `data/${path}`,
+      });
     }
   }
 
   // The export: events proven against the latest checkpoint, whose details fix the bag's content digest.
   const digest = contentDigest(files.manifest, sha256Hex);
   const exported = exportRows.filter((r) => r.kind === 'exported');
-  const provenExport = new Set(exportEntries.flatMap((e) => e.rows.filter((r) => r.table === 'custody_events').map((r) => r.id)));
+  const provenExport = new Set(
+    exportEntries.flatMap((e) => e.rows.filter((r) => r.table === 'custody_events').map((r) => r.id)),
+  );
   if (exported.length === 0) {
-    fault({ code: 'export_unproven', message: `data/${bundlePaths.exportEvents} holds no exported custody event`, path: `data/${bundlePaths.exportEvents}` });
+    fault({
+      code: 'export_unproven',
+      message: `data/${bundlePaths.exportEvents} holds no exported custody event`,
+      path: `data/${bundlePaths.exportEvents}`,
+    });
   }
   for (const row of exported) {
     if (!provenExport.has(String(row.id))) {
-      fault({ code: 'export_unproven', message: `export event ${String(row.id)} is not proven against the latest checkpoint`, path: `data/${bundlePaths.exportEvents}` });
+      fault({
+        code: 'export_unproven',
+        message: `export event ${String(row.id)} is not proven against the latest checkpoint`,
+        path: `data/${bundlePaths.exportEvents}`,
+      });
       continue;
     }
     let details: Partial<ExportDetails> = {};

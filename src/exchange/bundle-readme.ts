@@ -10,7 +10,10 @@ export function bundleReadme(d: BundleDescription, verifierKey: string): string 
       ? { en: `person ${d.scope.personId}`, ar: `الشخص ${d.scope.personId}` }
       : d.scope.kind === 'ingest_run'
         ? { en: `ingest run ${d.scope.ingestRunId}`, ar: `دفعة الإدخال ${d.scope.ingestRunId}` }
-        : { en: `${d.scope.evidenceIds.length} evidence items`, ar: `${d.scope.evidenceIds.length} من مواد الأدلة` };
+        : {
+            en: `${d.scope.evidenceIds.length} evidence items`,
+            ar: `${d.scope.evidenceIds.length} من مواد الأدلة`,
+          };
   const graphic = d.items.filter((i) => i.graphic).length;
   return `حزمة أدلة من أثر (athar) — للمحاكم وجهات التحقيق
 =====================================================

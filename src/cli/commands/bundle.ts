@@ -33,7 +33,9 @@ export function registerBundle(program: Command): void {
     .description('court bundles: BagIt bags of evidence that anyone can verify offline (docs/exchange.md)');
 
   withJson(withDataOptions(bundle.command('create')))
-    .description('build a court bundle of a person, some evidence items or an ingest run (a custody event: exported)')
+    .description(
+      'build a court bundle of a person, some evidence items or an ingest run (a custody event: exported)',
+    )
     .option('--person <id>', 'a person: its records, identified evidence, annotations, claims and events')
     .option('--evidence <item...>', 'evidence items (id, SHA-256 or a prefix of 8+ hex digits)')
     .option('--ingest-run <id>', 'every item an ingest run found')
@@ -61,7 +63,8 @@ export function registerBundle(program: Command): void {
       try {
         const actor = async (username: string, flag: string) => {
           const user = await new UserRepository(ctx.store.db).findByUsername(username);
-          if (!user || user.disabled) throw new CliError(`${flag}: no active user ${username}`, exitCodes.usage);
+          if (!user || user.disabled)
+            throw new CliError(`${flag}: no active user ${username}`, exitCodes.usage);
           return { id: user.id, role: user.role, name: user.username };
         };
         const requester = flags.requester
@@ -105,7 +108,10 @@ export function registerBundle(program: Command): void {
           },
         ).catch((error: unknown) => {
           if (error instanceof BundleError) {
-            throw new CliError(error.message, error.code === 'bad_request' ? exitCodes.usage : exitCodes.failure);
+            throw new CliError(
+              error.message,
+              error.code === 'bad_request' ? exitCodes.usage : exitCodes.failure,
+            );
           }
           if (error instanceof BagPlaceError) throw new CliError(error.message, exitCodes.usage);
           throw error;
@@ -118,7 +124,9 @@ export function registerBundle(program: Command): void {
           );
           printLine(`written to ${result.location}`);
           if (result.withheldRecords > 0)
-            note(`${result.withheldRecords} family-report records left out: their consent does not cover the purpose`);
+            note(
+              `${result.withheldRecords} family-report records left out: their consent does not cover the purpose`,
+            );
         }
       } finally {
         await ctx.close();
@@ -126,7 +134,9 @@ export function registerBundle(program: Command): void {
     });
 
   withJson(bundle.command('verify'))
-    .description('check a court bundle offline: manifests, every file re-hashed, every proof and signature (no database, no network)')
+    .description(
+      'check a court bundle offline: manifests, every file re-hashed, every proof and signature (no database, no network)',
+    )
     .argument('<bag>', 'the bundle: a folder or a .zip file')
     .option('--key <vkey>', "the log's verifier key you were given (text or a file holding it)")
     .action(async (source: string, flags: { json?: boolean; key?: string }) => {
@@ -137,7 +147,11 @@ export function registerBundle(program: Command): void {
       if (flags.key !== undefined) {
         const text = fs.existsSync(flags.key) ? fs.readFileSync(flags.key, 'utf8') : flags.key;
         trustedKey = parseVerifierKey(text);
-        if (!trustedKey) throw new CliError(`--key is not a verifier key (name+<8 hex>+<base64>): ${flags.key}`, exitCodes.usage);
+        if (!trustedKey)
+          throw new CliError(
+            `--key is not a verifier key (name+<8 hex>+<base64>): ${flags.key}`,
+            exitCodes.usage,
+          );
       }
       const report = await verifyBundle(source, trustedKey ? { trustedKey } : {}).catch((error: unknown) => {
         if (error instanceof BagPlaceError) throw new CliError(error.message, exitCodes.usage);

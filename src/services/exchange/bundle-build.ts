@@ -75,7 +75,9 @@ export interface BundleResult {
 /** What a requester must be allowed to read for a scope (docs/access.md). */
 function neededPermissions(scope: BundleScope) {
   const evidence = ['evidence:read', 'evidence:original'] as const;
-  return scope.kind === 'person' ? [...evidence, 'records:read', 'persons:read', 'identifications:read'] as const : evidence;
+  return scope.kind === 'person'
+    ? ([...evidence, 'records:read', 'persons:read', 'identifications:read'] as const)
+    : evidence;
 }
 
 /** Refuses, before anything is built, a requester who may not read the scope or an approver who may not approve. */
@@ -84,13 +86,20 @@ export function checkBundleAccess(request: BundleRequest): void {
   if (requester.role !== 'operator') {
     const missing = neededPermissions(request.scope).filter((p) => !can(requester.role, p));
     if (missing.length > 0) {
-      throw new BundleError(`${requester.name} (${requester.role}) may not read this scope: lacks ${missing.join(', ')}`, 'forbidden');
+      throw new BundleError(
+        `${requester.name} (${requester.role}) may not read this scope: lacks ${missing.join(', ')}`,
+        'forbidden',
+      );
     }
   }
   if (approver) {
-    if (approver.id === requester.id) throw new BundleError('the approver must be another person than the requester', 'forbidden');
+    if (approver.id === requester.id)
+      throw new BundleError('the approver must be another person than the requester', 'forbidden');
     if (approver.role !== 'admin' && approver.role !== 'investigator') {
-      throw new BundleError(`${approver.name} (${approver.role}) may not approve an export: only an admin or an investigator`, 'forbidden');
+      throw new BundleError(
+        `${approver.name} (${approver.role}) may not approve an export: only an admin or an investigator`,
+        'forbidden',
+      );
     }
   }
 }
@@ -104,7 +113,8 @@ function coveredRows(scope: ScopeRows): { table: CoveredTable; id: string; ledge
   for (const item of scope.items) {
     add('evidence_items', [item.item]);
     add('identifications', item.identifications);
-    for (const e of item.custody) out.push({ table: 'custody_events', id: e.id, ledgerIndex: e.ledger_index });
+    for (const e of item.custody)
+      out.push({ table: 'custody_events', id: e.id, ledgerIndex: e.ledger_index });
   }
   if (scope.person) {
     add('records', scope.person.records);
@@ -129,11 +139,16 @@ async function proofsFor(
   const sorted = [...new Set(indexes)].sort((a, b) => a - b);
   for (let i = 0; i < sorted.length; i += 500) {
     const part = sorted.slice(i, i + 500);
-    const rows = await ctx.store.db.selectFrom('ledger_entries').select(['idx', 'entry']).where('idx', 'in', part).execute();
+    const rows = await ctx.store.db
+      .selectFrom('ledger_entries')
+      .select(['idx', 'entry'])
+      .where('idx', 'in', part)
+      .execute();
     const byIdx = new Map(rows.map((r) => [Number(r.idx), r.entry]));
     for (const idx of part) {
       const entry = byIdx.get(idx);
-      if (entry === undefined) throw new BundleError(`log entry ${idx} is missing (run athar verify)`, 'not_found');
+      if (entry === undefined)
+        throw new BundleError(`log entry ${idx} is missing (run athar verify)`, 'not_found');
       const path = await log.inclusionPath(idx, size);
       out.push({
         index: idx,
@@ -159,7 +174,8 @@ export async function createBundle(
   const ledger = openLedger(ctx);
   await ledger.sequencer.publish();
   const scope = await ctx.store.db.transaction().execute((trx) => readScope(trx, request.scope, purpose));
-  if (scope.items.length === 0 && !scope.person) throw new BundleError('the scope holds no evidence items', 'empty');
+  if (scope.items.length === 0 && !scope.person)
+    throw new BundleError('the scope holds no evidence items', 'empty');
 
   // Which entry vouches for each covered row (its latest), and the earliest checkpoint that covers them all.
   const rows = coveredRows(scope);
@@ -180,7 +196,8 @@ export async function createBundle(
   const maxIndex = Math.max(-1, ...indexes);
   const checkpoints = await repo.checkpoints();
   const proofCheckpoint = checkpoints.find((c) => c.size > maxIndex);
-  if (!proofCheckpoint) throw new BundleError('no signed checkpoint covers the scope (run athar ledger checkpoint)', 'not_found');
+  if (!proofCheckpoint)
+    throw new BundleError('no signed checkpoint covers the scope (run athar ledger checkpoint)', 'not_found');
 
   const id = newId();
   const createdAt = nowIso(ctx.clock);
@@ -199,7 +216,9 @@ export async function createBundle(
     let done = 0;
     for (const rowsOfItem of scope.items) {
       const { item } = rowsOfItem;
-      await bag.addPayload(bundlePaths.original(item.sha256), await ctx.blobs.open(item.sha256), { expectedSha256: item.sha256 });
+      await bag.addPayload(bundlePaths.original(item.sha256), await ctx.blobs.open(item.sha256), {
+        expectedSha256: item.sha256,
+      });
       let exif: unknown = null;
       try {
         exif = typeof item.metadata === 'string' ? JSON.parse(item.metadata) : null;
@@ -222,7 +241,10 @@ export async function createBundle(
           evidence_locations: rowsOfItem.locations,
         }),
       );
-      await bag.addPayload(bundlePaths.custody(item.sha256), jsonText({ sha256: item.sha256, custody_events: rowsOfItem.custody }));
+      await bag.addPayload(
+        bundlePaths.custody(item.sha256),
+        jsonText({ sha256: item.sha256, custody_events: rowsOfItem.custody }),
+      );
       options.onProgress?.(++done, scope.items.length);
     }
     if (scope.person) {
@@ -241,8 +263,12 @@ export async function createBundle(
         }),
       );
     }
-    if (scope.records.length > 0) await bag.addPayload(bundlePaths.records, jsonText({ records: scope.records }));
-    const graphicList = items.filter((i) => i.graphic).map((i) => `${i.sha256}\n`).join('');
+    if (scope.records.length > 0)
+      await bag.addPayload(bundlePaths.records, jsonText({ records: scope.records }));
+    const graphicList = items
+      .filter((i) => i.graphic)
+      .map((i) => `${i.sha256}\n`)
+      .join('');
     await bag.addPayload(bundlePaths.graphic, graphicList);
 
     const proofs = await proofsFor(ctx, ledger.log, [...indexes], proofCheckpoint.size, proofCheckpoint.root);
@@ -300,8 +326,18 @@ export async function createBundle(
           actorRole: request.requester.role,
           action: 'bundle.created',
           subjectType: request.scope.kind,
-          subjectId: request.scope.kind === 'person' ? request.scope.personId : request.scope.kind === 'ingest_run' ? request.scope.ingestRunId : null,
-          details: { bundle: id, content_sha256: content, items: items.length, approver: request.approver?.name ?? null },
+          subjectId:
+            request.scope.kind === 'person'
+              ? request.scope.personId
+              : request.scope.kind === 'ingest_run'
+                ? request.scope.ingestRunId
+                : null,
+          details: {
+            bundle: id,
+            content_sha256: content,
+            items: items.length,
+            approver: request.approver?.name ?? null,
+          },
         },
         at,
       );
@@ -319,19 +355,36 @@ export async function createBundle(
       .orderBy('id')
       .execute();
     const exportIndexes = eventRows.map((r) => Number(r.ledger_index));
-    if (exportIndexes.some((i) => !Number.isSafeInteger(i))) throw new BundleError('the export events were not sequenced', 'not_found');
+    if (exportIndexes.some((i) => !Number.isSafeInteger(i)))
+      throw new BundleError('the export events were not sequenced', 'not_found');
     const exportProofs = await proofsFor(ctx, ledger.log, exportIndexes, latest.size, latest.root);
     for (const p of exportProofs) {
       const parsed = parseEntry(p.entry);
-      if (!parsed.ok || parsed.entry.kind !== 'custody.exported') throw new BundleError(`entry ${p.index} is not an export event`, 'not_found');
+      if (!parsed.ok || parsed.entry.kind !== 'custody.exported')
+        throw new BundleError(`entry ${p.index} is not an export event`, 'not_found');
     }
     const consistency = await ledger.log.consistencyProof(proofCheckpoint.size, latest.size);
-    await bag.addPayload(bundlePaths.exportEvents, jsonText({ bundle: id, custody_events: eventRows.map((r) => ({ ...r, ledger_index: Number(r.ledger_index) })) }));
-    await bag.addPayload(bundlePaths.exportProofs, exportProofs.map((p) => `${JSON.stringify(p)}\n`).join(''));
+    await bag.addPayload(
+      bundlePaths.exportEvents,
+      jsonText({
+        bundle: id,
+        custody_events: eventRows.map((r) => ({ ...r, ledger_index: Number(r.ledger_index) })),
+      }),
+    );
+    await bag.addPayload(
+      bundlePaths.exportProofs,
+      exportProofs.map((p) => `${JSON.stringify(p)}\n`).join(''),
+    );
     await bag.addPayload(bundlePaths.latestCheckpoint, latest.note);
     await bag.addPayload(
       bundlePaths.consistency,
-      jsonText({ from: consistency.from, to: consistency.to, fromRoot: consistency.fromRoot, toRoot: consistency.toRoot, proof: consistency.proof }),
+      jsonText({
+        from: consistency.from,
+        to: consistency.to,
+        fromRoot: consistency.fromRoot,
+        toRoot: consistency.toRoot,
+        proof: consistency.proof,
+      }),
     );
     const payloadFiles = bag.payloadLines().length;
     const payloadBytes = bag.payloadBytes;
@@ -340,7 +393,10 @@ export async function createBundle(
         { label: 'Source-Organization', value: description.sourceOrganization },
         { label: 'Bagging-Date', value: createdAt.slice(0, 10) },
         { label: 'External-Identifier', value: id },
-        { label: 'External-Description', value: `athar court bundle of ${request.scope.kind.replace('_', ' ')}; purpose ${purpose}` },
+        {
+          label: 'External-Description',
+          value: `athar court bundle of ${request.scope.kind.replace('_', ' ')}; purpose ${purpose}`,
+        },
         { label: 'Internal-Sender-Identifier', value: `athar ${version}` },
         { label: 'Requester', value: request.requester.name },
         { label: 'Approver', value: request.approver?.name ?? '(none: command line)' },

@@ -22,7 +22,14 @@ export class BundleError extends Error {
 type Row = Record<string, unknown>;
 
 export interface ItemRows {
-  item: Row & { id: string; sha256: string; graphic: number; media_type: string; size_bytes: number; original_name: string | null };
+  item: Row & {
+    id: string;
+    sha256: string;
+    graphic: number;
+    media_type: string;
+    size_bytes: number;
+    original_name: string | null;
+  };
   annotations: Row[];
   bodyLabels: Row[];
   bodies: Row[];
@@ -63,7 +70,8 @@ async function inChunks<T>(ids: readonly string[], read: (ids: string[]) => Prom
 /** The evidence ids a scope names; refuses a scope that names nothing that exists. */
 export async function scopeEvidenceIds(db: Db, scope: BundleScope): Promise<string[]> {
   if (scope.kind === 'evidence') {
-    if (scope.evidenceIds.length === 0) throw new BundleError('name at least one evidence item', 'bad_request');
+    if (scope.evidenceIds.length === 0)
+      throw new BundleError('name at least one evidence item', 'bad_request');
     const found = await inChunks(scope.evidenceIds, (ids) =>
       db.selectFrom('evidence_items').select('id').where('id', 'in', ids).execute(),
     );
@@ -73,7 +81,11 @@ export async function scopeEvidenceIds(db: Db, scope: BundleScope): Promise<stri
     return [...new Set(scope.evidenceIds)];
   }
   if (scope.kind === 'ingest_run') {
-    const run = await db.selectFrom('ingest_runs').select('id').where('id', '=', scope.ingestRunId).executeTakeFirst();
+    const run = await db
+      .selectFrom('ingest_runs')
+      .select('id')
+      .where('id', '=', scope.ingestRunId)
+      .executeTakeFirst();
     if (!run) throw new BundleError(`no ingest run ${scope.ingestRunId}`, 'not_found');
     const rows = await db
       .selectFrom('evidence_locations')
@@ -84,7 +96,11 @@ export async function scopeEvidenceIds(db: Db, scope: BundleScope): Promise<stri
       .execute();
     return rows.map((r) => r.evidence_id);
   }
-  const person = await db.selectFrom('persons').select('id').where('id', '=', scope.personId).executeTakeFirst();
+  const person = await db
+    .selectFrom('persons')
+    .select('id')
+    .where('id', '=', scope.personId)
+    .executeTakeFirst();
   if (!person) throw new BundleError(`no person ${scope.personId}`, 'not_found');
   const rows = await db
     .selectFrom('identifications')
@@ -98,38 +114,94 @@ export async function scopeEvidenceIds(db: Db, scope: BundleScope): Promise<stri
 }
 
 async function itemRows(db: Db, id: string): Promise<ItemRows> {
-  const item = (await db.selectFrom('evidence_items').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as ItemRows['item'];
-  const bodyLabels = await db.selectFrom('body_labels').selectAll().where('evidence_id', '=', id).orderBy('created_at').orderBy('id').execute();
+  const item = (await db
+    .selectFrom('evidence_items')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()) as ItemRows['item'];
+  const bodyLabels = await db
+    .selectFrom('body_labels')
+    .selectAll()
+    .where('evidence_id', '=', id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   const bodyIds = [...new Set(bodyLabels.map((l) => l.body_id))];
   return {
     item,
-    annotations: await db.selectFrom('annotations').selectAll().where('evidence_id', '=', id).orderBy('created_at').orderBy('id').execute(),
+    annotations: await db
+      .selectFrom('annotations')
+      .selectAll()
+      .where('evidence_id', '=', id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
     bodyLabels,
-    bodies: bodyIds.length ? await db.selectFrom('bodies').selectAll().where('id', 'in', bodyIds).orderBy('id').execute() : [],
-    identifications: await db.selectFrom('identifications').selectAll().where('evidence_id', '=', id).orderBy('proposed_at').orderBy('id').execute(),
-    custody: (await db.selectFrom('custody_events').selectAll().where('evidence_id', '=', id).orderBy('at').orderBy('id').execute()).map(
-      (r) => ({ ...r, ledger_index: r.ledger_index === null ? null : Number(r.ledger_index) }),
-    ),
-    locations: await db.selectFrom('evidence_locations').selectAll().where('evidence_id', '=', id).orderBy('found_at').orderBy('id').execute(),
+    bodies: bodyIds.length
+      ? await db.selectFrom('bodies').selectAll().where('id', 'in', bodyIds).orderBy('id').execute()
+      : [],
+    identifications: await db
+      .selectFrom('identifications')
+      .selectAll()
+      .where('evidence_id', '=', id)
+      .orderBy('proposed_at')
+      .orderBy('id')
+      .execute(),
+    custody: (
+      await db
+        .selectFrom('custody_events')
+        .selectAll()
+        .where('evidence_id', '=', id)
+        .orderBy('at')
+        .orderBy('id')
+        .execute()
+    ).map((r) => ({ ...r, ledger_index: r.ledger_index === null ? null : Number(r.ledger_index) })),
+    locations: await db
+      .selectFrom('evidence_locations')
+      .selectAll()
+      .where('evidence_id', '=', id)
+      .orderBy('found_at')
+      .orderBy('id')
+      .execute(),
   };
 }
 
 async function personRows(db: Db, personId: string): Promise<PersonRows> {
-  const person = await db.selectFrom('persons').selectAll().where('id', '=', personId).executeTakeFirstOrThrow();
-  const links = await db.selectFrom('record_links').selectAll().where('person_id', '=', personId).orderBy('linked_at').orderBy('id').execute();
+  const person = await db
+    .selectFrom('persons')
+    .selectAll()
+    .where('id', '=', personId)
+    .executeTakeFirstOrThrow();
+  const links = await db
+    .selectFrom('record_links')
+    .selectAll()
+    .where('person_id', '=', personId)
+    .orderBy('linked_at')
+    .orderBy('id')
+    .execute();
   const recordIds = [...new Set(links.map((l) => l.record_id))];
-  const records = await inChunks(recordIds, (ids) => db.selectFrom('records').selectAll().where('id', 'in', ids).execute());
+  const records = await inChunks(recordIds, (ids) =>
+    db.selectFrom('records').selectAll().where('id', 'in', ids).execute(),
+  );
   const events = await db
     .selectFrom('events')
     .selectAll()
-    .where((eb) => (recordIds.length ? eb.or([eb('person_id', '=', personId), eb('record_id', 'in', recordIds)]) : eb('person_id', '=', personId)))
+    .where((eb) =>
+      recordIds.length
+        ? eb.or([eb('person_id', '=', personId), eb('record_id', 'in', recordIds)])
+        : eb('person_id', '=', personId),
+    )
     .orderBy('date_start')
     .orderBy('id')
     .execute();
   const assertions = await db
     .selectFrom('assertions')
     .selectAll()
-    .where((eb) => (recordIds.length ? eb.or([eb('person_id', '=', personId), eb('record_id', 'in', recordIds)]) : eb('person_id', '=', personId)))
+    .where((eb) =>
+      recordIds.length
+        ? eb.or([eb('person_id', '=', personId), eb('record_id', 'in', recordIds)])
+        : eb('person_id', '=', personId),
+    )
     .orderBy('asserted_at')
     .orderBy('id')
     .execute();
@@ -140,9 +212,17 @@ async function personRows(db: Db, personId: string): Promise<PersonRows> {
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  const identifications = await db.selectFrom('identifications').selectAll().where('person_id', '=', personId).orderBy('proposed_at').orderBy('id').execute();
+  const identifications = await db
+    .selectFrom('identifications')
+    .selectAll()
+    .where('person_id', '=', personId)
+    .orderBy('proposed_at')
+    .orderBy('id')
+    .execute();
   const decisionIds = [...new Set(links.flatMap((l) => (l.decision_id ? [l.decision_id] : [])))];
-  const decisions = decisionIds.length ? await db.selectFrom('decisions').selectAll().where('id', 'in', decisionIds).orderBy('id').execute() : [];
+  const decisions = decisionIds.length
+    ? await db.selectFrom('decisions').selectAll().where('id', 'in', decisionIds).orderBy('id').execute()
+    : [];
   return { person, records, links, events, assertions, relations, identifications, decisions };
 }
 
@@ -171,16 +251,22 @@ export async function readScope(db: Db, scope: BundleScope, purpose: string): Pr
     }
   }
   const inPerson = new Set((person?.records ?? []).map((r) => r.id as string));
-  const named = [...new Set(items.flatMap((i) => i.annotations.flatMap((a) => (a.record_id ? [a.record_id as string] : []))))].filter(
-    (id) => !inPerson.has(id),
+  const named = [
+    ...new Set(
+      items.flatMap((i) => i.annotations.flatMap((a) => (a.record_id ? [a.record_id as string] : []))),
+    ),
+  ].filter((id) => !inPerson.has(id));
+  let records = await inChunks(named, (chunkIds) =>
+    db.selectFrom('records').selectAll().where('id', 'in', chunkIds).execute(),
   );
-  let records = await inChunks(named, (chunkIds) => db.selectFrom('records').selectAll().where('id', 'in', chunkIds).execute());
   const withheld = await withheldAmong(records);
   withheldRecords += withheld.size;
   records = records.filter((r) => !withheld.has(r.id as string));
   const hidden = new Set([...withheld]);
   for (const item of items) {
-    item.annotations = item.annotations.map((a) => (hidden.has(a.record_id as string) ? { ...a, record_id: null, record_withheld: true } : a));
+    item.annotations = item.annotations.map((a) =>
+      hidden.has(a.record_id as string) ? { ...a, record_id: null, record_withheld: true } : a,
+    );
   }
   return { items, person, records: records as Row[], withheldRecords };
 }

@@ -1,5 +1,5 @@
-import { readText } from '../../exchange/bag-io.js';
 import { type BagFault, checkBag } from '../../exchange/bag-check.js';
+import { readText } from '../../exchange/bag-io.js';
 import { payloadDir } from '../../exchange/bagit.js';
 import { type BundleFault, checkBundle } from '../../exchange/bundle-check.js';
 import type { Ed25519Key } from '../../ledger/note.js';
@@ -45,7 +45,9 @@ export async function verifyBundle(
       },
     });
     const present = new Set(bag.files);
-    const payloadPaths = bag.files.filter((f) => f.startsWith(`${payloadDir}/`)).map((f) => f.slice(payloadDir.length + 1));
+    const payloadPaths = bag.files
+      .filter((f) => f.startsWith(`${payloadDir}/`))
+      .map((f) => f.slice(payloadDir.length + 1));
     const log = await checkBundle(
       {
         text: (path) => readText(reader, `${payloadDir}/${path}`, present),

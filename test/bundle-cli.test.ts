@@ -148,7 +148,8 @@ describe('athar bundle (real binary)', () => {
       fs.readdirSync(path.join(bag, 'data', 'originals'))[0]!,
     );
     const bytes = fs.readFileSync(original);
-    bytes[Math.floor(bytes.length / 2)] ^= 0x01;
+    const at = Math.floor(bytes.length / 2);
+    bytes[at] = (bytes[at] as number) ^ 0x01;
     fs.writeFileSync(original, bytes);
     const { code, report } = await verify(bag);
     expect(code).toBe(1);

@@ -108,7 +108,7 @@ export async function checkBundle(
   } catch {
     out.description = undefined;
   }
-  if (!out.description || out.description.format !== 'athar-court-bundle') {
+  if (out.description?.format !== 'athar-court-bundle') {
     fault({
       code: 'not_a_bundle',
       message: `data/${bundlePaths.bundle} is missing or is not an athar court bundle`,

@@ -5,6 +5,7 @@ import { version } from '../version.js';
 import { registerBundle } from './commands/bundle.js';
 import { registerContacts } from './commands/contacts.js';
 import { registerEvidence } from './commands/evidence.js';
+import { registerExport } from './commands/export.js';
 import { registerImport } from './commands/import.js';
 import { registerIngest } from './commands/ingest.js';
 import { registerInit } from './commands/init.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerUsers(program);
   registerContacts(program);
   registerBundle(program);
+  registerExport(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -40,6 +40,8 @@ export interface ImportOptions {
   fileName: string;
   batchSize?: number;
   onProgress?: (progress: ImportProgress) => void | Promise<void>;
+  /** Rows already split (a spreadsheet, a PFIF document: src/services/exchange/import-source.ts), read instead of CSV text. */
+  rows?: AsyncIterable<ImportRowItem> | Iterable<ImportRowItem>;
 }
 
 export interface ImportProgress {
@@ -92,6 +94,9 @@ interface Row {
   line: number;
   cells: string[];
 }
+
+/** The header first, then data rows: what a row source hands the import. */
+export type ImportRowItem = Row | { header: string[] };
 
 /** Rows of CSV text given in chunks: the header first, then data rows (blank lines skipped). */
 async function* csvRows(
@@ -227,7 +232,7 @@ export async function importRecords(
     await options.onProgress?.(progressOf(report));
   };
 
-  for await (const item of csvRows(file, chunks)) {
+  for await (const item of options.rows ?? csvRows(file, chunks)) {
     if ('header' in item) {
       const seen = new Set<string>();
       columns = item.header.map((raw) => {

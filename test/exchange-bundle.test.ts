@@ -10,6 +10,7 @@ import { newId } from '../src/ids.js';
 import { createBundle } from '../src/services/exchange/bundle-build.js';
 import { BundleError } from '../src/services/exchange/bundle-scope.js';
 import { verifyBundle } from '../src/services/exchange/bundle-verify.js';
+import { exportData } from '../src/services/exchange/export.js';
 import { IdentificationService } from '../src/services/identifications.js';
 import { ingest } from '../src/services/ingest.js';
 import { initLedger } from '../src/services/ledger-setup.js';
@@ -220,5 +221,31 @@ describeEachDialect('court bundles', (getStore) => {
       .where('kind', '=', 'exported')
       .execute();
     expect(exported).toHaveLength(3);
+  });
+
+  it("exports a family report's record only for a purpose its consent covers", async () => {
+    const read = async (name: string, purpose: 'criminal_proceedings' | 'un_iimp' | null) => {
+      const out = path.join(ctx.dir, name);
+      const report = await exportData(ctx, { kind: 'records', format: 'csv', out, purpose });
+      return { report, text: fs.readFileSync(out, 'utf8') };
+    };
+    const court = await read('court.csv', 'criminal_proceedings');
+    expect(court.report).toMatchObject({ exported: 2, withheld: 1 });
+    expect(court.text.match(/family_report/g)).toHaveLength(1);
+    const other = await read('iimp.csv', 'un_iimp');
+    expect(other.report).toMatchObject({ exported: 1, withheld: 2 });
+    expect(other.text).not.toContain('family_report');
+    const none = await read('none.json', null);
+    expect(none.report.withheld).toBe(2);
+    const persons = await exportData(ctx, {
+      kind: 'persons',
+      format: 'pfif',
+      out: path.join(ctx.dir, 'persons.xml'),
+      purpose: 'criminal_proceedings',
+    });
+    expect(persons.exported).toBe(1);
+    const xml = fs.readFileSync(path.join(ctx.dir, 'persons.xml'), 'utf8');
+    expect(xml).toContain(`/person.${personId}</pfif:person_record_id>`);
+    expect(xml).not.toContain('Synthetic Detainee 1<');
   });
 });

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config.js';
 import { StoreError } from '../store/errors.js';
 import { version } from '../version.js';
+import { registerBackup } from './commands/backup.js';
 import { registerBundle } from './commands/bundle.js';
 import { registerContacts } from './commands/contacts.js';
 import { registerEvidence } from './commands/evidence.js';
@@ -13,6 +14,7 @@ import { registerLedger } from './commands/ledger.js';
 import { registerLink } from './commands/link.js';
 import { registerMatch } from './commands/match.js';
 import { registerNames } from './commands/names.js';
+import { registerRestore } from './commands/restore.js';
 import { registerServe } from './commands/serve.js';
 import { registerSynth } from './commands/synth.js';
 import { registerUsers } from './commands/users.js';
@@ -41,6 +43,8 @@ export function buildProgram(): Command {
   registerContacts(program);
   registerBundle(program);
   registerExport(program);
+  registerBackup(program);
+  registerRestore(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -1,11 +1,18 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../../config/config.js';
 import { isSha256Hex } from '../../blobs/blob-store.js';
+import type { Config } from '../../config/config.js';
 import { version } from '../../version.js';
 import type { AppContext } from '../context.js';
-import { backupPostgres, backupSqlite, DatabaseCopyError, restorePostgres, sqliteCounts, type TableCounts } from './database-copy.js';
+import {
+  backupPostgres,
+  backupSqlite,
+  DatabaseCopyError,
+  restorePostgres,
+  sqliteCounts,
+  type TableCounts,
+} from './database-copy.js';
 
 /**
  * `athar backup` and `athar restore` (docs/exchange.md). A backup target is a folder that keeps every snapshot:
@@ -67,7 +74,10 @@ function blobPath(root: string, sha: string): string {
 }
 
 /** Copies files `concurrency` at a time, each through a temporary name: a killed copy leaves no half file. */
-async function copyMany(jobs: { from: string; to: string; mode: number }[], concurrency: number): Promise<void> {
+async function copyMany(
+  jobs: { from: string; to: string; mode: number }[],
+  concurrency: number,
+): Promise<void> {
   const made = new Set<string>();
   let next = 0;
   const worker = async () => {
@@ -94,8 +104,11 @@ async function listBlobs(root: string): Promise<{ sha: string; size: number }[]>
   for (const a of (await fsp.readdir(base).catch(() => [] as string[])).sort()) {
     for (const b of (await fsp.readdir(path.join(base, a)).catch(() => [] as string[])).sort()) {
       const dir = path.join(base, a, b);
-      for (const entry of (await fsp.readdir(dir, { withFileTypes: true })).sort((x, y) => (x.name < y.name ? -1 : 1))) {
-        if (entry.isFile() && isSha256Hex(entry.name)) out.push({ sha: entry.name, size: (await fsp.stat(path.join(dir, entry.name))).size });
+      for (const entry of (await fsp.readdir(dir, { withFileTypes: true })).sort((x, y) =>
+        x.name < y.name ? -1 : 1,
+      )) {
+        if (entry.isFile() && isSha256Hex(entry.name))
+          out.push({ sha: entry.name, size: (await fsp.stat(path.join(dir, entry.name))).size });
       }
     }
   }
@@ -114,9 +127,14 @@ export async function backup(
   const start = performance.now();
   const root = path.resolve(target);
   if (fs.existsSync(root)) {
-    if (!fs.statSync(root).isDirectory()) throw new BackupError(`${target} exists and is not a folder: a backup target is a folder`, 'usage');
+    if (!fs.statSync(root).isDirectory())
+      throw new BackupError(`${target} exists and is not a folder: a backup target is a folder`, 'usage');
     const entries = fs.readdirSync(root).filter((n) => n !== 'blobs' && n !== 'snapshots');
-    if (entries.length > 0) throw new BackupError(`${target} holds other things (${entries.slice(0, 3).join(', ')}): give an empty folder or an earlier backup's`, 'usage');
+    if (entries.length > 0)
+      throw new BackupError(
+        `${target} holds other things (${entries.slice(0, 3).join(', ')}): give an empty folder or an earlier backup's`,
+        'usage',
+      );
   }
   await fsp.mkdir(path.join(root, 'snapshots'), { recursive: true, mode: dirMode });
   await fsp.chmod(root, dirMode);
@@ -172,7 +190,9 @@ export async function backup(
     }
   }
   await copyMany(jobs, options.concurrency ?? 8);
-  await fsp.writeFile(path.join(snap, 'blobs.txt'), blobs.map((b) => `${b.sha} ${b.size}\n`).join(''), { mode: fileMode });
+  await fsp.writeFile(path.join(snap, 'blobs.txt'), blobs.map((b) => `${b.sha} ${b.size}\n`).join(''), {
+    mode: fileMode,
+  });
   const manifest: SnapshotManifest = {
     format: backupFormat,
     version: 1,
@@ -216,17 +236,26 @@ export interface RestoreReport {
 export function findSnapshot(source: string, id?: string): { dir: string; manifest: SnapshotManifest } {
   const root = path.resolve(source);
   const snaps = path.join(root, 'snapshots');
-  if (!fs.existsSync(snaps)) throw new BackupError(`${source} is not an athar backup (no snapshots/ folder)`, 'usage');
+  if (!fs.existsSync(snaps))
+    throw new BackupError(`${source} is not an athar backup (no snapshots/ folder)`, 'usage');
   const complete = fs
     .readdirSync(snaps)
     .filter((n) => fs.existsSync(path.join(snaps, n, 'snapshot.json')))
     .sort();
   const chosen = id ?? complete.at(-1);
   if (!chosen || !complete.includes(chosen)) {
-    throw new BackupError(id ? `${source} has no complete snapshot ${id} (complete: ${complete.join(', ') || 'none'})` : `${source} holds no complete snapshot`, 'usage');
+    throw new BackupError(
+      id
+        ? `${source} has no complete snapshot ${id} (complete: ${complete.join(', ') || 'none'})`
+        : `${source} holds no complete snapshot`,
+      'usage',
+    );
   }
-  const manifest = JSON.parse(fs.readFileSync(path.join(snaps, chosen, 'snapshot.json'), 'utf8')) as SnapshotManifest;
-  if (manifest.format !== backupFormat) throw new BackupError(`${source}: snapshot ${chosen} is not an athar backup`, 'usage');
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(snaps, chosen, 'snapshot.json'), 'utf8'),
+  ) as SnapshotManifest;
+  if (manifest.format !== backupFormat)
+    throw new BackupError(`${source}: snapshot ${chosen} is not an athar backup`, 'usage');
   return { dir: path.join(snaps, chosen), manifest };
 }
 
@@ -238,11 +267,16 @@ function isEmptyPlace(dir: string): boolean {
  * Restores a snapshot into an empty data folder (and, for PostgreSQL, an empty schema of the given database), then
  * counts every table and blob against the snapshot's counts. Refuses a place that holds anything.
  */
-export async function restore(source: string, config: Config, options: { snapshot?: string; concurrency?: number } = {}): Promise<RestoreReport> {
+export async function restore(
+  source: string,
+  config: Config,
+  options: { snapshot?: string; concurrency?: number } = {},
+): Promise<RestoreReport> {
   const start = performance.now();
   const { dir, manifest } = findSnapshot(source, options.snapshot);
   const dataDir = config.dataDir;
-  if (!isEmptyPlace(dataDir)) throw new BackupError(`${dataDir} is not empty: restore goes into an empty or new folder only`, 'usage');
+  if (!isEmptyPlace(dataDir))
+    throw new BackupError(`${dataDir} is not empty: restore goes into an empty or new folder only`, 'usage');
   if (manifest.dialect !== config.database.kind) {
     throw new BackupError(
       `snapshot ${manifest.id} is of a ${manifest.dialect} database; restore it into ${manifest.dialect === 'sqlite' ? 'SQLite (no --database-url, or sqlite:FILE)' : 'PostgreSQL (--database-url postgres://…)'}`,
@@ -250,7 +284,8 @@ export async function restore(source: string, config: Config, options: { snapsho
     );
   }
   const blobRoot = config.blobs.root;
-  if (!isEmptyPlace(blobRoot)) throw new BackupError(`${blobRoot} is not empty: restore goes into an empty place only`, 'usage');
+  if (!isEmptyPlace(blobRoot))
+    throw new BackupError(`${blobRoot} is not empty: restore goes into an empty place only`, 'usage');
   if (config.database.kind === 'sqlite' && fs.existsSync(config.database.file)) {
     throw new BackupError(`${config.database.file} exists: restore goes into an empty place only`, 'usage');
   }
@@ -259,19 +294,33 @@ export async function restore(source: string, config: Config, options: { snapsho
   try {
     if (config.database.kind === 'sqlite') {
       await fsp.mkdir(path.dirname(config.database.file), { recursive: true, mode: dirMode });
-      await copyMany([{ from: path.join(dir, manifest.database), to: config.database.file, mode: fileMode }], 1);
+      await copyMany(
+        [{ from: path.join(dir, manifest.database), to: config.database.file, mode: fileMode }],
+        1,
+      );
       counts = sqliteCounts(config.database.file);
     } else {
-      counts = await restorePostgres(path.join(dir, manifest.database), config.database.url, manifest.schema ?? 'public');
+      counts = await restorePostgres(
+        path.join(dir, manifest.database),
+        config.database.url,
+        manifest.schema ?? 'public',
+      );
     }
   } catch (error) {
-    if (error instanceof DatabaseCopyError) throw new BackupError(error.message, /empty place|not empty|holds/.test(error.message) ? 'usage' : 'failure');
+    if (error instanceof DatabaseCopyError)
+      throw new BackupError(
+        error.message,
+        /empty place|not empty|holds/.test(error.message) ? 'usage' : 'failure',
+      );
     throw error;
   }
   const keys: string[] = [];
   for (const name of manifest.keys) {
     await fsp.mkdir(path.join(dataDir, 'keys'), { recursive: true, mode: dirMode });
-    await copyMany([{ from: path.join(dir, 'keys', name), to: path.join(dataDir, 'keys', name), mode: fileMode }], 1);
+    await copyMany(
+      [{ from: path.join(dir, 'keys', name), to: path.join(dataDir, 'keys', name), mode: fileMode }],
+      1,
+    );
     keys.push(name);
   }
   const backupBlobs = path.join(path.resolve(source), 'blobs');
@@ -289,7 +338,8 @@ export async function restore(source: string, config: Config, options: { snapsho
   const wrong = Object.entries(manifest.counts).filter(([table, n]) => counts[table] !== n);
   if (wrong.length > 0 || restoredBlobs !== manifest.blobs.count) {
     const said = wrong.map(([t, n]) => `${t}: ${counts[t] ?? 'missing'} rows, the snapshot says ${n}`);
-    if (restoredBlobs !== manifest.blobs.count) said.push(`blobs: ${restoredBlobs}, the snapshot says ${manifest.blobs.count}`);
+    if (restoredBlobs !== manifest.blobs.count)
+      said.push(`blobs: ${restoredBlobs}, the snapshot says ${manifest.blobs.count}`);
     throw new BackupError(`the restore does not match snapshot ${manifest.id}: ${said.join('; ')}`);
   }
   return {

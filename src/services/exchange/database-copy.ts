@@ -25,8 +25,17 @@ export type TableCounts = Record<string, number>;
 export function sqliteCounts(file: string): TableCounts {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
-    const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name").all() as { name: string }[];
-    return Object.fromEntries(tables.map((t) => [t.name, Number((db.prepare(`select count(*) as n from "${t.name}"`).get() as { n: number }).n)]));
+    const tables = db
+      .prepare(
+        "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
+      )
+      .all() as { name: string }[];
+    return Object.fromEntries(
+      tables.map((t) => [
+        t.name,
+        Number((db.prepare(`select count(*) as n from "${t.name}"`).get() as { n: number }).n),
+      ]),
+    );
   } finally {
     db.close();
   }
@@ -72,7 +81,11 @@ export async function pgToolVersion(tool: 'pg_dump' | 'pg_restore'): Promise<str
   return new Promise((resolve, reject) =>
     execFile(tool, ['--version'], (error, stdout) =>
       error
-        ? reject(new DatabaseCopyError(`${tool} is not installed (apt-get install postgresql-client): a PostgreSQL backup needs it`))
+        ? reject(
+            new DatabaseCopyError(
+              `${tool} is not installed (apt-get install postgresql-client): a PostgreSQL backup needs it`,
+            ),
+          )
         : resolve(stdout.trim()),
     ),
   );
@@ -91,13 +104,22 @@ function run(tool: string, args: string[], env: NodeJS.ProcessEnv): Promise<stri
     });
     child.on('error', (error) => reject(new DatabaseCopyError(`${tool}: ${error.message}`)));
     child.on('close', (code) =>
-      code === 0 ? resolve(stdout) : reject(new DatabaseCopyError(`${tool} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`)),
+      code === 0
+        ? resolve(stdout)
+        : reject(
+            new DatabaseCopyError(
+              `${tool} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`,
+            ),
+          ),
     );
   });
 }
 
 async function countSchema(client: pg.Client, schema: string): Promise<TableCounts> {
-  const tables = await client.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE' order by table_name", [schema]);
+  const tables = await client.query<{ name: string }>(
+    "select table_name as name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE' order by table_name",
+    [schema],
+  );
   const out: TableCounts = {};
   for (const { name } of tables.rows) {
     const r = await client.query<{ n: string }>(`select count(*) as n from "${schema}"."${name}"`);
@@ -107,7 +129,10 @@ async function countSchema(client: pg.Client, schema: string): Promise<TableCoun
 }
 
 /** pg_dump of athar's schema in the snapshot its rows were counted in. */
-export async function backupPostgres(url: string, target: string): Promise<{ counts: TableCounts; schema: string; tool: string }> {
+export async function backupPostgres(
+  url: string,
+  target: string,
+): Promise<{ counts: TableCounts; schema: string; tool: string }> {
   const tool = await pgToolVersion('pg_dump');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -115,9 +140,22 @@ export async function backupPostgres(url: string, target: string): Promise<{ cou
     await client.query('begin isolation level repeatable read read only');
     const schema = (await client.query<{ s: string }>('select current_schema() as s')).rows[0]?.s;
     if (!schema) throw new DatabaseCopyError('the connection has no current schema');
-    const snapshot = (await client.query<{ id: string }>('select pg_export_snapshot() as id')).rows[0]?.id as string;
+    const snapshot = (await client.query<{ id: string }>('select pg_export_snapshot() as id')).rows[0]
+      ?.id as string;
     const counts = await countSchema(client, schema);
-    await run('pg_dump', ['--format=custom', '--compress=1', '--no-owner', '--no-privileges', `--schema=${schema}`, `--snapshot=${snapshot}`, `--file=${target}`], libpqEnv(url));
+    await run(
+      'pg_dump',
+      [
+        '--format=custom',
+        '--compress=1',
+        '--no-owner',
+        '--no-privileges',
+        `--schema=${schema}`,
+        `--snapshot=${snapshot}`,
+        `--file=${target}`,
+      ],
+      libpqEnv(url),
+    );
     await client.query('commit');
     fs.chmodSync(target, 0o600);
     return { counts, schema, tool };
@@ -133,9 +171,14 @@ export async function requireEmptyPostgres(url: string, schema: string): Promise
     throw new DatabaseCopyError(`cannot connect to the target database: ${error.message}`);
   });
   try {
-    const r = await client.query<{ n: string }>("select count(*) as n from information_schema.tables where table_schema = $1", [schema]);
+    const r = await client.query<{ n: string }>(
+      'select count(*) as n from information_schema.tables where table_schema = $1',
+      [schema],
+    );
     if (Number(r.rows[0]?.n) > 0) {
-      throw new DatabaseCopyError(`the target database's schema ${schema} already holds ${r.rows[0]?.n} tables: restore goes into an empty place only`);
+      throw new DatabaseCopyError(
+        `the target database's schema ${schema} already holds ${r.rows[0]?.n} tables: restore goes into an empty place only`,
+      );
     }
     const exists = await client.query('select 1 from pg_namespace where nspname = $1', [schema]);
     return exists.rowCount !== 0;
@@ -149,12 +192,20 @@ export async function restorePostgres(dump: string, url: string, schema: string)
   const exists = await requireEmptyPostgres(url, schema);
   const env = libpqEnv(url);
   let list: string | undefined;
-  const args = ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${env.PGDATABASE}`];
+  const args = [
+    '--no-owner',
+    '--no-privileges',
+    '--exit-on-error',
+    '--single-transaction',
+    `--dbname=${env.PGDATABASE}`,
+  ];
   if (exists) {
     // The dump creates its schema; an existing empty one (`public` is in every new database) is used as it is.
     const toc = await run('pg_restore', ['--list', dump], env);
     const quoted = schema.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const keep = toc.split('\n').filter((line) => !new RegExp(`(SCHEMA - ${quoted} |COMMENT - SCHEMA ${quoted} )`).test(line));
+    const keep = toc
+      .split('\n')
+      .filter((line) => !new RegExp(`(SCHEMA - ${quoted} |COMMENT - SCHEMA ${quoted} )`).test(line));
     list = path.join(os.tmpdir(), `athar-restore-${process.pid}-${Date.now()}.list`);
     fs.writeFileSync(list, `${keep.join('\n')}\n`, { mode: 0o600 });
     args.push(`--use-list=${list}`);

@@ -77,16 +77,22 @@ function firstBadControl(text: string): number {
   return -1;
 }
 
-/** UTF-16 without a BOM: NUL bytes on one parity only, as ASCII punctuation and digits give in CSV. */
+/**
+ * UTF-16 without a BOM: one byte of each pair is the high byte of Latin or Arabic text (0x00 or 0x06), which no
+ * 8-bit text holds (both are control bytes), while the other byte is not.
+ */
 function sniffUtf16(bytes: Uint8Array): TextEncoding | undefined {
   const n = Math.min(bytes.length - (bytes.length % 2), 1 << 16);
-  if (n < 4) return undefined;
+  if (n < 8) return undefined;
   let even = 0;
   let odd = 0;
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) i % 2 === 0 ? even++ : odd++;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i];
+    if (b === 0x00 || b === 0x06) i % 2 === 0 ? even++ : odd++;
+  }
   const pairs = n / 2;
-  if (odd > pairs * 0.2 && even < odd * 0.02) return 'utf-16le';
-  if (even > pairs * 0.2 && odd < even * 0.02) return 'utf-16be';
+  if (odd >= pairs * 0.5 && even <= pairs * 0.05) return 'utf-16le';
+  if (even >= pairs * 0.5 && odd <= pairs * 0.05) return 'utf-16be';
   return undefined;
 }
 

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { can } from '../../access/policies.js';
+import { FsBlobStore } from '../../blobs/fs-blob-store.js';
 import { BagWriter } from '../../exchange/bag-writer.js';
 import {
   type BundleDescription,
@@ -22,7 +24,7 @@ import type { AppContext } from '../context.js';
 import { recordCustodyEvents } from '../custody.js';
 import { readLedgerKey } from '../ledger-key.js';
 import { openLedger } from '../ledger-setup.js';
-import { openBagSink } from './bag-files.js';
+import { openBagSink, readChunks } from './bag-files.js';
 import { BundleError, readScope, type ScopeRows } from './bundle-scope.js';
 
 /**
@@ -163,6 +165,22 @@ async function proofsFor(
   return out;
 }
 
+/** An original's bytes: straight from the file, in large synchronous reads, when the vault is a folder. */
+async function originalBytes(ctx: AppContext, sha256: string): Promise<AsyncIterable<Uint8Array>> {
+  if (ctx.blobs instanceof FsBlobStore) {
+    const file = ctx.blobs.pathOf(sha256);
+    if (!fs.existsSync(file))
+      throw new BundleError(
+        `the original ${sha256} is missing from the vault (run athar verify)`,
+        'not_found',
+      );
+    return (async function* () {
+      yield* readChunks(file);
+    })();
+  }
+  return ctx.blobs.open(sha256);
+}
+
 export async function createBundle(
   ctx: AppContext,
   request: BundleRequest,
@@ -216,7 +234,7 @@ export async function createBundle(
     let done = 0;
     for (const rowsOfItem of scope.items) {
       const { item } = rowsOfItem;
-      await bag.addPayload(bundlePaths.original(item.sha256), await ctx.blobs.open(item.sha256), {
+      await bag.addPayload(bundlePaths.original(item.sha256), await originalBytes(ctx, item.sha256), {
         expectedSha256: item.sha256,
       });
       let exif: unknown = null;

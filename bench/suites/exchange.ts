@@ -37,7 +37,13 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-bench-exchange-'));
 const rows: BenchRow[] = [];
 const say = (text: string) => process.stderr.write(`${text}\n`);
 
-async function noisePhotos(folder: string, n: number, width: number, height: number, quality: number): Promise<number> {
+async function noisePhotos(
+  folder: string,
+  n: number,
+  width: number,
+  height: number,
+  quality: number,
+): Promise<number> {
   fs.mkdirSync(folder, { recursive: true });
   let bytes = 0;
   const one = async (i: number) => {
@@ -47,7 +53,8 @@ async function noisePhotos(folder: string, n: number, width: number, height: num
     fs.writeFileSync(path.join(folder, `noise-${String(i).padStart(5, '0')}.jpg`), jpeg);
     bytes += jpeg.length;
   };
-  for (let i = 0; i < n; i += 4) await Promise.all([0, 1, 2, 3].filter((k) => i + k < n).map((k) => one(i + k)));
+  for (let i = 0; i < n; i += 4)
+    await Promise.all([0, 1, 2, 3].filter((k) => i + k < n).map((k) => one(i + k)));
   return bytes;
 }
 
@@ -76,24 +83,43 @@ try {
     say('ingesting them');
     const summary = await ingest(ctx, { paths: [folder], actor: 'bench', decoder: new SharpImageDecoder() });
     await openLedger(ctx).sequencer.publish();
-    const shas = (await ctx.store.db.selectFrom('evidence_items').select('sha256').execute()).map((r) => r.sha256);
-    const originals = shas.map((s) => path.join(ctx.config.blobs.root, 'sha256', s.slice(0, 2), s.slice(2, 4), s));
+    const shas = (await ctx.store.db.selectFrom('evidence_items').select('sha256').execute()).map(
+      (r) => r.sha256,
+    );
+    const originals = shas.map((s) =>
+      path.join(ctx.config.blobs.root, 'sha256', s.slice(0, 2), s.slice(2, 4), s),
+    );
     fs.rmSync(folder, { recursive: true, force: true });
     const sha256sum = () => seconds(() => execFileSync('sha256sum', originals, { maxBuffer: 1 << 26 }));
     sha256sum();
     const baseBefore = sha256sum();
     const dirBag = path.join(work, 'bag');
     const built = await secondsAsync(() =>
-      createBundle(ctx, { scope: { kind: 'ingest_run', ingestRunId: summary.runId }, requester: { id: 'os:bench', role: 'operator', name: 'os:bench' } }, dirBag),
+      createBundle(
+        ctx,
+        {
+          scope: { kind: 'ingest_run', ingestRunId: summary.runId },
+          requester: { id: 'os:bench', role: 'operator', name: 'os:bench' },
+        },
+        dirBag,
+      ),
     );
     const verified = await secondsAsync(() => verifyBundle(dirBag));
     if (!verified.value.ok) throw new Error(`bundle did not verify: ${verified.value.faults[0]?.message}`);
     const zipBag = path.join(work, 'bag.zip');
     const zipBuilt = await secondsAsync(() =>
-      createBundle(ctx, { scope: { kind: 'ingest_run', ingestRunId: summary.runId }, requester: { id: 'os:bench', role: 'operator', name: 'os:bench' } }, zipBag),
+      createBundle(
+        ctx,
+        {
+          scope: { kind: 'ingest_run', ingestRunId: summary.runId },
+          requester: { id: 'os:bench', role: 'operator', name: 'os:bench' },
+        },
+        zipBag,
+      ),
     );
     const zipVerified = await secondsAsync(() => verifyBundle(zipBag));
-    if (!zipVerified.value.ok) throw new Error(`zip bundle did not verify: ${zipVerified.value.faults[0]?.message}`);
+    if (!zipVerified.value.ok)
+      throw new Error(`zip bundle did not verify: ${zipVerified.value.faults[0]?.message}`);
     const baseAfter = sha256sum();
     const base = (baseBefore + baseAfter) / 2;
     const gb = bytes / 1e9;
@@ -103,12 +129,22 @@ try {
       name,
       size,
       throughput: { value: Math.round(bytes / 1e6 / s), unit: 'MB/s' },
-      ratio: { against: `sha256sum over the same originals (${Math.round(bytes / 1e6 / base)} MB/s)`, value: Math.round((base / s) * 100) / 100, goal: '≥ 0.5' },
+      ratio: {
+        against: `sha256sum over the same originals (${Math.round(bytes / 1e6 / base)} MB/s)`,
+        value: Math.round((base / s) * 100) / 100,
+        goal: '≥ 0.5',
+      },
       extra: { seconds: Math.round(s * 10) / 10 },
     });
     rows.push(row('court bundle build (folder)', built.s), row('court bundle verify (folder)', verified.s));
-    rows.push({ ...row('court bundle build (zip)', zipBuilt.s), ratio: { ...row('', zipBuilt.s).ratio!, goal: 'informational' } });
-    rows.push({ ...row('court bundle verify (zip)', zipVerified.s), ratio: { ...row('', zipVerified.s).ratio!, goal: 'informational' } });
+    rows.push({
+      ...row('court bundle build (zip)', zipBuilt.s),
+      ratio: { ...row('', zipBuilt.s).ratio!, goal: 'informational' },
+    });
+    rows.push({
+      ...row('court bundle verify (zip)', zipVerified.s),
+      ratio: { ...row('', zipVerified.s).ratio!, goal: 'informational' },
+    });
     await ctx.close();
     fs.rmSync(path.join(work, 'bundle-data'), { recursive: true, force: true });
     fs.rmSync(dirBag, { recursive: true, force: true });
@@ -124,7 +160,14 @@ try {
     const lines = fs.readFileSync(synth.files.records, 'utf8').split('\n');
     const text = lines.slice(0, records + 1).join('\n');
     fs.rmSync(path.join(work, 'synth'), { recursive: true, force: true });
-    const imported = await secondsAsync(() => importRecords(ctx.store, [text], { kind: 'registry_line', actor: 'bench', fileName: 'synthetic.csv', batchSize: 2000 }));
+    const imported = await secondsAsync(() =>
+      importRecords(ctx.store, [text], {
+        kind: 'registry_line',
+        actor: 'bench',
+        fileName: 'synthetic.csv',
+        batchSize: 2000,
+      }),
+    );
     say(`imported ${imported.value.created} in ${imported.s.toFixed(1)} s`);
     await openLedger(ctx).sequencer.publish();
     const n = imported.value.created;
@@ -135,7 +178,13 @@ try {
         let after = '';
         let seen = 0;
         for (;;) {
-          const page = await ctx.store.db.selectFrom('records').selectAll().where('id', '>', after).orderBy('id').limit(5000).execute();
+          const page = await ctx.store.db
+            .selectFrom('records')
+            .selectAll()
+            .where('id', '>', after)
+            .orderBy('id')
+            .limit(5000)
+            .execute();
           if (page.length === 0) break;
           seen += page.length;
           after = page.at(-1)!.id;
@@ -144,13 +193,19 @@ try {
       });
       for (const format of ['csv', 'json', 'pfif'] as const) {
         const out = path.join(work, `records.${format}`);
-        const done = await secondsAsync(() => exportData(ctx, { kind: 'records', format, out, purpose: null }));
+        const done = await secondsAsync(() =>
+          exportData(ctx, { kind: 'records', format, out, purpose: null }),
+        );
         rows.push({
           suite: 'exchange',
           name: `export records as ${format}`,
           size: `${(n / 1e6).toFixed(2)}M records`,
           throughput: { value: Math.round(done.value.exported / done.s), unit: 'records/s' },
-          ratio: { against: `keyset read of the rows (${Math.round(read.value / read.s)} records/s)`, value: Math.round((read.s / done.s) * 100) / 100, goal: '≥ 100k records/s' },
+          ratio: {
+            against: `keyset read of the rows (${Math.round(read.value / read.s)} records/s)`,
+            value: Math.round((read.s / done.s) * 100) / 100,
+            goal: '≥ 100k records/s',
+          },
           extra: { seconds: Math.round(done.s * 10) / 10, MB: Math.round(done.value.bytes / 1e6) },
         });
         fs.rmSync(out, { force: true });
@@ -187,12 +242,19 @@ try {
         name,
         size,
         throughput: { value: Math.round(dataBytes / 1e6 / s), unit: 'MB/s' },
-        ratio: { against: `cp -r of the data folder (${cpS.toFixed(1)} s)`, value: Math.round((cpS / s) * 100) / 100, goal: '≥ 0.5' },
+        ratio: {
+          against: `cp -r of the data folder (${cpS.toFixed(1)} s)`,
+          value: Math.round((cpS / s) * 100) / 100,
+          goal: '≥ 0.5',
+        },
         extra: { seconds: Math.round(s * 10) / 10, ...extra },
       });
       rows.push(
         r('backup (first, to an empty folder)', backedUp.s),
-        { ...r('backup (second, blobs incremental)', again.s, { copiedBlobs: again.value.blobs.copied }), ratio: { ...r('', again.s).ratio!, goal: 'informational' } },
+        {
+          ...r('backup (second, blobs incremental)', again.s, { copiedBlobs: again.value.blobs.copied }),
+          ratio: { ...r('', again.s).ratio!, goal: 'informational' },
+        },
         r('restore (counts checked)', restored.s),
       );
     }

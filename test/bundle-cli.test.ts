@@ -137,7 +137,7 @@ describe('athar bundle (real binary)', () => {
     expect(fs.statSync(path.join(good, 'data')).mode & 0o777).toBe(0o700);
     // The archive itself is still intact after logging the export.
     expect((await runAthar(['verify', '--data', data])).code).toBe(0);
-  });
+  }, 120_000);
 
   it('names a flipped byte in an original', async () => {
     const bag = copy('flipped');
@@ -154,7 +154,7 @@ describe('athar bundle (real binary)', () => {
     const { code, report } = await verify(bag);
     expect(code).toBe(1);
     expect(report.faults[0]).toMatchObject({ code: 'checksum_mismatch', path: path.relative(bag, original) });
-  });
+  }, 120_000);
 
   it('names a missing file and an added file', async () => {
     const missing = copy('missing');
@@ -174,7 +174,7 @@ describe('athar bundle (real binary)', () => {
     const r = await verify(added);
     expect(r.code).toBe(1);
     expect(r.report.faults[0]).toMatchObject({ code: 'file_added', path: 'data/originals/extra.jpg' });
-  });
+  }, 120_000);
 
   it('names an edited metadata file, and — with the manifests rewritten — the broken content digest', async () => {
     const bag = copy('metadata');
@@ -190,7 +190,7 @@ describe('athar bundle (real binary)', () => {
     const r = await verify(bag);
     expect(r.code).toBe(1);
     expect(r.report.faults.map((f) => f.code)).toEqual(['content_digest']);
-  });
+  }, 120_000);
 
   it('names an edited custody file even when the manifests were rewritten (the row digest the log vouches for)', async () => {
     const bag = copy('custody');
@@ -203,7 +203,7 @@ describe('athar bundle (real binary)', () => {
     const r = await verify(bag);
     expect(r.code).toBe(1);
     expect(r.report.faults[0]).toMatchObject({ code: 'row_digest', path: path.relative(bag, file) });
-  });
+  }, 120_000);
 
   it('names a proof for another entry', async () => {
     const bag = copy('proof');
@@ -223,7 +223,7 @@ describe('athar bundle (real binary)', () => {
       code: 'inclusion_failed',
       path: 'data/log/inclusion-proofs.jsonl',
     });
-  });
+  }, 120_000);
 
   it('names a checkpoint signed by another key, and a bag whose key is not the one given', async () => {
     const bag = copy('forged');
@@ -245,7 +245,7 @@ describe('athar bundle (real binary)', () => {
     const wrong = await verify(good, ['--key', formatVerifierKey(other)]);
     expect(wrong.code).toBe(1);
     expect(wrong.report.faults[0]).toMatchObject({ code: 'key_mismatch' });
-  });
+  }, 120_000);
 
   it('a bag without bagit.txt is incomplete; a zip verifies; a bad --key or a missing bag is a usage error', async () => {
     const bag = copy('incomplete');
@@ -257,7 +257,7 @@ describe('athar bundle (real binary)', () => {
     expect((await runAthar(['bundle', 'verify', zip, '--key', vkey])).code).toBe(0);
     expect((await runAthar(['bundle', 'verify', zip, '--key', 'not-a-key'])).code).toBe(2);
     expect((await runAthar(['bundle', 'verify', path.join(dir, 'nowhere')])).code).toBe(2);
-  });
+  }, 120_000);
 
   it('refuses a non-empty target, two scopes, an unknown item, and a requester who may not read originals', async () => {
     const full = path.join(dir, 'full');
@@ -312,7 +312,7 @@ describe('athar bundle (real binary)', () => {
     expect(r4.code).toBe(1);
     expect(r4.stderr).toMatch(/may not read this scope/);
     for (const name of ['two', 'unknown', 'denied']) expect(fs.existsSync(path.join(dir, name))).toBe(false);
-  });
+  }, 120_000);
 
   it('a kill -9 during the build leaves no bag marked complete', async () => {
     // Photos of noise do not compress: enough bytes that the kill lands while originals are being copied.

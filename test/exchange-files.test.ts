@@ -84,7 +84,7 @@ describe('imports from the files people have, and exports (real binary)', () => 
       });
     }
     expect(await records()).toBe(0);
-  });
+  }, 120_000);
 
   it('refuses random bytes, NUL bytes and a wrong --encoding with the file and byte offset, writing nothing; reads CR-only line ends', async () => {
     const random = Buffer.alloc(4000);
@@ -136,7 +136,7 @@ describe('imports from the files people have, and exports (real binary)', () => 
     ]);
     expect(cr.code, cr.stderr).toBe(0);
     expect(JSON.parse(cr.stdout).created).toBe(2);
-  });
+  }, 120_000);
 
   it('proposes a map for Arabic and English headers, imports only once it is accepted, and reuses a saved mapping', async () => {
     const workbook = new ExcelJS.Workbook();
@@ -240,7 +240,7 @@ describe('imports from the files people have, and exports (real binary)', () => 
     const csv = fs.readFileSync(out, 'utf8');
     expect(csv).toContain('Rami Khaled Synthetic');
     expect(csv).toMatch(/Samer Ahmad Synthetic,,Ahmad,.*,m,1980-01-02/);
-  });
+  }, 120_000);
 
   it('PFIF 1.4 both ways: records and their status notes go out, and come back in as records and claims', async () => {
     const pfif = `<?xml version="1.0" encoding="UTF-8"?>
@@ -299,7 +299,7 @@ describe('imports from the files people have, and exports (real binary)', () => 
     const report = JSON.parse(back.stdout);
     expect(report.created).toBe(await records());
     expect(report.claimsAdded).toBe(1);
-  });
+  }, 120_000);
 
   it("exports family reports' records only where consent covers the purpose, and refuses bad requests", async () => {
     const csv = write('family.csv', 'record_id,full_name\nf1,Synthetic Family One\n');
@@ -378,5 +378,5 @@ describe('imports from the files people have, and exports (real binary)', () => 
       '--json',
     ]);
     expect(JSON.parse(evidence.stdout).exported).toBe(0);
-  });
+  }, 120_000);
 });

@@ -120,42 +120,68 @@ async function placeNames(
   };
 }
 
-type RecordRow = Awaited<ReturnType<typeof recordPage>>[number];
+type RecordRow = Awaited<ReturnType<typeof recordPage>>[number] & {
+  source_name: string;
+  person_id: string | null;
+};
 
+/**
+ * A keyset page of records by primary key, and nothing joined: with the table's statistics SQLite planned the join
+ * to sources from the (small) sources table and sorted every later row for each page — quadratic. Source names
+ * come from a map, persons from one indexed lookup per page.
+ */
 function recordPage(db: Db, after: string, limit: number) {
   return db
-    .selectFrom('records as r')
-    .innerJoin('sources as s', 's.id', 'r.source_id')
-    .leftJoin('record_links as l', (j) => j.onRef('l.record_id', '=', 'r.id').on('l.unlinked_at', 'is', null))
+    .selectFrom('records')
     .select([
-      'r.id',
-      'r.kind',
-      'r.external_id',
-      'r.full_name',
-      'r.first_name',
-      'r.father_name',
-      'r.grandfather_name',
-      'r.family_name',
-      'r.mother_name',
-      'r.sex',
-      'r.birth_date',
-      'r.birth_year',
-      'r.governorate_id',
-      'r.place_of_origin',
-      'r.arrest_date',
-      'r.arresting_branch_id',
-      'r.detainee_number',
-      'r.death_date',
-      'r.forensic_report_number',
-      'r.notes',
-      'r.created_at',
-      's.name as source_name',
-      'l.person_id',
+      'id',
+      'source_id',
+      'kind',
+      'external_id',
+      'full_name',
+      'first_name',
+      'father_name',
+      'grandfather_name',
+      'family_name',
+      'mother_name',
+      'sex',
+      'birth_date',
+      'birth_year',
+      'governorate_id',
+      'place_of_origin',
+      'arrest_date',
+      'arresting_branch_id',
+      'detainee_number',
+      'death_date',
+      'forensic_report_number',
+      'notes',
+      'created_at',
     ])
-    .where('r.id', '>', after)
-    .orderBy('r.id')
+    .where('id', '>', after)
+    .orderBy('id')
     .limit(limit)
     .execute();
+}
+
+async function sourceNames(db: Db): Promise<Map<string, string>> {
+  return new Map(
+    (await db.selectFrom('sources').select(['id', 'name']).execute()).map((r) => [r.id, r.name]),
+  );
+}
+
+/** The person each record is linked to now. */
+async function personsOf(db: Db, recordIds: readonly string[], chunk: number): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < recordIds.length; i += chunk) {
+    const rows = await db
+      .selectFrom('record_links')
+      .select(['record_id', 'person_id'])
+      .where('record_id', 'in', recordIds.slice(i, i + chunk))
+      .where('unlinked_at', 'is', null)
+      .execute();
+    for (const r of rows) out.set(r.record_id, r.person_id);
+  }
+  return out;
 }
 
 function recordExportRow(r: RecordRow, places: Awaited<ReturnType<typeof placeNames>>): ExportRow {
@@ -189,7 +215,13 @@ function recordExportRow(r: RecordRow, places: Awaited<ReturnType<typeof placeNa
 }
 
 /** PFIF-status claims about these records (and persons), by record or person id. */
-async function claimsAbout(db: Db, column: 'record_id' | 'person_id', ids: readonly string[], chunk: number) {
+async function claimsAbout(
+  db: Db,
+  column: 'record_id' | 'person_id',
+  ids: readonly string[],
+  chunk: number,
+  sources: Map<string, string>,
+) {
   const out = new Map<
     string,
     { id: string; kind: string; statement: string | null; asserted_at: string; source: string | null }[]
@@ -251,12 +283,23 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
   try {
     const allowed = await consentingRecords(db, purpose);
     const places = await placeNames(db);
+    const sources = await sourceNames(db);
     await sink.push(encoder.head());
     if (request.kind === 'records') {
       for (let after = ''; ; ) {
-        const page = await recordPage(db, after, pageSize);
-        if (page.length === 0) break;
-        after = (page.at(-1) as RecordRow).id;
+        const raw = await recordPage(db, after, pageSize);
+        if (raw.length === 0) break;
+        after = (raw.at(-1) as { id: string }).id;
+        const persons = await personsOf(
+          db,
+          raw.map((r) => r.id),
+          chunk,
+        );
+        const page: RecordRow[] = raw.map((r) => ({
+          ...r,
+          source_name: sources.get(r.source_id) ?? r.source_id,
+          person_id: persons.get(r.id) ?? null,
+        }));
         const kept = page.filter((r) => r.kind !== 'family_report' || allowed.has(r.id));
         withheld += page.length - kept.length;
         const claims =
@@ -266,6 +309,7 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
                 'record_id',
                 kept.map((r) => r.id),
                 chunk,
+                sources,
               )
             : undefined;
         let text = '';
@@ -278,7 +322,7 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
         }
         exported += kept.length;
         await sink.push(text);
-        if (page.length < pageSize) break;
+        if (raw.length < pageSize) break;
       }
     } else if (request.kind === 'persons') {
       for (let after = ''; ; ) {
@@ -297,9 +341,8 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
           const rows = await db
             .selectFrom('record_links as l')
             .innerJoin('records as r', 'r.id', 'l.record_id')
-            .innerJoin('sources as s', 's.id', 'r.source_id')
             .selectAll('r')
-            .select(['s.name as source_name', 'l.person_id', 'l.linked_at'])
+            .select(['l.person_id', 'l.linked_at'])
             .where('l.person_id', 'in', ids.slice(i, i + chunk))
             .where('l.unlinked_at', 'is', null)
             .orderBy('l.linked_at')
@@ -308,7 +351,8 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
           for (const r of rows)
             linked.set(r.person_id, [...(linked.get(r.person_id) ?? []), r as unknown as RecordRow]);
         }
-        const claims = request.format === 'pfif' ? await claimsAbout(db, 'person_id', ids, chunk) : undefined;
+        const claims =
+          request.format === 'pfif' ? await claimsAbout(db, 'person_id', ids, chunk, sources) : undefined;
         const recordClaims =
           request.format === 'pfif'
             ? await claimsAbout(
@@ -316,6 +360,7 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
                 'record_id',
                 [...linked.values()].flat().map((r) => r.id),
                 chunk,
+                sources,
               )
             : undefined;
         let text = '';
@@ -356,7 +401,6 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
       for (let after = ''; ; ) {
         const page = await db
           .selectFrom('evidence_items as e')
-          .leftJoin('sources as s', 's.id', 'e.source_id')
           .select([
             'e.id',
             'e.sha256',
@@ -369,7 +413,7 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
             'e.pdq_quality',
             'e.graphic',
             'e.decode_status',
-            's.name as source',
+            'e.source_id',
             'e.ingest_run_id',
             'e.created_at',
           ])
@@ -380,7 +424,11 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
         if (page.length === 0) break;
         after = (page.at(-1) as { id: string }).id;
         let text = '';
-        for (const e of page) text += encoder.item(e as ExportRow);
+        for (const e of page)
+          text += encoder.item({
+            ...e,
+            source: e.source_id ? (sources.get(e.source_id) ?? e.source_id) : null,
+          });
         exported += page.length;
         await sink.push(text);
         if (page.length < pageSize) break;

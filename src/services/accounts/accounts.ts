@@ -326,6 +326,11 @@ export class AccountService {
     await this.audit.record(caller, { action: 'token_revoked', subjectType: 'api_token', subjectId: id });
   }
 
+  /** An account by its username, as stored now. */
+  async userByName(username: string): Promise<User | undefined> {
+    return this.users.findByUsername(username);
+  }
+
   /** The account behind a caller, as stored now. */
   async user(id: string): Promise<User | undefined> {
     return this.users.findById(id);

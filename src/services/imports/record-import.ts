@@ -49,6 +49,8 @@ export interface ImportOptions {
   /** The import (HTTP) this is, so its records' linking shows as its progress. */
   importId?: string | null;
   onProgress?: (progress: ImportProgress) => void | Promise<void>;
+  /** Rows already split (a spreadsheet, a PFIF document: src/services/exchange/import-source.ts), read instead of CSV text. */
+  rows?: AsyncIterable<ImportRowItem> | Iterable<ImportRowItem>;
 }
 
 export interface ImportProgress {
@@ -101,6 +103,9 @@ interface Row {
   line: number;
   cells: string[];
 }
+
+/** The header first, then data rows: what a row source hands the import. */
+export type ImportRowItem = Row | { header: string[] };
 
 /** Rows of CSV text given in chunks: the header first, then data rows (blank lines skipped). */
 async function* csvRows(
@@ -241,7 +246,7 @@ export async function importRecords(
     await options.onProgress?.(progressOf(report));
   };
 
-  for await (const item of csvRows(file, chunks)) {
+  for await (const item of options.rows ?? csvRows(file, chunks)) {
     if ('header' in item) {
       const seen = new Set<string>();
       columns = item.header.map((raw) => {

@@ -1,0 +1,203 @@
+import {
+  type PfifNote,
+  type PfifPerson,
+  pfifFooter,
+  pfifHeader,
+  pfifPersonXml,
+  pfifStatuses,
+  pfifTime,
+} from './pfif.js';
+
+/**
+ * What `athar export` writes, row by row: CSV (RFC 4180, UTF-8, the person-record columns so a records export
+ * imports again), JSON (one document, items streamed) and PFIF 1.4. Pure: rows in, text out.
+ */
+
+export const exportKinds = ['records', 'persons', 'evidence'] as const;
+export type ExportKind = (typeof exportKinds)[number];
+export const exportFormats = ['csv', 'json', 'pfif'] as const;
+export type ExportFormat = (typeof exportFormats)[number];
+
+/** records: the person-record CSV of design.md first, then what athar adds. */
+export const recordColumns = [
+  'record_id',
+  'source',
+  'full_name',
+  'first_name',
+  'father_name',
+  'grandfather_name',
+  'family_name',
+  'mother_name',
+  'sex',
+  'birth_date',
+  'birth_year',
+  'governorate',
+  'place_of_origin',
+  'arrest_date',
+  'arresting_branch',
+  'detainee_number',
+  'death_date',
+  'forensic_report_number',
+  'notes',
+  'kind',
+  'external_id',
+  'person_id',
+  'created_at',
+] as const;
+
+export const personColumns = [
+  'person_id',
+  'created_at',
+  'record_count',
+  'record_ids',
+  'full_name',
+  'first_name',
+  'father_name',
+  'grandfather_name',
+  'family_name',
+  'mother_name',
+  'sex',
+  'birth_date',
+  'governorate',
+  'arrest_date',
+  'arresting_branch',
+  'detainee_number',
+  'death_date',
+] as const;
+
+export const evidenceColumns = [
+  'id',
+  'sha256',
+  'size_bytes',
+  'media_type',
+  'original_name',
+  'width',
+  'height',
+  'pdq',
+  'pdq_quality',
+  'graphic',
+  'decode_status',
+  'source',
+  'ingest_run_id',
+  'created_at',
+] as const;
+
+export type ExportRow = Record<string, string | number | null | undefined>;
+
+export function columnsOf(kind: ExportKind): readonly string[] {
+  return kind === 'records' ? recordColumns : kind === 'persons' ? personColumns : evidenceColumns;
+}
+
+export function csvField(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvLine(columns: readonly string[], row: ExportRow): string {
+  let line = '';
+  for (let i = 0; i < columns.length; i++) {
+    if (i > 0) line += ',';
+    line += csvField(row[columns[i] as string]);
+  }
+  return `${line}\n`;
+}
+
+/** The frame around the rows of one format; `item` is called once per row, in order. */
+export interface ExportEncoder {
+  head(): string;
+  item(row: ExportRow, notes?: readonly PfifNote[]): string;
+  tail(): string;
+}
+
+export interface ExportMeta {
+  kind: ExportKind;
+  exportedAt: string;
+  purpose: string | null;
+  /** The repository's domain: PFIF record ids are `<domain>/<kind>.<id>`. */
+  domain: string;
+}
+
+/** A claim of a PFIF status kind as a PFIF note (others are not PFIF's business). */
+export function pfifNoteOf(
+  domain: string,
+  claim: { id: string; kind: string; statement: string | null; asserted_at: string; source: string | null },
+  personRecordId: string,
+): PfifNote | undefined {
+  if (!(pfifStatuses as readonly string[]).includes(claim.kind)) return undefined;
+  return {
+    note_record_id: `${domain}/note.${claim.id}`,
+    person_record_id: personRecordId,
+    author_name: claim.source ?? domain,
+    source_date: pfifTime(claim.asserted_at),
+    status: claim.kind,
+    text: claim.statement ?? claim.kind.replace(/_/g, ' '),
+  };
+}
+
+function pfifPersonOf(meta: ExportMeta, row: ExportRow): PfifPerson {
+  const id = meta.kind === 'persons' ? `person.${row.person_id}` : `record.${row.record_id}`;
+  const sex = row.sex === 'm' ? 'male' : row.sex === 'f' ? 'female' : undefined;
+  const description = [
+    row.father_name ? `father: ${row.father_name}` : '',
+    row.grandfather_name ? `grandfather: ${row.grandfather_name}` : '',
+    row.mother_name ? `mother: ${row.mother_name}` : '',
+    row.arrest_date ? `arrested: ${row.arrest_date}` : '',
+    row.arresting_branch ? `arresting branch: ${row.arresting_branch}` : '',
+    row.detainee_number ? `detainee number: ${row.detainee_number}` : '',
+    row.death_date ? `death: ${row.death_date}` : '',
+    row.notes ? String(row.notes) : '',
+  ].filter(Boolean);
+  const given = [row.first_name, row.father_name, row.grandfather_name].filter(Boolean).join(' ');
+  return {
+    person_record_id: `${meta.domain}/${id}`,
+    entry_date: pfifTime(meta.exportedAt),
+    source_name: String(row.source ?? meta.domain),
+    source_date: pfifTime(String(row.created_at ?? meta.exportedAt)),
+    full_name: String(row.full_name ?? given ?? ''),
+    ...(given ? { given_name: given } : {}),
+    ...(row.family_name ? { family_name: String(row.family_name) } : {}),
+    ...(row.alternate_names ? { alternate_names: String(row.alternate_names) } : {}),
+    ...(description.length ? { description: description.join('\n') } : {}),
+    ...(sex ? { sex } : {}),
+    ...(row.birth_date
+      ? { date_of_birth: String(row.birth_date) }
+      : row.birth_year
+        ? { date_of_birth: String(row.birth_year) }
+        : {}),
+    ...(row.place_of_origin ? { home_city: String(row.place_of_origin) } : {}),
+    ...(row.governorate ? { home_state: String(row.governorate) } : {}),
+    home_country: 'SY',
+  };
+}
+
+export function encoderFor(format: ExportFormat, meta: ExportMeta): ExportEncoder {
+  const columns = columnsOf(meta.kind);
+  if (format === 'csv')
+    return {
+      head: () => csvLine(columns, Object.fromEntries(columns.map((c) => [c, c]))),
+      item: (row) => csvLine(columns, row),
+      tail: () => '',
+    };
+  if (format === 'json') {
+    let first = true;
+    return {
+      head: () =>
+        `{"format":"athar-export","version":1,"kind":${JSON.stringify(meta.kind)},"exportedAt":${JSON.stringify(meta.exportedAt)},"purpose":${JSON.stringify(meta.purpose)},"items":[\n`,
+      item: (row) => {
+        const obj: Record<string, unknown> = {};
+        for (const c of columns) obj[c] = row[c] ?? null;
+        const text = `${first ? '' : ',\n'}${JSON.stringify(obj)}`;
+        first = false;
+        return text;
+      },
+      tail: () => '\n]}\n',
+    };
+  }
+  if (meta.kind === 'evidence') throw new Error('PFIF describes people: export evidence as csv or json');
+  return {
+    head: () => pfifHeader,
+    item: (row, notes) => pfifPersonXml(pfifPersonOf(meta, row), notes ?? []),
+    tail: () => pfifFooter,
+  };
+}

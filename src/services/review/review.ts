@@ -9,9 +9,10 @@ import {
 } from '../../store/repositories/candidate-pairs.js';
 import { type Decision, DecisionRepository } from '../../store/repositories/decisions.js';
 import { LookupRepository } from '../../store/repositories/lookups.js';
-import { type RecordLink, RecordLinkRepository } from '../../store/repositories/record-links.js';
+import { RecordLinkRepository } from '../../store/repositories/record-links.js';
+
 import type { Db, Store } from '../../store/store.js';
-import { decisionRecorded, recordUnlinked } from '../registry/linkage-journal.js';
+import { decisionRecorded } from '../registry/linkage-journal.js';
 import { type PairLinker, RecordLinkLinker } from '../registry/pair-linker.js';
 
 export interface DecideInput {

@@ -3,7 +3,7 @@ import { AuditRepository } from '../../store/repositories/audit.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { TracingRepository } from '../../store/repositories/tracing.js';
 import type { RecordLinkTable } from '../../store/schema.js';
-import type { Store } from '../../store/store.js';
+import type { Db, Store } from '../../store/store.js';
 import { appendLogEntries } from '../ledger/ledger.js';
 import { settlePersons } from '../registry/person-settling.js';
 
@@ -23,12 +23,20 @@ export interface ModelMerge {
 }
 
 /**
- * The model links two persons: every record of `from` moves into `into` (its links closed, new ones opened with
- * basis `model` and the model's provenance), `from` is marked merged into `into`, all in one transaction with the
- * log entries and one audit row. Answers how many records moved (none when they are one person already).
+ * The model links persons, merge after merge in one transaction: every record of `from` moves into `into` (its
+ * links closed, new ones opened with basis `model` and the model's provenance), `from` is marked merged into
+ * `into`, with the log entries and an audit row. Answers how many records moved.
  */
-export async function mergeByModel(store: Store, merge: ModelMerge, at: string): Promise<number> {
+export async function mergeByModel(store: Store, merges: readonly ModelMerge[], at: string): Promise<number> {
   return store.transaction(async (trx) => {
+    let moved = 0;
+    for (const merge of merges) moved += await mergeOne(trx, store, merge, at);
+    return moved;
+  });
+}
+
+async function mergeOne(trx: Db, store: Store, merge: ModelMerge, at: string): Promise<number> {
+  {
     const links = new RecordLinkRepository(trx);
     const moving = await links.activeOfPerson(merge.from);
     if (merge.from === merge.into || moving.length === 0) return 0;
@@ -79,5 +87,5 @@ export async function mergeByModel(store: Store, merge: ModelMerge, at: string):
       at,
     );
     return opened.length;
-  });
+  }
 }

@@ -405,7 +405,8 @@ async function link(
       probability,
       matchWeight: total,
       modelVersion: model.version,
-      explanation: explainPair(result.scorer, x, y, n),
+      // The waterfall is drawn from the two records when a reviewer opens the pair (ReviewQueue), as for the
+      // model's links: stored for every pair of a national run it would outweigh the queue itself.
       // A pair the guard refused is as open a question as any: weigh it as one at 0.5.
       priority: reviewPriority({
         probability: refused ? 0.5 : probability,

@@ -18,7 +18,7 @@ import { RegistryMatcher, recordFields } from '../review/registry-matcher.js';
 import { ReviewService } from '../review/review.js';
 import { cardsOf, evidenceNamingDetainee, matchCard } from './card-matcher.js';
 import { takeTracingLock } from './lock.js';
-import { mergeByModel } from './moves.js';
+import { type ModelMerge, mergeByModel } from './moves.js';
 import { type TracingPolicy, tracingPolicy } from './policy.js';
 import { runRegistryLink } from './registry-link.js';
 import { storeReportCandidates } from './report-candidates.js';
@@ -38,6 +38,15 @@ export interface TraceSummary {
 
 /** A queue this long (and this share of the registry) is linked by a registry-wide run rather than record by record. */
 const fullRunFrom = { records: 50_000, share: 0.2 };
+
+interface GuardFacts {
+  /** Record pairs kept apart (a reviewer's rejection, a record taken out by a person). */
+  apart: ReadonlySet<string>;
+  /** Person pairs recorded as relatives. */
+  relatives: ReadonlySet<string>;
+}
+
+const pairId = (x: string, y: string) => (x < y ? `${x}|${y}` : `${y}|${x}`);
 const batchSize = 500;
 const pollMs = 500;
 
@@ -146,7 +155,7 @@ export class Tracer {
         const matcher = await this.index();
         const backlog = await tracing.pending();
         if (backlog >= fullRunFrom.records && backlog >= fullRunFrom.share * matcher.size) {
-          await lock.release();
+          await lock.release(); // the run takes the lock itself
           const run = await runRegistryLink(this.store, {
             model: this.model,
             clock: this.ctx.clock,
@@ -157,13 +166,15 @@ export class Tracer {
           summary.records += run.records;
           continue;
         }
-        for (const item of items) {
-          if (item.kind === 'record') await this.traceRecord(item, matcher, summary);
-          else await this.traceLabel(item, summary);
-          await tracing.done([item.seq]);
-          lastSeq = item.seq;
-          await lock.renew();
-        }
+        await this.traceRecords(
+          items.filter((i) => i.kind === 'record'),
+          matcher,
+          summary,
+        );
+        for (const item of items) if (item.kind === 'label') await this.traceLabel(item, summary);
+        await tracing.done(items.map((i) => i.seq));
+        lastSeq = (items[items.length - 1] as QueuedItem).seq;
+        await lock.renew();
       } finally {
         await lock.release();
       }
@@ -171,47 +182,66 @@ export class Tracer {
     return summary;
   }
 
-  /** One new record: into the index, matched against the registry, through the policy. */
-  private async traceRecord(
-    item: QueuedItem,
-    matcher: RegistryMatcher,
-    summary: TraceSummary,
-  ): Promise<void> {
-    summary.records++;
-    const row = await new MatchRecordRepository(this.store.db).get(item.subjectId);
-    if (!row) return;
-    matcher.index.add(row.id, recordFields(row));
+  /**
+   * New records, a batch at a time: into the index, each matched against the registry (its top candidates), and
+   * through the policy — the merges of the batch in one transaction, its review pairs in one upsert. The persons
+   * of the batch are read once and followed as the batch merges them, so a chain of merges within it is guarded
+   * against every record it would join.
+   */
+  private async traceRecords(items: readonly QueuedItem[], matcher: RegistryMatcher, summary: TraceSummary) {
+    summary.records += items.length;
+    const rows = await new MatchRecordRepository(this.store.db).getMany(items.map((i) => i.subjectId));
+    if (rows.length === 0) return;
     const index = matcher.index;
-    const candidates = index.topFor(row.id, this.policy.k);
-    const at = nowIso(this.ctx.clock);
-    const isReport = row.kind === 'family_report';
+    for (const row of rows) index.add(row.id, recordFields(row));
+    const matched = rows.map((row) => ({ row, candidates: index.topFor(row.id, this.policy.k) }));
     const links = new RecordLinkRepository(this.store.db);
-    const personOf = await links.activeOf([row.id, ...candidates.map((c) => c.recordId)]);
-    // A record with no name is a person of one and is never linked by the model; neither is a report that gives
-    // only a first name (it is matched, and its candidates kept, but a person decides).
-    const named = index.features.hasName(index.indexOf(row.id));
-    const firstNameOnly =
-      isReport &&
-      !row.father_name &&
-      !row.family_name &&
-      !row.grandfather_name &&
-      !hasMoreThanOneWord(row.full_name);
-    const mayLink = named && !firstNameOnly;
+    const personOfRecord = new Map<string, string>();
+    const involved = [...new Set(matched.flatMap((m) => [m.row.id, ...m.candidates.map((c) => c.recordId)]))];
+    for (const [record, link] of await links.activeOf(involved)) personOfRecord.set(record, link.personId);
+    const members = await links.membersOf([...new Set(personOfRecord.values())]);
+    const guard = await this.guardFacts(members);
+    const at = nowIso(this.ctx.clock);
     const runId = `loop-${at.slice(0, 10)}`;
+    const merges: ModelMerge[] = [];
     const review: Parameters<ReviewService['propose']>[0][number][] = [];
-    for (const c of candidates) {
-      if (c.probability < this.policy.reviewFrom) continue;
-      const mine = (await links.active(row.id))?.personId;
-      const theirs = personOf.get(c.recordId)?.personId;
-      if (!mine || !theirs || mine === theirs) continue;
-      if (mayLink && c.probability >= this.policy.autoLinkAt && (await this.guardLets(mine, theirs, index))) {
-        const sizes = await links.openCounts([mine, theirs]);
-        // The smaller person joins the larger (the new record, usually a person of one, joins the registry's).
-        const [from, into] =
-          (sizes.get(mine) ?? 0) <= (sizes.get(theirs) ?? 0) ? [mine, theirs] : [theirs, mine];
-        summary.linked += await mergeByModel(
-          this.store,
-          {
+    // Persons as the batch's merges leave them: where each merged person went, and each person's records.
+    const wentTo = new Map<string, string>();
+    const current = (p: string) => {
+      let q = p;
+      while (wentTo.has(q)) q = wentTo.get(q) as string;
+      return q;
+    };
+    for (const { row, candidates } of matched) {
+      const isReport = row.kind === 'family_report';
+      // A record with no name is a person of one, never linked by the model; neither is a report that gives only
+      // a first name (it is matched, and its candidates kept, but a person decides).
+      const named = index.features.hasName(index.indexOf(row.id));
+      const firstNameOnly =
+        isReport &&
+        !row.father_name &&
+        !row.family_name &&
+        !row.grandfather_name &&
+        !hasMoreThanOneWord(row.full_name);
+      const mayLink = named && !firstNameOnly;
+      for (const c of candidates) {
+        if (c.probability < this.policy.reviewFrom) continue;
+        const mineAt = personOfRecord.get(row.id);
+        const theirsAt = personOfRecord.get(c.recordId);
+        if (!mineAt || !theirsAt) continue;
+        const mine = current(mineAt);
+        const theirs = current(theirsAt);
+        if (mine === theirs) continue;
+        const a = members.get(mine) ?? [];
+        const b = members.get(theirs) ?? [];
+        if (
+          mayLink &&
+          c.probability >= this.policy.autoLinkAt &&
+          this.guardLets(a, b, mine, theirs, guard, index)
+        ) {
+          // The smaller person joins the larger (the new record, usually a person of one, joins the registry's).
+          const [from, into] = a.length <= b.length ? [mine, theirs] : [theirs, mine];
+          merges.push({
             from,
             into,
             record: row.id,
@@ -221,44 +251,72 @@ export class Tracer {
             explanation: index.explainPair(row.id, c.recordId) ?? null,
             modelVersion: this.model.version,
             runId,
-          },
-          at,
-        );
-        continue;
+          });
+          wentTo.set(from, into);
+          members.set(into, [...(members.get(into) ?? []), ...(members.get(from) ?? [])]);
+          members.set(from, []);
+          continue;
+        }
+        const refused = c.probability >= this.policy.autoLinkAt;
+        review.push({
+          recordA: row.id,
+          recordB: c.recordId,
+          probability: c.probability,
+          matchWeight: c.weight,
+          modelVersion: this.model.version,
+          explanation: index.explainPair(row.id, c.recordId),
+          priority: reviewPriority({
+            probability: refused ? 0.5 : c.probability,
+            familyReport: isReport,
+            records: a.length + b.length,
+          }),
+        });
       }
-      const refused = c.probability >= this.policy.autoLinkAt;
-      review.push({
-        recordA: row.id,
-        recordB: c.recordId,
-        probability: c.probability,
-        matchWeight: c.weight,
-        modelVersion: this.model.version,
-        explanation: index.explainPair(row.id, c.recordId),
-        priority: reviewPriority({ probability: refused ? 0.5 : c.probability, familyReport: isReport }),
-      });
     }
+    if (merges.length > 0) summary.linked += await mergeByModel(this.store, merges, at);
     if (review.length > 0) {
       summary.reviewPairs += (
         await new ReviewService(this.store, { clock: this.ctx.clock }).propose(review)
       ).proposed;
     }
-    if (isReport) {
-      summary.reportCandidates += await storeReportCandidates(
-        this.store,
-        row.id,
-        candidates
-          .filter((c) => c.probability >= this.policy.candidatesFrom)
-          .map((c) => ({
-            recordId: c.recordId,
-            weight: c.weight,
-            explanation: index.explainPair(row.id, c.recordId) ?? null,
-          })),
-        this.model.version,
-        at,
-      );
+    for (const { row, candidates } of matched) {
+      if (row.kind === 'family_report') {
+        summary.reportCandidates += await storeReportCandidates(
+          this.store,
+          row.id,
+          candidates
+            .filter((c) => c.probability >= this.policy.candidatesFrom)
+            .map((c) => ({
+              recordId: c.recordId,
+              weight: c.weight,
+              explanation: index.explainPair(row.id, c.recordId) ?? null,
+            })),
+          this.model.version,
+          at,
+        );
+      }
+      // A record with a detainee number may be named on a card already labelled.
+      if (row.detainee_number) await this.cardsNaming(row.id, row.detainee_number, summary);
     }
-    // A record with a detainee number may be named on a card already labelled.
-    if (row.detainee_number) await this.cardsNaming(row.id, summary);
+  }
+
+  /** What the guard needs to know of these persons' records, read once for a batch. */
+  private async guardFacts(members: ReadonlyMap<string, readonly string[]>): Promise<GuardFacts> {
+    const records = [...new Set([...members.values()].flat())];
+    const apart = new Set<string>();
+    for (const [x, y] of await new TracingRepository(this.store.db, this.store.capabilities).keptApartFrom(
+      records,
+    ))
+      apart.add(pairId(x, y));
+    const rejected = new DecisionRepository(this.store.db);
+    for (const [x, y] of await rejected.rejectedAmong(records)) apart.add(pairId(x, y));
+    const relatives = new Set<string>();
+    for (const r of await new RelationRepository(this.store.db).standingAmong(
+      [...members.keys()],
+      relationsAgainstSamePerson,
+    ))
+      relatives.add(pairId(r.person_a, r.person_b));
+    return { apart, relatives };
   }
 
   /**
@@ -266,25 +324,17 @@ export class Tracer {
    * of the other, they are not recorded as relatives, no source gives them two different detainee numbers, and no
    * pair of their records clearly disagrees (scores below the guard with evidence against it).
    */
-  private async guardLets(a: string, b: string, index: RegistryMatcher['index']): Promise<boolean> {
-    const links = new RecordLinkRepository(this.store.db);
-    const members = await links.membersOf([a, b]);
-    const ra = members.get(a) ?? [];
-    const rb = members.get(b) ?? [];
+  private guardLets(
+    ra: readonly string[],
+    rb: readonly string[],
+    a: string,
+    b: string,
+    facts: GuardFacts,
+    index: RegistryMatcher['index'],
+  ): boolean {
     if (ra.length * rb.length > 2500) return false;
-    const pairs = new Set(ra.flatMap((x) => rb.map((y) => (x < y ? `${x}|${y}` : `${y}|${x}`))));
-    const decisions = await new DecisionRepository(this.store.db).currentAmong(
-      [...pairs].map((p) => p.split('|') as [string, string]),
-    );
-    for (const d of decisions.values()) if (d.decision === 'non_match') return false;
-    for (const [x, y] of await new TracingRepository(this.store.db, this.store.capabilities).keptApartFrom([
-      ...ra,
-      ...rb,
-    ])) {
-      if (pairs.has(x < y ? `${x}|${y}` : `${y}|${x}`)) return false;
-    }
-    if ((await new RelationRepository(this.store.db).between(a, b, relationsAgainstSamePerson)).length > 0)
-      return false;
+    if (facts.relatives.has(pairId(a, b))) return false;
+    for (const x of ra) for (const y of rb) if (facts.apart.has(pairId(x, y))) return false;
     const guardWeight = this.guardWeight(index);
     const against = -(this.model.clustering.minDisagreement ?? 1);
     const f = index.features;
@@ -322,9 +372,8 @@ export class Tracer {
   }
 
   /** Cards already labelled that name this record's detainee number. */
-  private async cardsNaming(recordId: string, summary: TraceSummary): Promise<void> {
-    const row = await new MatchRecordRepository(this.store.db).get(recordId);
-    const key = row?.detainee_number ? identifierKey(row.detainee_number) : '';
+  private async cardsNaming(recordId: string, detaineeNumber: string, summary: TraceSummary): Promise<void> {
+    const key = identifierKey(detaineeNumber);
     if (!key) return;
     for (const evidenceId of await evidenceNamingDetainee(this.store.db, key)) {
       for (const card of await cardsOf(this.store.db, evidenceId)) {

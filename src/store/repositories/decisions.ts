@@ -130,6 +130,23 @@ export class DecisionRepository {
   }
 
   /** The decisions in force among these pairs (chunked lookups; for filtering proposals). */
+  /** Pairs rejected by a decision in force that involve one of these records. */
+  async rejectedAmong(recordIds: readonly string[]): Promise<[string, string][]> {
+    const out: [string, string][] = [];
+    for (let i = 0; i < recordIds.length; i += 250) {
+      const ids = recordIds.slice(i, i + 250);
+      const rows = await this.db
+        .selectFrom('decisions')
+        .select(['record_a', 'record_b'])
+        .where('decision', '=', 'non_match')
+        .where('superseded_by', 'is', null)
+        .where((eb) => eb.or([eb('record_a', 'in', ids), eb('record_b', 'in', ids)]))
+        .execute();
+      for (const r of rows) out.push([r.record_a, r.record_b]);
+    }
+    return out;
+  }
+
   async currentAmong(pairs: readonly [string, string][]): Promise<Map<string, Decision>> {
     const out = new Map<string, Decision>();
     const ordered = pairs.map(([a, b]) => orderedPair(a, b));

@@ -57,6 +57,21 @@ export class MatchRecordRepository {
     return q.orderBy('id').limit(limit).execute();
   }
 
+  /** These records (500 a statement), in no particular order. */
+  async getMany(ids: readonly string[]): Promise<MatchRecordRow[]> {
+    const out: MatchRecordRow[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      out.push(
+        ...(await this.db
+          .selectFrom('records')
+          .select(columns)
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute()),
+      );
+    }
+    return out;
+  }
+
   async get(id: string): Promise<MatchRecordRow | undefined> {
     return this.db.selectFrom('records').select(columns).where('id', '=', id).executeTakeFirst();
   }

@@ -57,6 +57,27 @@ export class RelationRepository {
       .execute();
   }
 
+  /** Standing relations of these types that involve one of these persons. */
+  async standingAmong(
+    personIds: readonly string[],
+    types: readonly string[],
+  ): Promise<Pick<RelationTable, 'person_a' | 'person_b'>[]> {
+    const out: Pick<RelationTable, 'person_a' | 'person_b'>[] = [];
+    for (let i = 0; i < personIds.length; i += 250) {
+      const ids = personIds.slice(i, i + 250);
+      out.push(
+        ...(await this.db
+          .selectFrom('relations')
+          .select(['person_a', 'person_b'])
+          .where('type', 'in', [...types])
+          .where('retracted_at', 'is', null)
+          .where((eb) => eb.or([eb('person_a', 'in', ids), eb('person_b', 'in', ids)]))
+          .execute()),
+      );
+    }
+    return out;
+  }
+
   /** Standing relations of these types between two persons, either way round. */
   async between(a: string, b: string, types: readonly string[]): Promise<RelationTable[]> {
     return this.db

@@ -2,6 +2,7 @@ import { AccountService } from './accounts/accounts.js';
 import { Authenticator } from './accounts/authentication.js';
 import { AuditService } from './audit/audit.js';
 import type { AppContext } from './context.js';
+import { EstimateService } from './estimate/registry-estimate.js';
 import { BodyLabels } from './evidence/body-labels.js';
 import { EvidenceCatalogue } from './evidence/evidence.js';
 import { EvidenceAccess } from './evidence/evidence-access.js';
@@ -45,6 +46,7 @@ export interface Services {
   readonly identifications: IdentificationService;
   readonly log: LedgerLog;
   readonly tracing: TracingService;
+  readonly estimate: EstimateService;
 }
 
 const built = new WeakMap<AppContext, Services>();
@@ -85,6 +87,7 @@ export function servicesOf(ctx: AppContext): Services {
     identifications,
     log: new LedgerLog(ctx.store),
     tracing: new TracingService(ctx, { audit, identifications }),
+    estimate: new EstimateService(ctx, { sources, audit }),
   };
   built.set(ctx, services);
   return services;

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { withJson } from '../options.js';
+import type { ConfigFlags } from '../../config/config.js';
+import { configFrom, withDataOptions, withJson } from '../options.js';
 import { CliError, exitCodes, note, printJson, printLine } from '../output.js';
 
-interface EstimateFlags {
-  lists: string[];
+interface EstimateFlags extends ConfigFlags {
+  lists?: string[];
+  by?: string;
   method: string;
   criterion: string;
   level: string;
@@ -18,14 +20,15 @@ interface EstimateFlags {
 }
 
 export function registerEstimate(program: Command): void {
-  withJson(program.command('estimate'))
+  withJson(withDataOptions(program.command('estimate')))
     .description(
       'how many are missing: multiple systems estimation of everyone the lists missed, from three or more overlapping lists (docs/estimation.md)',
     )
-    .requiredOption(
-      '--lists <files...>',
-      'three or more CSV files, one per list, each line person_id[,stratum] (header optional)',
+    .option(
+      '--lists <lists...>',
+      'three or more CSV files, one per list, each line person_id[,stratum] (header optional); or, on the registry, the names or ids of its sources to take as lists (default: every source)',
     )
+    .option('--by <stratum>', 'on the registry: strata by governorate, year, sex or branch')
     .option('--method <method>', 'loglinear, lcmcr or both', 'both')
     .option('--criterion <criterion>', 'log-linear model choice: bic or aic', 'bic')
     .option('--level <level>', 'interval level', '0.95')
@@ -51,8 +54,19 @@ export function registerEstimate(program: Command): void {
         ...whole('--samples', flags.samples, 10, 'samples'),
         ...whole('--thinning', flags.thinning, 1, 'thinning'),
       };
+      const options = {
+        method: method as 'loglinear' | 'lcmcr' | 'both',
+        level,
+        seed: /^\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed,
+        loglinear: { criterion: flags.criterion as 'bic' | 'aic' },
+        lcmcr,
+      };
+      // Files named: the analyst's lists. Otherwise the registry's sources, and its persons as the linkage.
+      const lists = flags.lists ?? [];
+      const fromFiles = lists.length > 0 && flags.by === undefined && lists.every((l) => fs.existsSync(l));
+      if (!fromFiles) return estimateRegistry(flags, lists, options);
       const estimate = await import('../../estimate/index.js');
-      const files = flags.lists.map((file) => estimate.parseListFile(file, readText(file)));
+      const files = lists.map((file) => estimate.parseListFile(file, readText(file)));
       const bad = files.flatMap((f) => f.bad.map((b) => `${f.name} line ${b.line}: ${b.problem}`));
       for (const line of bad.slice(0, 50)) note(`athar: ${line}`);
       if (bad.length > 0) {
@@ -64,19 +78,10 @@ export function registerEstimate(program: Command): void {
       for (const problem of joined.problems) note(`athar: ${problem}`);
       if (joined.problems.length > 0)
         throw new CliError('the list files disagree about strata (see above); nothing estimated');
-      const names = listNames(flags.lists);
+      const names = listNames(lists);
       let report: Report;
       try {
-        report = estimate.estimateFromHistories(
-          { lists: names, histories: joined.histories },
-          {
-            method,
-            level,
-            seed: /^\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed,
-            loglinear: { criterion: flags.criterion },
-            lcmcr,
-          },
-        );
+        report = estimate.estimateFromHistories({ lists: names, histories: joined.histories }, options);
       } catch (error) {
         if (error instanceof estimate.EstimateInputError) throw new CliError(error.message, exitCodes.usage);
         throw error;
@@ -100,6 +105,46 @@ export function registerEstimate(program: Command): void {
         );
       }
     });
+}
+
+async function estimateRegistry(
+  flags: EstimateFlags,
+  lists: string[],
+  estimate: Omit<import('../../estimate/index.js').EstimateOptions, 'keepDraws'>,
+): Promise<void> {
+  const { estimateStrata } = await import('../../services/estimate/registry-estimate.js');
+  if (flags.by !== undefined && !(estimateStrata as readonly string[]).includes(flags.by)) {
+    throw new CliError(`--by must be one of ${estimateStrata.join(', ')} (got ${flags.by})`, exitCodes.usage);
+  }
+  const { openContext } = await import('../../services/context.js');
+  const { servicesOf } = await import('../../services/index.js');
+  const { commandLine } = await import('../../access/caller.js');
+  const ctx = await openContext(configFrom(flags));
+  let report: Awaited<ReturnType<ReturnType<typeof servicesOf>['estimate']['fromRegistry']>>;
+  try {
+    report = await servicesOf(ctx).estimate.fromRegistry(
+      {
+        ...(flags.by ? { by: flags.by as (typeof estimateStrata)[number] } : {}),
+        ...(lists.length ? { lists } : {}),
+        estimate,
+      },
+      commandLine,
+    );
+  } finally {
+    await ctx.close();
+  }
+  if (flags.json) printJson(report);
+  else
+    printReport(
+      report,
+      report.sources.map((s) => ({ list: s.name, people: s.persons, duplicateLines: 0 })),
+    );
+  if (report.refusal) {
+    throw new CliError(
+      `no estimate: ${report.refusal.message}`,
+      report.refusal.code === 'too-few-lists' ? exitCodes.usage : exitCodes.failure,
+    );
+  }
 }
 
 function whole(flag: string, value: string | undefined, min: number, key: string): Record<string, number> {

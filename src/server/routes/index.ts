@@ -7,6 +7,7 @@ import { sessionRoutes } from './access/session.js';
 import { tokenRoutes } from './access/tokens.js';
 import { userRoutes } from './access/users.js';
 import { assertionRoutes } from './assertions.js';
+import { estimateRoutes } from './estimate.js';
 import { eventRoutes } from './events.js';
 import { evidenceRoutes } from './evidence.js';
 import { healthRoutes } from './health.js';
@@ -51,4 +52,5 @@ export async function registerRoutes(app: App, services: Services): Promise<void
   await assertionRoutes(app, services);
   await importRoutes(app, services);
   await tracingRoutes(app, services);
+  await estimateRoutes(app, services);
 }

@@ -2,6 +2,7 @@ import { newId } from '../../ids.js';
 import { type Capabilities, chunkRows } from '../capabilities.js';
 import type { PersonTable, RecordLinkTable } from '../schema.js';
 import type { Db } from '../store.js';
+import { withdrawnRecords } from './reports.js';
 
 export interface RecordLink {
   id: string;
@@ -188,6 +189,30 @@ export class RecordLinkRepository {
         join.onRef('l.record_id', '=', 'r.id').on('l.unlinked_at', 'is', null),
       )
       .select(['r.id as record_id', 'r.external_id', 's.name as source_name', 'l.person_id']);
+    if (afterRecordId !== null) q = q.where('r.id', '>', afterRecordId);
+    return q.orderBy('r.id').limit(limit).execute();
+  }
+
+  /**
+   * Every record that counts for an estimate, with its person, source and the fields strata are drawn from, in
+   * record order, page by page. Records whose family report does not consent to internal use are left out.
+   */
+  capturePage(afterRecordId: string | null, limit: number) {
+    let q = this.db
+      .selectFrom('records as r')
+      .innerJoin('record_links as l', (join) =>
+        join.onRef('l.record_id', '=', 'r.id').on('l.unlinked_at', 'is', null),
+      )
+      .select([
+        'r.id as record_id',
+        'l.person_id',
+        'r.source_id',
+        'r.governorate_id',
+        'r.arrest_date',
+        'r.sex',
+        'r.arresting_branch_id',
+      ])
+      .where('r.id', 'not in', withdrawnRecords(this.db, 'internal_use'));
     if (afterRecordId !== null) q = q.where('r.id', '>', afterRecordId);
     return q.orderBy('r.id').limit(limit).execute();
   }

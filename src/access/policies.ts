@@ -30,6 +30,8 @@ export const permissions = {
   'reports:write': 'file reports on behalf of families and change their status or consent',
   'contacts:read': 'read family and reporter contact details',
   'audit:read': 'query the audit log',
+  'exports:request': 'ask for a court bundle or a data export, with a reason',
+  'exports:approve': "approve or refuse another person's export request",
   'users:manage': 'create users, set roles, reset passwords and require TOTP',
 } as const;
 
@@ -43,7 +45,15 @@ export type Access = Permission | 'signed_in' | 'public';
  * installation and its accounts but does not read case files.
  */
 export const policy: Record<Role, readonly Permission[]> = {
-  admin: ['stats:read', 'places:read', 'sources:read', 'sources:write', 'audit:read', 'users:manage'],
+  admin: [
+    'stats:read',
+    'places:read',
+    'sources:read',
+    'sources:write',
+    'audit:read',
+    'users:manage',
+    'exports:approve',
+  ],
   documenter: [
     'stats:read',
     'places:read',
@@ -102,6 +112,8 @@ export const policy: Record<Role, readonly Permission[]> = {
     'forensic:read',
     'review:read',
     'identifications:read',
+    'exports:request',
+    'exports:approve',
   ],
 };
 

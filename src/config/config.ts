@@ -20,6 +20,8 @@ export interface Config {
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; origin: string };
   /** The key that seals contact details; null: read (or, at init, make) <data>/keys/contacts.key. */
   contacts: { key: Buffer | null };
+  /** Approved export requests' files: where they are built, and how long one may be fetched. */
+  exports: { dir: string; hours: number };
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -79,6 +81,11 @@ export const configVariables = {
     default: '(<data>/keys/contacts.key)',
     about:
       'base64 of the 32-byte AES-256-GCM key that seals family contact details (several servers share it)',
+  },
+  ATHAR_EXPORT_HOURS: {
+    flag: undefined,
+    default: '72',
+    about: 'hours an approved export (court bundle or data export) may be fetched before its file is removed',
   },
   ATHAR_REVEAL_KEY: {
     flag: undefined,
@@ -142,6 +149,11 @@ const schema = z.object({
   ATHAR_WEB_ROOT: z.string().optional(),
   ATHAR_CONTACTS_KEY: key32,
   ATHAR_REVEAL_KEY: key32,
+  ATHAR_EXPORT_HOURS: z.coerce
+    .number({ message: 'must be a number of hours' })
+    .int()
+    .min(1)
+    .max(24 * 90),
 });
 
 /**
@@ -175,6 +187,7 @@ export function loadConfig(
     ATHAR_WEB_ROOT: pick('ATHAR_WEB_ROOT', undefined),
     ATHAR_CONTACTS_KEY: pick('ATHAR_CONTACTS_KEY', undefined),
     ATHAR_REVEAL_KEY: pick('ATHAR_REVEAL_KEY', undefined),
+    ATHAR_EXPORT_HOURS: pick('ATHAR_EXPORT_HOURS', undefined) ?? '72',
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -212,6 +225,7 @@ export function loadConfig(
     },
     log: { level: v.ATHAR_LOG_LEVEL, origin: v.ATHAR_LOG_ORIGIN },
     contacts: { key: v.ATHAR_CONTACTS_KEY ? Buffer.from(v.ATHAR_CONTACTS_KEY, 'base64') : null },
+    exports: { dir: path.join(dataDir, 'exports'), hours: v.ATHAR_EXPORT_HOURS },
   };
 }
 

@@ -10,6 +10,8 @@ export type DomainErrorKind =
   | 'conflict'
   /** The input is wrong: a value out of range, a missing reason, an ambiguous reference. */
   | 'invalid'
+  /** The caller may do this kind of act, but not on this (an export of a scope their role may not read). */
+  | 'forbidden'
   /** Something the act needs is missing right now (a key, the engine, the database). */
   | 'unavailable';
 

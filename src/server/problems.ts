@@ -98,6 +98,8 @@ export function problemOf(error: DomainError, method: string): Problem {
       return new Problem('conflict', error.message, errors.length ? { errors } : {});
     case 'unavailable':
       return new Problem('unavailable', error.message);
+    case 'forbidden':
+      return new Problem('forbidden', error.message);
     case 'invalid':
       return errors.length
         ? new Problem('validation_failed', error.message, { errors })

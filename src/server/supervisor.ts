@@ -206,9 +206,11 @@ async function startTracer(
   onError: (error: unknown) => void,
 ): Promise<{ stop(): Promise<void> }> {
   const { servicesOf } = await import('../services/index.js');
-  const { tracer } = servicesOf(ctx).tracing;
-  tracer.start(onError);
-  return tracer;
+  const services = servicesOf(ctx);
+  services.tracing.tracer.start(onError);
+  // Export files a stopped server was building are built again.
+  await services.exports.resume().catch(onError);
+  return services.tracing.tracer;
 }
 
 async function startSequencer(

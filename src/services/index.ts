@@ -7,6 +7,7 @@ import { BodyLabels } from './evidence/body-labels.js';
 import { EvidenceCatalogue } from './evidence/evidence.js';
 import { EvidenceAccess } from './evidence/evidence-access.js';
 import { RevealGrants } from './evidence/reveal-grants.js';
+import { ExportRequestService } from './exchange/export-requests.js';
 import { ImportService } from './imports/import-jobs.js';
 import { IngestRunService } from './ingest/ingest-runs.js';
 import { IntakeService } from './intake/intake.js';
@@ -47,6 +48,7 @@ export interface Services {
   readonly log: LedgerLog;
   readonly tracing: TracingService;
   readonly estimate: EstimateService;
+  readonly exports: ExportRequestService;
 }
 
 const built = new WeakMap<AppContext, Services>();
@@ -88,6 +90,7 @@ export function servicesOf(ctx: AppContext): Services {
     log: new LedgerLog(ctx.store),
     tracing: new TracingService(ctx, { audit, identifications }),
     estimate: new EstimateService(ctx, { sources, audit }),
+    exports: new ExportRequestService(ctx, { audit }),
   };
   built.set(ctx, services);
   return services;

@@ -54,6 +54,7 @@ export interface Database {
   tracing_runs: TracingRunTable;
   job_locks: JobLockTable;
   report_candidates: ReportCandidateTable;
+  export_requests: ExportRequestTable;
 }
 
 export interface MetaTable {
@@ -663,4 +664,28 @@ export interface ReportCandidateTable {
   model_version: string;
   explanation: string | null;
   created_at: string;
+}
+
+export interface ExportRequestTable {
+  id: string;
+  /** bundle | export */
+  kind: string;
+  /** JSON: a bundle's scope, or an export's kind and format. */
+  scope: string;
+  purpose: string;
+  reason: string;
+  /** requested | refused | approved | building | ready | failed | expired */
+  status: string;
+  requested_by: string;
+  requested_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  decision_note: string | null;
+  file_name: string | null;
+  file_sha256: string | null;
+  file_bytes: number | null;
+  ready_at: string | null;
+  expires_at: string | null;
+  fetched_at: string | null;
+  failure: string | null;
 }

@@ -10,6 +10,7 @@ import { assertionRoutes } from './assertions.js';
 import { estimateRoutes } from './estimate.js';
 import { eventRoutes } from './events.js';
 import { evidenceRoutes } from './evidence.js';
+import { exportRoutes } from './exports.js';
 import { healthRoutes } from './health.js';
 import { identificationRoutes } from './identifications.js';
 import { importRoutes } from './imports.js';
@@ -53,4 +54,5 @@ export async function registerRoutes(app: App, services: Services): Promise<void
   await importRoutes(app, services);
   await tracingRoutes(app, services);
   await estimateRoutes(app, services);
+  await exportRoutes(app, services);
 }

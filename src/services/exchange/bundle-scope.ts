@@ -1,3 +1,4 @@
+import { DomainError } from '../../domain/errors.js';
 import type { BundleScope } from '../../exchange/bundle-layout.js';
 import { ReportRepository } from '../../store/repositories/reports.js';
 import type { Db } from '../../store/store.js';
@@ -9,12 +10,13 @@ import type { Db } from '../../store/store.js';
  * family reports whose consent does not cover the bundle's purpose are left out (counted, never named).
  */
 
-export class BundleError extends Error {
+/** A bundle that cannot be built as asked: a refusal in the domain's terms, with the bundle's own code. */
+export class BundleError extends DomainError {
   constructor(
     message: string,
     readonly code: 'not_found' | 'forbidden' | 'bad_request' | 'empty',
   ) {
-    super(message);
+    super(code === 'not_found' ? 'not_found' : code === 'forbidden' ? 'forbidden' : 'invalid', message);
     this.name = 'BundleError';
   }
 }

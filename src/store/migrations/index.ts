@@ -9,6 +9,7 @@ import { registry } from './0008-registry.js';
 import { review } from './0009-review.js';
 import { intake } from './0010-intake.js';
 import { tracing } from './0011-tracing.js';
+import { exportRequests } from './0012-exports.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -25,5 +26,6 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0009-review': review(),
     '0010-intake': intake(caps),
     '0011-tracing': tracing(caps),
+    '0012-exports': exportRequests(),
   };
 }

@@ -51,7 +51,7 @@ describe('the match-weight waterfall', () => {
 
 describe('the menu', () => {
   it('shows each role only the screens its permissions open', () => {
-    expect(screensFor(policy.admin).map((s) => s.path)).toEqual(['/dashboard', '/audit']);
+    expect(screensFor(policy.admin).map((s) => s.path)).toEqual(['/dashboard', '/audit', '/users']);
     expect(screensFor(policy.reviewer).map((s) => s.path)).toContain('/review');
     expect(screensFor(policy.liaison).map((s) => s.path)).not.toContain('/review');
     expect(screensFor(policy.documenter).map((s) => s.path)).not.toContain('/audit');

@@ -94,6 +94,19 @@ export interface SessionAnswer {
   totpEnrolmentRequired?: boolean;
 }
 
+export interface UserItem {
+  id: string;
+  username: string;
+  displayName: string | null;
+  role: string;
+  mustChangePassword: boolean;
+  totpRequired: boolean;
+  totpEnrolled: boolean;
+  disabled: boolean;
+  createdAt: string;
+  lastSignInAt?: string | null;
+}
+
 export interface RecordItem {
   id: string;
   fullName?: string | null;

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Link, Navigate, NavLink, Outlet, Route, Routes, useLocation } from 'react-router';
 import { FreeNotice, LanguageSwitch, Loading } from './components/common.js';
-import { msg, screensFor } from './lib/index.js';
+import { roleLabel, screensFor } from './lib/index.js';
 import { AccountScreen } from './screens/account.js';
 import { AuditScreen } from './screens/audit.js';
 import { EvidenceScreen } from './screens/evidence.js';
@@ -13,6 +13,7 @@ import { ReportScreen } from './screens/report.js';
 import { SearchScreen } from './screens/search.js';
 import { SignInScreen } from './screens/sign-in.js';
 import { StatusScreen } from './screens/status.js';
+import { UsersScreen } from './screens/users.js';
 import { SessionProvider, useSession } from './session.js';
 
 // The charting library is large; families on phones never load it (only the dashboard and review queue do).
@@ -87,17 +88,6 @@ function StaffNav() {
       </div>
     </div>
   );
-}
-
-function roleLabel(role: string): string {
-  const roles: Record<string, string> = {
-    admin: msg('Administrator'),
-    documenter: msg('Documenter'),
-    reviewer: msg('Reviewer'),
-    liaison: msg('Family liaison'),
-    investigator: msg('Investigator'),
-  };
-  return roles[role] ?? role;
 }
 
 function Shell() {
@@ -186,6 +176,7 @@ export function App() {
             <Route path="imports" element={guarded('records:write', <ImportsScreen />)} />
             <Route path="imports/:id" element={guarded('records:write', <ImportScreen />)} />
             <Route path="audit" element={guarded('audit:read', <AuditScreen />)} />
+            <Route path="users" element={guarded('users:manage', <UsersScreen />)} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

@@ -9,6 +9,7 @@ export const staffScreens = [
   { path: '/ingest', label: msg('Ingest runs'), permission: 'evidence:read' },
   { path: '/imports', label: msg('Imports'), permission: 'records:write' },
   { path: '/audit', label: msg('Audit log'), permission: 'audit:read' },
+  { path: '/users', label: msg('Users'), permission: 'users:manage' },
 ] as const;
 
 export type StaffScreen = (typeof staffScreens)[number];

@@ -445,4 +445,41 @@ export const ar: Record<string, string> = {
   'We could not find a report with this reference and secret. Check both and try again.':
     'لم نجد بلاغاً بهذا الرقم المرجعي وهذا الرمز السري. تحقّق منهما وحاول مرة أخرى.',
   Check: 'استعلام',
+
+  // Users (admins)
+  Users: 'المستخدمون',
+  'One-time password for {{username}}. It is shown only now:':
+    'كلمة مرور لمرة واحدة للمستخدم {{username}}. تظهر الآن فقط:',
+  'Hand it over in person or by a safe channel. It must be changed at the first sign-in.':
+    'سلّمها شخصياً أو عبر قناة آمنة. يجب تغييرها عند أول دخول.',
+  'This is the last administrator who can sign in, so this change was refused: nobody could manage the accounts afterwards. Make another user an administrator first, then try again.':
+    'هذا آخر مدير نظام يستطيع الدخول، لذلك رُفض هذا التغيير: لن يبقى بعده من يدير الحسابات. اجعل مستخدماً آخر مديراً للنظام أولاً، ثم حاول مرة أخرى.',
+  'Add a user': 'إضافة مستخدم',
+  'Display name': 'الاسم المعروض',
+  Role: 'الدور',
+  'Require an authenticator app': 'اشتراط تطبيق المصادقة',
+  'Add the user': 'أضف المستخدم',
+  'The role was changed.': 'غُيّر الدور.',
+  'Change the role': 'غيّر الدور',
+  'The account was enabled.': 'فُعّل الحساب.',
+  'The account was disabled.': 'عُطّل الحساب.',
+  'Enable the account': 'فعّل الحساب',
+  'Disable the account': 'عطّل الحساب',
+  'An authenticator app is no longer required.': 'لم يعد تطبيق المصادقة مشترطاً.',
+  'An authenticator app is now required.': 'صار تطبيق المصادقة مشترطاً.',
+  'Stop requiring an authenticator app': 'أوقف اشتراط تطبيق المصادقة',
+  'Also set up the authenticator app again (a lost phone)': 'وأعد إعداد تطبيق المصادقة أيضاً (هاتف مفقود)',
+  'Reset the password': 'أعد تعيين كلمة المرور',
+  Accounts: 'الحسابات',
+  'Last sign-in': 'آخر دخول',
+  'Authenticator app': 'تطبيق المصادقة',
+  State: 'الحالة',
+  Change: 'تعديل',
+  never: 'لم يدخل بعد',
+  'set up': 'مُعدّ',
+  'required, not yet set up': 'مشترط، لم يُعدّ بعد',
+  'not required': 'غير مشترط',
+  disabled: 'معطّل',
+  'must change the password': 'عليه تغيير كلمة المرور',
+  active: 'نشط',
 };

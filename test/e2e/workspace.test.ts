@@ -1,0 +1,171 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/access/passwords.js';
+import { UserRepository } from '../../src/store/repositories/users.js';
+import { axeViolations } from './axe.js';
+import { contextIn, launchBrowser, screenshot, signIn as signInAs } from './browser.js';
+import { HttpSession } from './http.js';
+import { type SeededArchive, seedArchive, syntheticPassword } from './seed.js';
+import { type RunningServer, startServer } from './server.js';
+
+/**
+ * The staff workspace (issue 20) in a real Chromium against a real server seeded with SYNTHETIC data: each screen's
+ * main path for the role it is for, in Arabic and English, refused to a role it is not for, and axe on each.
+ * Screenshots go to test-results/screenshots/workspace-*.png.
+ */
+describe('the staff workspace in a real browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let seeded: SeededArchive;
+  const admin = { username: 'synthetic-workspace-admin', password: syntheticPassword };
+
+  beforeAll(async () => {
+    server = await startServer();
+    seeded = await seedArchive(server);
+    await new UserRepository(server.ctx.store.db).create({
+      username: admin.username,
+      displayName: 'Synthetic admin',
+      passwordHash: await hashPassword(syntheticPassword),
+      role: 'admin',
+    });
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const desktop = { width: 1280, height: 900 };
+  // A step that waits longer than this has failed: its selector is named in the error, before the test's timeout.
+  const context = async (lang: 'ar' | 'en', options = {}): Promise<BrowserContext> => {
+    const ctx = await contextIn(browser, lang, desktop, options);
+    ctx.setDefaultTimeout(10_000);
+    return ctx;
+  };
+  const signIn = (page: Page, user: { username: string; password: string }) =>
+    signInAs(page, server.url, user);
+  const db = () => server.ctx.store.db;
+
+  /** Opens a screen as a role that may not use it: the menu does not offer it and the screen says so. */
+  async function refused(user: { username: string; password: string }, path: string) {
+    const ctx = await context('en');
+    const page = await ctx.newPage();
+    await signIn(page, user);
+    expect(await page.$$(`.staff-nav a[href="${path}"]`)).toHaveLength(0);
+    await page.goto(`${server.url}${path}`);
+    await page.waitForSelector('main [role="alert"]');
+    expect(await page.textContent('main [role="alert"]')).toContain('Your role does not allow this.');
+    await ctx.close();
+  }
+
+  describe('users', () => {
+    it('lets an admin add a user (password shown once), change the role, disable, and reset the password', async () => {
+      const ctx = await context('en');
+      const page = await ctx.newPage();
+      await signIn(page, admin);
+      await page.click('.staff-nav a[href="/users"]');
+      await page.waitForSelector(`tr[data-user="${admin.username}"]`);
+      // The admin signed in just now: the list says when.
+      expect(await page.textContent(`tr[data-user="${admin.username}"] td:nth-child(3)`)).not.toBe('never');
+      expect(await page.textContent(`tr[data-user="${seeded.users.liaison.username}"] td:nth-child(3)`)).toBe(
+        'never',
+      );
+
+      await page.fill('input[name="username"]', 'synthetic-new-documenter');
+      await page.fill('input[name="displayName"]', 'سارة (اصطناعية)');
+      await page.selectOption('form[aria-labelledby="add-user"] select[name="role"]', 'documenter');
+      await page.click('button:text-is("Add the user")');
+      await page.waitForSelector('[data-once-password] .code');
+      const password = ((await page.textContent('[data-once-password] .code')) ?? '').trim();
+      expect(password.length).toBeGreaterThanOrEqual(12);
+      await screenshot(page, 'workspace-users-added-en');
+      // The password shown is the one that works, and only once: the list reloaded without it.
+      await new HttpSession(server.url).signIn('synthetic-new-documenter', password);
+      await page.reload();
+      await page.waitForSelector('tr[data-user="synthetic-new-documenter"]');
+      expect(await page.$$('[data-once-password]')).toHaveLength(0);
+
+      const row = 'tr[data-user="synthetic-new-documenter"]';
+      // The row's panel opens by its summary, and stays open across the list's reloads.
+      const openPanel = async () => {
+        if ((await page.getAttribute(`${row} details`, 'open')) === null) await page.click(`${row} summary`);
+      };
+      await openPanel();
+      await page.selectOption(`${row} select[name="role"]`, 'reviewer');
+      await page.click(`${row} button:text-is("Change the role")`);
+      await page.waitForSelector(`${row} td:nth-child(2):text-is("Reviewer")`);
+      await openPanel();
+      await page.click(`${row} button:text-is("Disable the account")`);
+      await page.waitForSelector(`${row} td .danger-text`);
+      const stored = await db()
+        .selectFrom('users')
+        .select(['role', 'disabled'])
+        .where('username', '=', 'synthetic-new-documenter')
+        .executeTakeFirstOrThrow();
+      expect(stored).toEqual({ role: 'reviewer', disabled: 1 });
+
+      await openPanel();
+      await page.click(`${row} button:text-is("Reset the password")`);
+      await page.waitForSelector(`${row} [data-once-password] .code`);
+      const reset = ((await page.textContent(`${row} [data-once-password] .code`)) ?? '').trim();
+      expect(reset).not.toBe(password);
+      await ctx.close();
+    });
+
+    it('explains the last-admin guard when it refuses (Arabic)', async () => {
+      // Only this admin can still sign in: the first admin made at setup is disabled for this test.
+      await db()
+        .updateTable('users')
+        .set({ disabled: 1 })
+        .where('role', '=', 'admin')
+        .where('username', '<>', admin.username)
+        .execute();
+      const ctx = await context('ar');
+      const page = await ctx.newPage();
+      await signIn(page, admin);
+      await page.goto(`${server.url}/users`);
+      const row = `tr[data-user="${admin.username}"]`;
+      await page.waitForSelector(row);
+      await page.click(`${row} summary`);
+      await page.click(`${row} .manage .buttons button >> nth=0`);
+      await page.waitForSelector(`${row} [data-last-admin]`);
+      expect(await page.textContent(`${row} [data-last-admin]`)).toContain('آخر مدير نظام');
+      expect(await page.getAttribute('html', 'dir')).toBe('rtl');
+      await screenshot(page, 'workspace-users-last-admin-ar');
+      const me = await db()
+        .selectFrom('users')
+        .select('disabled')
+        .where('username', '=', admin.username)
+        .executeTakeFirstOrThrow();
+      expect(me.disabled).toBe(0);
+      await ctx.close();
+    });
+
+    it('is refused to a documenter', async () => {
+      await refused(seeded.users.documenter, '/users');
+    });
+  });
+
+  describe('accessibility of the new screens', () => {
+    for (const lang of ['ar', 'en'] as const) {
+      it(`has no axe violations (${lang})`, async () => {
+        const problems: string[] = [];
+        const visit = async (user: { username: string; password: string }, screens: [string, string][]) => {
+          const ctx = await context(lang, { bypassCSP: true });
+          const page = await ctx.newPage();
+          await signIn(page, user);
+          for (const [url, ready] of screens) {
+            await page.goto(`${server.url}${url}`);
+            await page.waitForSelector(ready);
+            await page.waitForLoadState('networkidle');
+            for (const v of await axeViolations(page)) problems.push(`${url}: ${v}`);
+          }
+          await ctx.close();
+        };
+        await visit(admin, [['/users', 'table.users']]);
+        expect(problems).toEqual([]);
+      });
+    }
+  });
+});

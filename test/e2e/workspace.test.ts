@@ -1,7 +1,14 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/access/passwords.js';
+import { SharpImageDecoder } from '../../src/evidence/sharp-image-decoder.js';
+import { ingest } from '../../src/services/ingest/ingest.js';
 import { UserRepository } from '../../src/store/repositories/users.js';
+import { syntheticPhoto } from '../evidence-files.js';
 import { axeViolations } from './axe.js';
 import { contextIn, launchBrowser, screenshot, signIn as signInAs } from './browser.js';
 import { HttpSession } from './http.js';
@@ -28,6 +35,26 @@ describe('the staff workspace in a real browser', () => {
       passwordHash: await hashPassword(syntheticPassword),
       role: 'admin',
     });
+    // Two near-duplicates (one photo and a smaller re-encoding of it) beside the seed's card photo.
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-e2e-near-'));
+    const photo = await syntheticPhoto(8202, 800, 600);
+    fs.writeFileSync(path.join(folder, 'synthetic-near-a.jpg'), photo);
+    fs.writeFileSync(
+      path.join(folder, 'synthetic-near-b.jpg'),
+      await sharp(photo).resize(720, 540).jpeg({ quality: 70 }).toBuffer(),
+    );
+    const documenter = await db()
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', seeded.users.documenter.username)
+      .executeTakeFirstOrThrow();
+    await ingest(server.ctx, {
+      paths: [folder],
+      actor: documenter.id,
+      source: 'synthetic near-duplicates',
+      decoder: new SharpImageDecoder(),
+    });
+    fs.rmSync(folder, { recursive: true, force: true });
     browser = await launchBrowser();
   }, 120_000);
 
@@ -147,6 +174,93 @@ describe('the staff workspace in a real browser', () => {
     });
   });
 
+  describe('evidence', () => {
+    it('shows the vault as blurred thumbnails, filters near-duplicates and annotates a selection (Arabic)', async () => {
+      const ctx = await context('ar');
+      const page = await ctx.newPage();
+      const requested: string[] = [];
+      page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+      await signIn(page, seeded.users.documenter);
+      await page.click('.staff-nav a[href="/evidence"]');
+      await page.waitForSelector('.evidence-grid li');
+      expect(await page.$$eval('.evidence-grid li', (li) => li.length)).toBe(3);
+      const images = await page.$$eval('.evidence-grid img', (imgs) =>
+        imgs.map((i) => [i.getAttribute('src'), i.className]),
+      );
+      for (const [src, cls] of images) {
+        expect(src).toMatch(/^\/api\/evidence\/[^/]+\/thumbnail$/);
+        expect(cls).toContain('blurred');
+      }
+
+      await page.selectOption('select[name="nearDuplicates"]', 'true');
+      await page.click('search button[type="submit"]');
+      await page.waitForURL(/nearDuplicates=true/);
+      await expect.poll(() => page.$$eval('.evidence-grid li', (li) => li.length)).toBe(2);
+      for (const box of await page.$$('.evidence-grid input[name="selected"]')) await box.check();
+      await page.fill('.bulk input[name="value"]', '٢١٥');
+      await page.selectOption('.bulk select[name="readFrom"]', 'folder');
+      await page.click('.bulk button[type="submit"]');
+      await page.waitForSelector('.bulk [role="status"]');
+      await screenshot(page, 'workspace-evidence-grid-ar');
+      const annotations = await db()
+        .selectFrom('annotations')
+        .select(['kind', 'value', 'read_from'])
+        .execute();
+      expect(annotations).toEqual([
+        { kind: 'branch_number', value: '215', read_from: 'folder' },
+        { kind: 'branch_number', value: '215', read_from: 'folder' },
+      ]);
+      await page.selectOption('select[name="nearDuplicates"]', '');
+      await page.selectOption('select[name="hasAnnotations"]', 'false');
+      await page.click('search button[type="submit"]');
+      await page.waitForURL(/hasAnnotations=false/);
+      await expect.poll(() => page.$$eval('.evidence-grid li', (li) => li.length)).toBe(1);
+      // The grid never asked for an original or an unblurred view.
+      expect(requested.filter((p) => /\/(original|unblurred)/.test(p))).toEqual([]);
+      await ctx.close();
+    });
+
+    it('records card and body labels and shows near-duplicates side by side (English)', async () => {
+      const near = await db()
+        .selectFrom('evidence_items')
+        .select('id')
+        .where('original_name', '=', 'synthetic-near-a.jpg')
+        .executeTakeFirstOrThrow();
+      const ctx = await context('en');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.documenter);
+      await page.goto(`${server.url}/evidence/${near.id}`);
+      await page.waitForSelector('.near-pair');
+      expect(await page.$$eval('.near-pair img', (imgs) => imgs.map((i) => i.className))).toEqual([
+        'blurred',
+        'blurred',
+      ]);
+      await page.fill('input[name="collection"]', 'Synthetic collection (not real)');
+      await page.fill('input[name="branch.value"]', '215');
+      await page.fill('input[name="detainee_number.value"]', '4471');
+      await page.selectOption('select[name="detainee_number.readFrom"]', 'body');
+      await page.click('button:text-is("Record the labels")');
+      await page.waitForSelector('.label-form [role="status"]');
+      await page.waitForSelector('tr.body-key');
+      await screenshot(page, 'workspace-evidence-labels-en');
+      const labels = await db()
+        .selectFrom('body_labels')
+        .select(['part', 'value', 'read_from'])
+        .where('evidence_id', '=', near.id)
+        .orderBy('part')
+        .execute();
+      expect(labels).toEqual([
+        { part: 'branch', value: '215', read_from: 'card' },
+        { part: 'detainee_number', value: '4471', read_from: 'body' },
+      ]);
+      await ctx.close();
+    });
+
+    it('is refused to an admin', async () => {
+      await refused(admin, '/evidence');
+    });
+  });
+
   describe('accessibility of the new screens', () => {
     for (const lang of ['ar', 'en'] as const) {
       it(`has no axe violations (${lang})`, async () => {
@@ -164,6 +278,10 @@ describe('the staff workspace in a real browser', () => {
           await ctx.close();
         };
         await visit(admin, [['/users', 'table.users']]);
+        await visit(seeded.users.documenter, [
+          ['/evidence', '.evidence-grid li'],
+          [`/evidence/${seeded.evidenceId}`, '.label-form'],
+        ]);
         expect(problems).toEqual([]);
       });
     }

@@ -212,6 +212,21 @@ export interface EvidenceAnswer {
   nearDuplicates?: { id: string; distance?: number | null; sha256?: string; originalName?: string | null }[];
 }
 
+export interface EvidenceRow {
+  id: string;
+  sha256: string;
+  mediaType: string;
+  originalName: string | null;
+  graphic: boolean;
+  decodeStatus: string | null;
+  sourceId: string | null;
+  ingestRunId: string | null;
+  createdAt: string;
+  annotations: number;
+  groupId: string | null;
+  groupSize: number;
+}
+
 export interface ReviewPair {
   id: string;
   a: RecordItem;

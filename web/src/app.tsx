@@ -6,6 +6,7 @@ import { roleLabel, screensFor } from './lib/index.js';
 import { AccountScreen } from './screens/account.js';
 import { AuditScreen } from './screens/audit.js';
 import { EvidenceScreen } from './screens/evidence.js';
+import { EvidenceGridScreen } from './screens/evidence-grid.js';
 import { IdentificationsScreen } from './screens/identifications.js';
 import { PersonScreen } from './screens/person.js';
 import { ImportScreen, ImportsScreen, IngestScreen } from './screens/progress.js';
@@ -166,6 +167,7 @@ export function App() {
             <Route path="dashboard" element={guarded('stats:read', <DashboardScreen />)} />
             <Route path="search" element={guarded('records:read', <SearchScreen />)} />
             <Route path="persons/:id" element={guarded('persons:read', <PersonScreen />)} />
+            <Route path="evidence" element={guarded('evidence:read', <EvidenceGridScreen />)} />
             <Route path="evidence/:id" element={guarded('evidence:read', <EvidenceScreen />)} />
             <Route path="review" element={guarded('review:read', <ReviewScreen />)} />
             <Route

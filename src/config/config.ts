@@ -20,6 +20,8 @@ export interface Config {
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; origin: string };
   /** The key that seals contact details; null: read (or, at init, make) <data>/keys/contacts.key. */
   contacts: { key: Buffer | null };
+  /** Browser uploads (the /ingest screen): at most this many bytes per upload, staged in <data>/uploads. */
+  uploads: { maxBytes: number; dir: string };
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -86,6 +88,12 @@ export const configVariables = {
     about:
       'base64 of the 32-byte key of reveal grants; give servers behind one balancer the same (serve --workers shares its own)',
   },
+  ATHAR_UPLOAD_MAX_BYTES: {
+    flag: undefined,
+    default: '2147483648',
+    about:
+      'largest browser upload in bytes (all its files, zips counted unpacked); the command line has no limit',
+  },
 } as const;
 
 /** Variables whose values are secrets: never echoed in configuration errors. */
@@ -142,6 +150,11 @@ const schema = z.object({
   ATHAR_WEB_ROOT: z.string().optional(),
   ATHAR_CONTACTS_KEY: key32,
   ATHAR_REVEAL_KEY: key32,
+  ATHAR_UPLOAD_MAX_BYTES: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number of bytes')
+    .min(1024, 'must be at least 1024')
+    .max(2 ** 50, 'must be at most 2^50'),
 });
 
 /**
@@ -175,6 +188,7 @@ export function loadConfig(
     ATHAR_WEB_ROOT: pick('ATHAR_WEB_ROOT', undefined),
     ATHAR_CONTACTS_KEY: pick('ATHAR_CONTACTS_KEY', undefined),
     ATHAR_REVEAL_KEY: pick('ATHAR_REVEAL_KEY', undefined),
+    ATHAR_UPLOAD_MAX_BYTES: pick('ATHAR_UPLOAD_MAX_BYTES', undefined) ?? '2147483648',
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -212,6 +226,7 @@ export function loadConfig(
     },
     log: { level: v.ATHAR_LOG_LEVEL, origin: v.ATHAR_LOG_ORIGIN },
     contacts: { key: v.ATHAR_CONTACTS_KEY ? Buffer.from(v.ATHAR_CONTACTS_KEY, 'base64') : null },
+    uploads: { maxBytes: v.ATHAR_UPLOAD_MAX_BYTES, dir: path.join(dataDir, 'uploads') },
   };
 }
 

@@ -8,6 +8,7 @@ import { EvidenceAccess } from './evidence/evidence-access.js';
 import { RevealGrants } from './evidence/reveal-grants.js';
 import { ImportService } from './imports/import-jobs.js';
 import { IngestRunService } from './ingest/ingest-runs.js';
+import { UploadService } from './ingest/uploads.js';
 import { IntakeService } from './intake/intake.js';
 import { LedgerLog } from './ledger/log.js';
 import { PlaceService } from './registry/places.js';
@@ -40,6 +41,7 @@ export interface Services {
   readonly bodyLabels: BodyLabels;
   readonly evidence: EvidenceAccess;
   readonly ingestRuns: IngestRunService;
+  readonly uploads: UploadService;
   readonly review: ReviewQueue;
   readonly identifications: IdentificationService;
   readonly log: LedgerLog;
@@ -78,6 +80,7 @@ export function servicesOf(ctx: AppContext): Services {
       grants: new RevealGrants(ctx.config.server.revealKey ?? undefined),
     }),
     ingestRuns: new IngestRunService(ctx),
+    uploads: new UploadService(ctx, audit),
     review: new ReviewQueue(ctx),
     identifications: new IdentificationService(ctx),
     log: new LedgerLog(ctx.store),

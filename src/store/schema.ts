@@ -48,6 +48,8 @@ export interface Database {
   relations: RelationTable;
   record_name_keys: RecordNameKeyTable;
   imports: ImportTable;
+  uploads: UploadTable;
+  report_notes: ReportNoteTable;
 }
 
 export interface MetaTable {
@@ -77,12 +79,20 @@ export interface BranchTable {
   name_ar: string;
   governorate_id: string | null;
   notes: string | null;
+  /** The unit above (branch → directorate → agency); migration 0011. */
+  parent_id: string | null;
+  /** Null for the gazetteer's own units. */
+  created_at: string | null;
+  created_by: string | null;
 }
 
 export interface BranchAliasTable {
   branch_id: string;
   alias: string;
   alias_key: string;
+  /** Null for the gazetteer's own spellings; migration 0011. */
+  created_at: string | null;
+  created_by: string | null;
 }
 
 export interface SourceTable {
@@ -491,6 +501,9 @@ export interface FamilyReportTable {
   created_at: string;
   status_changed_at: string;
   status_changed_by: string | null;
+  /** The liaison the report is assigned to; migration 0011. */
+  assigned_to: string | null;
+  assigned_at: string | null;
 }
 
 /** One consent choice for one purpose of one report; append-only, the latest per purpose holds. */
@@ -583,4 +596,31 @@ export interface ImportTable {
   created_at: string;
   created_by: string | null;
   finished_at: string | null;
+}
+
+/** A browser upload (migration 0011): files staged, ingested by the same code as `athar ingest`, then removed. */
+export interface UploadTable {
+  id: string;
+  created_by: string;
+  created_at: string;
+  /** receiving | ingesting | finished | failed */
+  status: string;
+  files: number;
+  bytes: number;
+  source_name: string | null;
+  note: string | null;
+  run_id: string | null;
+  /** JSON array of { path, outcome, evidenceId?, reason? }. */
+  outcomes: string | null;
+  failure: string | null;
+  finished_at: string | null;
+}
+
+/** A liaison's note on a family report (migration 0011); append-only. */
+export interface ReportNoteTable {
+  id: string;
+  report_id: string;
+  body: string;
+  created_at: string;
+  created_by: string | null;
 }

@@ -9,6 +9,7 @@ import { SharpImageDecoder } from '../../src/evidence/sharp-image-decoder.js';
 import { ingest } from '../../src/services/ingest/ingest.js';
 import { UserRepository } from '../../src/store/repositories/users.js';
 import { syntheticPhoto } from '../evidence-files.js';
+import { zipOf } from '../zip-file.js';
 import { axeViolations } from './axe.js';
 import { contextIn, launchBrowser, screenshot, signIn as signInAs } from './browser.js';
 import { HttpSession } from './http.js';
@@ -261,6 +262,92 @@ describe('the staff workspace in a real browser', () => {
     });
   });
 
+  describe('upload', () => {
+    it('uploads files and a zip chosen in the browser, ingests them and shows each outcome (English)', async () => {
+      const before = await db().selectFrom('evidence_items').select('id').execute();
+      const ctx = await context('en');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.documenter);
+      await page.click('.staff-nav a[href="/ingest"]');
+      await page.waitForSelector('.drop-zone');
+      const photo = await syntheticPhoto(8303, 400, 300);
+      await page.setInputFiles('input[name="files"]', [
+        { name: 'synthetic-upload-1.jpg', mimeType: 'image/jpeg', buffer: photo },
+        {
+          name: 'synthetic-batch.zip',
+          mimeType: 'application/zip',
+          buffer: zipOf([
+            { name: 'Branch 215/synthetic-upload-2.jpg', bytes: await syntheticPhoto(8304, 400, 300) },
+            { name: 'Branch 215/copy-of-1.jpg', bytes: photo },
+          ]),
+        },
+      ]);
+      await page.waitForSelector('text=2 files chosen');
+      await page.fill('input[name="source"]', 'Synthetic upload (not real)');
+      await page.click('button:text-is("Upload and ingest")');
+      await page.waitForSelector('[data-upload="finished"]', { timeout: 20_000 });
+      const outcomes = await page.$$eval('table.outcomes tbody tr', (rows) =>
+        rows.map((r) => [r.querySelector('th')?.textContent, r.getAttribute('data-outcome')]),
+      );
+      expect(outcomes).toEqual(
+        expect.arrayContaining([
+          ['synthetic-upload-1.jpg', expect.stringMatching(/stored|already_present/)],
+          ['synthetic-batch.zip', 'unpacked'],
+          ['synthetic-batch/Branch 215/synthetic-upload-2.jpg', 'stored'],
+          ['synthetic-batch/Branch 215/copy-of-1.jpg', expect.stringMatching(/stored|already_present/)],
+        ]),
+      );
+      await screenshot(page, 'workspace-upload-en');
+      const after = await db().selectFrom('evidence_items').select('id').execute();
+      // Three files, two distinct contents.
+      expect(after.length - before.length).toBe(2);
+      await ctx.close();
+    });
+
+    it('takes files dropped on the drop zone (Arabic)', async () => {
+      const ctx = await context('ar');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.documenter);
+      await page.goto(`${server.url}/ingest`);
+      await page.waitForSelector('.drop-zone');
+      const bytes = [...(await syntheticPhoto(8305, 200, 150))];
+      const dataTransfer = await page.evaluateHandle((data) => {
+        // In the page: the browser's DataTransfer and File (not Node's).
+        const page = globalThis as unknown as {
+          DataTransfer: new () => { items: { add(f: unknown): void } };
+          File: new (parts: unknown[], name: string, o: { type: string }) => unknown;
+        };
+        const dt = new page.DataTransfer();
+        dt.items.add(new page.File([new Uint8Array(data)], 'synthetic-dropped.jpg', { type: 'image/jpeg' }));
+        return dt;
+      }, bytes);
+      await page.dispatchEvent('.drop-zone', 'drop', { dataTransfer });
+      await page.waitForSelector('.upload [role="status"]');
+      await page.click('.upload button[type="submit"]');
+      await page.waitForSelector('[data-upload="finished"]', { timeout: 30_000 });
+      expect(
+        await page.$$eval('table.outcomes tbody tr', (rows) =>
+          rows.map((r) => r.getAttribute('data-outcome')),
+        ),
+      ).toEqual(['stored']);
+      expect(await page.getAttribute('html', 'dir')).toBe('rtl');
+      await screenshot(page, 'workspace-upload-ar');
+      await ctx.close();
+    });
+
+    it('shows no upload to a reviewer, and the runs screen not at all to an admin', async () => {
+      const ctx = await context('en');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.reviewer);
+      await page.goto(`${server.url}/ingest`);
+      await page.waitForSelector('main h1');
+      await page.waitForSelector('text=Runs');
+      expect(await page.$$('.drop-zone')).toHaveLength(0);
+      await ctx.close();
+      await refused(admin, '/ingest');
+    });
+  });
+
   describe('accessibility of the new screens', () => {
     for (const lang of ['ar', 'en'] as const) {
       it(`has no axe violations (${lang})`, async () => {
@@ -281,6 +368,7 @@ describe('the staff workspace in a real browser', () => {
         await visit(seeded.users.documenter, [
           ['/evidence', '.evidence-grid li'],
           [`/evidence/${seeded.evidenceId}`, '.label-form'],
+          ['/ingest', '.drop-zone'],
         ]);
         expect(problems).toEqual([]);
       });

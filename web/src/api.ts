@@ -67,6 +67,31 @@ async function request<T>(
   return data as T;
 }
 
+/**
+ * Sends a file's bytes as the request body (application/octet-stream) with XMLHttpRequest, which, unlike fetch,
+ * reports upload progress. Errors arrive as problem+json, as from `request`.
+ */
+export function putFile(path: string, file: Blob, onProgress: (sent: number) => void): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', path);
+    xhr.setRequestHeader('content-type', 'application/octet-stream');
+    xhr.setRequestHeader('accept', 'application/json');
+    if (csrfToken) xhr.setRequestHeader('x-csrf-token', csrfToken);
+    xhr.upload.onprogress = (e) => onProgress(e.loaded);
+    xhr.onerror = () => reject(new ApiError(0, { code: 'network' }));
+    xhr.onload = () => {
+      let body: unknown = {};
+      try {
+        body = JSON.parse(xhr.responseText || '{}');
+      } catch {}
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body);
+      else reject(new ApiError(xhr.status, (body ?? {}) as ProblemBody));
+    };
+    xhr.send(file);
+  });
+}
+
 export const api = {
   get: <T>(path: string, query?: Query) => request<T>('GET', withQuery(path, query)),
   post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
@@ -225,6 +250,18 @@ export interface EvidenceRow {
   annotations: number;
   groupId: string | null;
   groupSize: number;
+}
+
+export interface UploadAnswer {
+  id: string;
+  status: 'receiving' | 'ingesting' | 'finished' | 'failed';
+  files: number;
+  bytes: number;
+  runId: string | null;
+  done: number;
+  total: number;
+  outcomes: { path: string; outcome: string; evidenceId?: string; reason?: string }[] | null;
+  failure: string | null;
 }
 
 export interface ReviewPair {

@@ -23,6 +23,7 @@ import { reportRoutes } from './reports.js';
 import { reviewRoutes } from './review.js';
 import { sourceRoutes } from './sources.js';
 import { statsRoutes } from './stats.js';
+import { uploadRoutes } from './uploads.js';
 
 /** Every route group, registered once. Each area adds its file and one line here. */
 export async function registerRoutes(app: App, services: Services): Promise<void> {
@@ -30,6 +31,7 @@ export async function registerRoutes(app: App, services: Services): Promise<void
   await logRoutes(app, services);
   await evidenceRoutes(app, services);
   await ingestRunRoutes(app, services);
+  await uploadRoutes(app, services);
   await reviewRoutes(app, services);
   await identificationRoutes(app, services);
   await placeRoutes(app, services);

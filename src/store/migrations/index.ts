@@ -8,6 +8,7 @@ import { accounts } from './0007-accounts.js';
 import { registry } from './0008-registry.js';
 import { review } from './0009-review.js';
 import { intake } from './0010-intake.js';
+import { workspace } from './0011-workspace.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -23,5 +24,6 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0008-registry': registry(),
     '0009-review': review(),
     '0010-intake': intake(caps),
+    '0011-workspace': workspace(),
   };
 }

@@ -91,7 +91,7 @@ export class ReportRepository {
 
   constructor(private readonly db: Db) {}
 
-  async insert(report: FamilyReportTable): Promise<void> {
+  async insert(report: Omit<FamilyReportTable, 'assigned_to' | 'assigned_at'>): Promise<void> {
     await this.db.insertInto('family_reports').values(report).execute();
   }
 

@@ -1,4 +1,5 @@
 export { asciiDigits } from './digits.js';
+export { droppedFiles, type PickedFile, pickedFiles } from './dropped-files.js';
 export { comparisonOf, fieldLabel, levelLabel, recordFields, snake } from './fields.js';
 export { msg } from './msg.js';
 export { homeFor, screensFor, staffScreens } from './nav.js';

@@ -523,4 +523,36 @@ export const ar: Record<string, string> = {
   'This item, blurred': 'هذا العنصر، مموّهاً',
   'This item': 'هذا العنصر',
   'Near-duplicate, blurred': 'صورة شبه مكررة، مموّهة',
+
+  // Upload
+  Runs: 'العمليات',
+  stored: 'حُفظ',
+  'already in the vault (a new place recorded)': 'موجود في الخزنة من قبل (سُجّل مكان جديد له)',
+  'stored, but the image could not be decoded': 'حُفظ، لكن تعذّر فك ترميز الصورة',
+  'stored, too large for previews': 'حُفظ، وهو أكبر من أن تُصنع له معاينة',
+  refused: 'رُفض',
+  skipped: 'تُخطّي',
+  'zip unpacked': 'فُكّ ضغط الملف',
+  'Upload files': 'رفع ملفات',
+  'Drop photos, a zip or a whole folder here. They are stored exactly as they are, with their folder names, and ingested as the command line does. Large disks are still for the command line (athar ingest).':
+    'أفلت هنا صوراً أو ملفاً مضغوطاً (zip) أو مجلداً كاملاً. تُحفظ كما هي تماماً مع أسماء مجلداتها، وتُدخل كما يفعل سطر الأوامر. أما الأقراص الكبيرة فتبقى لسطر الأوامر (athar ingest).',
+  'Drop zone': 'منطقة الإفلات',
+  'Drop files or folders here, or choose them:': 'أفلت الملفات أو المجلدات هنا، أو اخترها:',
+  'Choose files or a zip': 'اختر ملفات أو ملفاً مضغوطاً',
+  'Choose a folder': 'اختر مجلداً',
+  '{{count}} files chosen, {{size}}': 'اختيرت {{count}} ملفات، {{size}}',
+  Clear: 'امسح',
+  'Source (who handed the files over)': 'المصدر (من سلّم الملفات)',
+  'These files are {{size}}; one upload may be at most {{max}}. Send fewer at a time.':
+    'حجم هذه الملفات {{size}}؛ والحد الأقصى للرفعة الواحدة {{max}}. أرسل عدداً أقل في كل مرة.',
+  'Upload and ingest': 'ارفع وأدخل',
+  Sending: 'الإرسال',
+  'Sending: {{sent}} of {{total}}': 'الإرسال: {{sent}} من {{total}}',
+  Ingesting: 'الإدخال',
+  'Ingesting: {{done}} of {{total}}': 'الإدخال: {{done}} من {{total}}',
+  'The ingest failed; nothing half-written was kept. Try again or ask the administrator.':
+    'فشل الإدخال؛ لم يُحفظ شيء ناقص. حاول مرة أخرى أو اسأل مدير النظام.',
+  'Done: {{count}} files': 'انتهى: {{count}} ملفات',
+  File: 'الملف',
+  Outcome: 'النتيجة',
 };

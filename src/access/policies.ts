@@ -8,6 +8,7 @@ import type { Role } from './roles.js';
 export const permissions = {
   'stats:read': 'see counts and charts of the archive',
   'places:read': 'read governorates and branches',
+  'places:write': 'add units (branches, prisons, hospitals) and their aliases to the gazetteer',
   'sources:read': 'read sources',
   'sources:write': 'create and edit sources',
   'records:read': 'read records and search them by name',
@@ -44,10 +45,19 @@ export type Access = Permission | 'signed_in' | 'public';
  * installation and its accounts but does not read case files.
  */
 export const policy: Record<Role, readonly Permission[]> = {
-  admin: ['stats:read', 'places:read', 'sources:read', 'sources:write', 'audit:read', 'users:manage'],
+  admin: [
+    'stats:read',
+    'places:read',
+    'places:write',
+    'sources:read',
+    'sources:write',
+    'audit:read',
+    'users:manage',
+  ],
   documenter: [
     'stats:read',
     'places:read',
+    'places:write',
     'sources:read',
     'sources:write',
     'records:read',

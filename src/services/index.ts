@@ -16,6 +16,7 @@ import { RecordSearch } from './registry/record-search.js';
 import { RegistryService } from './registry/registry.js';
 import { SourceService } from './registry/sources.js';
 import { StatsService } from './registry/stats.js';
+import { UnitService } from './registry/units.js';
 import { IdentificationService } from './review/identifications.js';
 import { ReviewQueue } from './review/review-queue.js';
 import { HealthService } from './system/health.js';
@@ -31,6 +32,7 @@ export interface Services {
   readonly accounts: AccountService;
   readonly health: HealthService;
   readonly places: PlaceService;
+  readonly units: UnitService;
   readonly sources: SourceService;
   readonly stats: StatsService;
   readonly registry: RegistryService;
@@ -66,6 +68,7 @@ export function servicesOf(ctx: AppContext): Services {
     accounts: new AccountService(ctx, audit),
     health: new HealthService(ctx),
     places,
+    units: new UnitService(ctx, audit),
     sources,
     stats: new StatsService(ctx),
     registry,

@@ -348,6 +348,75 @@ describe('the staff workspace in a real browser', () => {
     });
   });
 
+  describe('branches and units', () => {
+    it('adds a unit under an agency and a spelling that a new record then resolves (Arabic)', async () => {
+      const ctx = await context('ar');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.documenter);
+      await page.click('.staff-nav a[href="/branches"]');
+      await page.waitForSelector('[data-unit="agency-political-security"]');
+      // The branches sit under their agency.
+      await page.waitForSelector('[data-unit="agency-military-intelligence"] [data-unit="branch-215"]');
+      await page.fill('input[name="nameAr"]', 'سجن اصطناعي للاختبار');
+      await page.fill('input[name="nameEn"]', 'Synthetic Test Prison');
+      await page.selectOption('select[name="kind"]', 'prison');
+      await page.selectOption(
+        'form[aria-labelledby="add-unit"] select[name="parentId"]',
+        'agency-political-security',
+      );
+      await page.click('form[aria-labelledby="add-unit"] button[type="submit"]');
+      await page.waitForSelector('form[aria-labelledby="add-unit"] [role="status"] a');
+      await page.click('form[aria-labelledby="add-unit"] [role="status"] a');
+      await page.waitForSelector('input[name="alias"]');
+      await page.fill('input[name="alias"]', 'سجن التجربة');
+      await page.click('button:text-is("أضف التهجئة")');
+      await page.waitForSelector('.aliases li:has-text("سجن التجربة")');
+      const unitId = decodeURIComponent(page.url().split('/branches/')[1] ?? '');
+      const api = await new HttpSession(server.url).signIn(
+        seeded.users.documenter.username,
+        seeded.users.documenter.password,
+      );
+      const source = await api.post<{ id: string }>('/api/sources', {
+        name: 'Synthetic unit list',
+        kind: 'list',
+      });
+      const made = await api.post<{ id: string; warnings: unknown[] }>('/api/records', {
+        sourceId: source.id,
+        kind: 'registry_line',
+        fullName: 'سامر اصطناعي',
+        arrestingBranch: 'سجن التجربة',
+      });
+      expect(made.warnings).toEqual([]);
+      await page.reload();
+      await page.waitForSelector(`a[href="/records/${made.id}"]`);
+      expect(await page.textContent('.crumbs')).toContain('إدارة الأمن السياسي');
+      await screenshot(page, 'workspace-branch-ar');
+      const stored = await db()
+        .selectFrom('branches')
+        .select('parent_id')
+        .where('id', '=', unitId)
+        .executeTakeFirstOrThrow();
+      expect(stored.parent_id).toBe('agency-political-security');
+      await ctx.close();
+    });
+
+    it('shows what names a branch, and no editing to a reviewer (English)', async () => {
+      const ctx = await context('en');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.reviewer);
+      await page.goto(`${server.url}/branches`);
+      await page.waitForSelector('[data-unit="branch-215"]');
+      expect(await page.$$('form[aria-labelledby="add-unit"]')).toHaveLength(0);
+      await screenshot(page, 'workspace-branches-en');
+      await page.click('[data-unit="branch-215"] > a');
+      await page.waitForSelector(`a[href="/records/${seeded.latinRecordId}"]`);
+      expect(await page.$$('input[name="alias"]')).toHaveLength(0);
+      expect(await page.textContent('main')).toContain('2 records, 2 events');
+      await screenshot(page, 'workspace-branch-215-en');
+      await ctx.close();
+    });
+  });
+
   describe('accessibility of the new screens', () => {
     for (const lang of ['ar', 'en'] as const) {
       it(`has no axe violations (${lang})`, async () => {
@@ -369,6 +438,8 @@ describe('the staff workspace in a real browser', () => {
           ['/evidence', '.evidence-grid li'],
           [`/evidence/${seeded.evidenceId}`, '.label-form'],
           ['/ingest', '.drop-zone'],
+          ['/branches', '[data-unit="branch-215"]'],
+          ['/branches/branch-215', '.aliases'],
         ]);
         expect(problems).toEqual([]);
       });

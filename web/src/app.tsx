@@ -5,6 +5,7 @@ import { FreeNotice, LanguageSwitch, Loading } from './components/common.js';
 import { roleLabel, screensFor } from './lib/index.js';
 import { AccountScreen } from './screens/account.js';
 import { AuditScreen } from './screens/audit.js';
+import { BranchesScreen, BranchScreen } from './screens/branches.js';
 import { EvidenceScreen } from './screens/evidence.js';
 import { EvidenceGridScreen } from './screens/evidence-grid.js';
 import { IdentificationsScreen } from './screens/identifications.js';
@@ -177,6 +178,8 @@ export function App() {
             <Route path="ingest" element={guarded('evidence:read', <IngestScreen />)} />
             <Route path="imports" element={guarded('records:write', <ImportsScreen />)} />
             <Route path="imports/:id" element={guarded('records:write', <ImportScreen />)} />
+            <Route path="branches" element={guarded('places:read', <BranchesScreen />)} />
+            <Route path="branches/:id" element={guarded('places:read', <BranchScreen />)} />
             <Route path="audit" element={guarded('audit:read', <AuditScreen />)} />
             <Route path="users" element={guarded('users:manage', <UsersScreen />)} />
             <Route path="*" element={<NotFound />} />

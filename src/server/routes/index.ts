@@ -23,6 +23,7 @@ import { reportRoutes } from './reports.js';
 import { reviewRoutes } from './review.js';
 import { sourceRoutes } from './sources.js';
 import { statsRoutes } from './stats.js';
+import { unitRoutes } from './units.js';
 import { uploadRoutes } from './uploads.js';
 
 /** Every route group, registered once. Each area adds its file and one line here. */
@@ -35,6 +36,7 @@ export async function registerRoutes(app: App, services: Services): Promise<void
   await reviewRoutes(app, services);
   await identificationRoutes(app, services);
   await placeRoutes(app, services);
+  await unitRoutes(app, services);
   await statsRoutes(app, services);
   await intakeRoutes(app, services);
   await reportRoutes(app, services);

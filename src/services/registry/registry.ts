@@ -23,6 +23,7 @@ import { EventRepository } from '../../store/repositories/events.js';
 import { IdentificationRepository } from '../../store/repositories/identifications.js';
 import { LookupRepository } from '../../store/repositories/lookups.js';
 import { PersonPageRepository } from '../../store/repositories/person-page.js';
+import { PlaceRepository } from '../../store/repositories/places.js';
 import { type RecordLink, RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { RecordRepository, type RecordView } from '../../store/repositories/records.js';
 import { RelationRepository } from '../../store/repositories/relations.js';
@@ -34,7 +35,7 @@ import { appendLogEntries, recordEntry } from '../ledger/ledger.js';
 import { hiddenFrom } from './consent-filter.js';
 import { recordLinked, recordUnlinked } from './linkage-journal.js';
 import { reopenMovedLink } from './pair-linker.js';
-import { type FieldIssue, prepareRecord } from './record-fields.js';
+import { type FieldIssue, prepareRecord, withStoredAliases } from './record-fields.js';
 
 export interface RecordInput {
   sourceId: string;
@@ -135,6 +136,7 @@ export class RegistryService {
     const keys: { key: string; record_id: string }[] = [];
     const written: { index: number; id: string; warnings: FieldIssue[] }[] = [];
     await this.store.transaction(async (trx) => {
+      const places = withStoredAliases(await new PlaceRepository(trx).aliasKeys());
       const sources = new Map<string, boolean>();
       const seen = new Set<string>();
       const taken = new Map<string, Set<string>>();
@@ -173,7 +175,7 @@ export class RegistryService {
           }
           seen.add(key);
         }
-        const prepared = prepareRecord(input.fields);
+        const prepared = prepareRecord(input.fields, places);
         if (!prepared.ok) {
           results.push({
             index,

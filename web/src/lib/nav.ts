@@ -9,6 +9,7 @@ export const staffScreens = [
   { path: '/identifications', label: msg('Identifications'), permission: 'identifications:read' },
   { path: '/ingest', label: msg('Ingest runs'), permission: 'evidence:read' },
   { path: '/imports', label: msg('Imports'), permission: 'records:write' },
+  { path: '/branches', label: msg('Branches and units'), permission: 'places:read' },
   { path: '/audit', label: msg('Audit log'), permission: 'audit:read' },
   { path: '/users', label: msg('Users'), permission: 'users:manage' },
 ] as const;

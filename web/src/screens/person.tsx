@@ -36,6 +36,10 @@ const identificationStatuses: Record<string, string> = {
   rejected: msg('Rejected'),
 };
 
+export function eventLabel(type: string): string {
+  return eventTypes[type] ?? type;
+}
+
 export function identificationStatus(status: string): string {
   return identificationStatuses[status] ?? status;
 }

@@ -417,6 +417,77 @@ describe('the staff workspace in a real browser', () => {
     });
   });
 
+  describe('records', () => {
+    it('enters a record by hand, with the field the server refuses named beside it, then adds a claim (English)', async () => {
+      const ctx = await context('en');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.documenter);
+      await page.click('.staff-nav a[href="/records/new"]');
+      await page.waitForSelector('select[name="sourceId"] option:nth-child(2)', { state: 'attached' });
+      await page.selectOption('select[name="sourceId"]', { index: 1 });
+      await page.fill('input[name="fullName"]', 'Synthetic Entered Person');
+      await page.fill('input[name="birthDate"]', 'the spring of 80');
+      await page.fill('input[name="arrestingBranch"]', 'Air Force Intelligence');
+      await page.click('button:text-is("Save the record")');
+      await page.waitForSelector('input[name="birthDate"][aria-invalid="true"]');
+      expect(await page.textContent('#birthDate-error')).toContain('is not a date');
+      await screenshot(page, 'workspace-record-new-error-en');
+      await page.fill('input[name="birthDate"]', '1980-02');
+      await page.click('button:text-is("Save the record")');
+      await page.waitForURL(/\/records\/[0-9a-f-]+$/);
+      await page.waitForSelector('[data-original]');
+      expect(await page.textContent('[data-original]')).toContain('1980-02');
+      expect(await page.textContent('[data-normalised]')).toContain('Air Force Intelligence Directorate');
+      await page.selectOption('select[name="kind"]', 'seen_in_detention');
+      await page.fill('input[name="statement"]', 'Synthetic: seen in 2014');
+      await page.click('button:text-is("Add the claim")');
+      await page.waitForSelector('[data-claims] li');
+      await screenshot(page, 'workspace-record-en');
+      const id = page.url().split('/records/')[1] as string;
+      const claims = await db().selectFrom('assertions').select('kind').where('record_id', '=', id).execute();
+      expect(claims).toEqual([{ kind: 'seen_in_detention' }]);
+      await ctx.close();
+    });
+
+    it('shows a record as written and replaces it by a corrected one linked where it was (Arabic)', async () => {
+      const ctx = await context('ar');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.documenter);
+      await page.goto(`${server.url}/records/${seeded.arabicRecordId}`);
+      await page.waitForSelector('[data-original]');
+      expect(await page.textContent('[data-original]')).toContain('محمد أحمد الحلبي');
+      expect(await page.getAttribute('[data-link]', 'data-link')).toBe('manual');
+      await screenshot(page, 'workspace-record-ar');
+      await page.click(`a[href="/records/new?supersedes=${seeded.arabicRecordId}"]`);
+      await expect.poll(() => page.inputValue('input[name="fullName"]')).toBe('محمد أحمد الحلبي');
+      await page.fill('input[name="arrestDate"]', '2013-05-22');
+      await page.fill('textarea[name="reason"]', 'اصطناعي: تاريخ الاعتقال صُحّح من المصدر');
+      await page.click('form button[type="submit"]');
+      await page.waitForURL((url) => !url.pathname.endsWith('/new') && url.pathname.startsWith('/records/'));
+      const id = page.url().split('/records/')[1] as string;
+      const link = await db()
+        .selectFrom('record_links')
+        .select(['person_id', 'note'])
+        .where('record_id', '=', id)
+        .where('unlinked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      expect(link.person_id).toBe(seeded.personId);
+      expect(link.note).toContain(`supersedes record ${seeded.arabicRecordId}`);
+      // The old record is unchanged.
+      const old = await db()
+        .selectFrom('records')
+        .select('arrest_date')
+        .where('id', '=', seeded.arabicRecordId)
+        .executeTakeFirstOrThrow();
+      expect(old.arrest_date).toBe('2013-05-21');
+      await ctx.close();
+    });
+
+    it('is refused to an admin', async () => {
+      await refused(admin, '/records/new');
+    });
+  });
+
   describe('accessibility of the new screens', () => {
     for (const lang of ['ar', 'en'] as const) {
       it(`has no axe violations (${lang})`, async () => {
@@ -440,6 +511,8 @@ describe('the staff workspace in a real browser', () => {
           ['/ingest', '.drop-zone'],
           ['/branches', '[data-unit="branch-215"]'],
           ['/branches/branch-215', '.aliases'],
+          ['/records/new', 'select[name="sourceId"]'],
+          [`/records/${seeded.latinRecordId}`, '[data-original]'],
         ]);
         expect(problems).toEqual([]);
       });

@@ -11,6 +11,7 @@ import { EvidenceGridScreen } from './screens/evidence-grid.js';
 import { IdentificationsScreen } from './screens/identifications.js';
 import { PersonScreen } from './screens/person.js';
 import { ImportScreen, ImportsScreen, IngestScreen } from './screens/progress.js';
+import { NewRecordScreen, RecordScreen } from './screens/record.js';
 import { ReportScreen } from './screens/report.js';
 import { SearchScreen } from './screens/search.js';
 import { SignInScreen } from './screens/sign-in.js';
@@ -167,6 +168,8 @@ export function App() {
             <Route path="account" element={<AccountScreen />} />
             <Route path="dashboard" element={guarded('stats:read', <DashboardScreen />)} />
             <Route path="search" element={guarded('records:read', <SearchScreen />)} />
+            <Route path="records/new" element={guarded('records:write', <NewRecordScreen />)} />
+            <Route path="records/:id" element={guarded('records:read', <RecordScreen />)} />
             <Route path="persons/:id" element={guarded('persons:read', <PersonScreen />)} />
             <Route path="evidence" element={guarded('evidence:read', <EvidenceGridScreen />)} />
             <Route path="evidence/:id" element={guarded('evidence:read', <EvidenceScreen />)} />

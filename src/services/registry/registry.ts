@@ -224,6 +224,21 @@ export class RegistryService {
     return record;
   }
 
+  /**
+   * A record's page (audited as a read of the record): the record as its source gave it, its claims, the events
+   * it reports, and every link it had — who linked it to which person, when, on what basis, and who undid it.
+   */
+  async readRecordPage(id: string, caller: Caller) {
+    const record = await this.readRecord(id, caller);
+    const db = this.store.db;
+    return {
+      record,
+      assertions: await new AssertionRepository(db).about([], [id]),
+      events: await new EventRepository(db).ofRecord(id),
+      links: await new RecordLinkRepository(db).history(id),
+    };
+  }
+
   /** A person as its caller may read it (audited): records withheld by consent, and what rests on them, left out. */
   async readPerson(id: string, caller: Caller): Promise<PersonView> {
     const person = await this.person(id);

@@ -4,6 +4,7 @@ import { msg } from './msg.js';
 export const staffScreens = [
   { path: '/dashboard', label: msg('Dashboard'), permission: 'stats:read' },
   { path: '/search', label: msg('Search'), permission: 'records:read' },
+  { path: '/records/new', label: msg('New record'), permission: 'records:write' },
   { path: '/evidence', label: msg('Evidence'), permission: 'evidence:read' },
   { path: '/review', label: msg('Review queue'), permission: 'review:read' },
   { path: '/identifications', label: msg('Identifications'), permission: 'identifications:read' },

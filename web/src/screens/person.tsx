@@ -74,6 +74,9 @@ export function RecordCard({ record, title }: { record: RecordItem; title?: stri
           );
         })}
       </dl>
+      <p>
+        <Link to={`/records/${record.id}`}>{t('Open the record')}</Link>
+      </p>
       {record.link && (
         <p className="muted">
           {t('Linked')}: {t(apiWord(record.link.basis))} · {formatDate(record.link.linkedAt)}

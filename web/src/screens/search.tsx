@@ -171,7 +171,9 @@ export function SearchScreen() {
                   {r.fullName || t('(no name)')}
                 </Link>
               ) : (
-                <span dir="auto">{r.fullName || t('(no name)')}</span>
+                <Link to={`/records/${r.id}`} dir="auto">
+                  {r.fullName || t('(no name)')}
+                </Link>
               )}
               {typeof r.score === 'number' && (
                 <span className="score" title={t('Match score')}>
@@ -185,6 +187,7 @@ export function SearchScreen() {
               </p>
             )}
             <p className="muted result-meta">
+              <Link to={`/records/${r.id}`}>{t('the record')}</Link>
               {r.source?.name && <span dir="auto">{r.source.name}</span>}
               {r.birthDate && (
                 <span>

@@ -488,6 +488,102 @@ describe('the staff workspace in a real browser', () => {
     });
   });
 
+  describe('family reports', () => {
+    let reportId: string;
+    beforeAll(async () => {
+      const api = await new HttpSession(server.url).signIn(
+        seeded.users.liaison.username,
+        seeded.users.liaison.password,
+      );
+      const consent = {
+        internalUse: true,
+        partnerNgos: true,
+        nationalCommission: false,
+        unIimp: false,
+        icmpIcrc: false,
+        criminalProceedings: false,
+        contactWithResults: true,
+        photoComparison: true,
+      };
+      const filed = await api.post<{ id: string }>('/api/reports', {
+        person: { fullName: 'رامي سليم اصطناعي', sex: 'male', birthDate: '1992', governorate: 'حمص' },
+        arrest: { date: '2014-03', branch: 'فرع أمن الدولة' },
+        anteMortem: {},
+        consent,
+        contact: { name: 'أم رامي (اصطناعية)', phone: '+963 944 000 321', relation: 'أم' },
+        language: 'ar',
+      });
+      reportId = filed.id;
+    });
+
+    it('works a report from the worklist: assign, note, consent, contact with a reason (Arabic)', async () => {
+      const ctx = await context('ar');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.liaison);
+      await page.click('.staff-nav a[href="/reports"]');
+      await page.waitForSelector(`tr[data-report="${reportId}"]`);
+      await page.click(`tr[data-report="${reportId}"] a`);
+      await page.waitForSelector('[data-filed]');
+      expect(await page.textContent('[data-filed]')).toContain('رامي سليم اصطناعي');
+      await page.click('button:text-is("أسنده إليّ")');
+      await page.waitForSelector('button:text-is("ألغِ الإسناد")');
+      await page.fill('textarea[name="note"]', 'اصطناعي: اتصال أول مع العائلة');
+      await page.click('button:text-is("احفظ الملاحظة")');
+      await page.waitForSelector('[data-notes] li');
+      await page.click('tr[data-purpose="partner_ngos"] button');
+      await page.waitForSelector('tr[data-purpose="partner_ngos"][data-granted="false"]');
+      const reads = () =>
+        db()
+          .selectFrom('audit_log')
+          .select('details')
+          .where('action', '=', 'read_contact')
+          .where('subject_id', '=', reportId)
+          .execute();
+      // Opening the report did not open the contact.
+      expect(await reads()).toEqual([]);
+      await page.click('button:text-is("اعرض بيانات التواصل")');
+      await page.fill('textarea[name="contactReason"]', 'اصطناعي: لإبلاغ العائلة بموعد');
+      await page.click('form button[type="submit"]:text-is("اعرض")');
+      await page.waitForSelector('[data-contact]');
+      expect(await page.textContent('[data-contact]')).toContain('+963 944 000 321');
+      expect((await reads()).map((r) => JSON.parse(r.details ?? '{}').reason)).toEqual([
+        'اصطناعي: لإبلاغ العائلة بموعد',
+      ]);
+      expect(await page.$$('[data-candidates]')).toHaveLength(1);
+      await screenshot(page, 'workspace-report-ar');
+      const stored = await db()
+        .selectFrom('family_reports')
+        .select('assigned_to')
+        .where('id', '=', reportId)
+        .executeTakeFirstOrThrow();
+      expect(stored.assigned_to).not.toBeNull();
+      await page.click('.staff-nav a[href="/reports"]');
+      await page.click('[role="tab"] >> nth=1');
+      await page.waitForURL(/view=mine/);
+      await page.waitForSelector(`tr[data-report="${reportId}"]`);
+      await ctx.close();
+    });
+
+    it('filters the worklist by governorate (English)', async () => {
+      const ctx = await context('en');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.liaison);
+      await page.goto(`${server.url}/reports?view=all`);
+      await page.waitForSelector(`tr[data-report="${reportId}"]`);
+      await page.selectOption('select[name="governorate"]', 'aleppo');
+      await page.waitForURL(/governorate=aleppo/);
+      await page.waitForSelector('main [role="status"]:text-is("No reports here.")');
+      await page.selectOption('select[name="governorate"]', 'homs');
+      await page.waitForSelector(`tr[data-report="${reportId}"]`);
+      await screenshot(page, 'workspace-reports-en');
+      await ctx.close();
+    });
+
+    it('is refused to a reviewer', async () => {
+      await refused(seeded.users.reviewer, '/reports');
+    });
+  });
+
   describe('accessibility of the new screens', () => {
     for (const lang of ['ar', 'en'] as const) {
       it(`has no axe violations (${lang})`, async () => {
@@ -505,6 +601,11 @@ describe('the staff workspace in a real browser', () => {
           await ctx.close();
         };
         await visit(admin, [['/users', 'table.users']]);
+        const report = await db().selectFrom('family_reports').select('id').executeTakeFirstOrThrow();
+        await visit(seeded.users.liaison, [
+          ['/reports?view=all', 'table.reports'],
+          [`/reports/${report.id}`, '[data-candidates]'],
+        ]);
         await visit(seeded.users.documenter, [
           ['/evidence', '.evidence-grid li'],
           [`/evidence/${seeded.evidenceId}`, '.label-form'],

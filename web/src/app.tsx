@@ -13,6 +13,7 @@ import { PersonScreen } from './screens/person.js';
 import { ImportScreen, ImportsScreen, IngestScreen } from './screens/progress.js';
 import { NewRecordScreen, RecordScreen } from './screens/record.js';
 import { ReportScreen } from './screens/report.js';
+import { FamilyReportScreen, FamilyReportsScreen } from './screens/reports.js';
 import { SearchScreen } from './screens/search.js';
 import { SignInScreen } from './screens/sign-in.js';
 import { StatusScreen } from './screens/status.js';
@@ -183,6 +184,8 @@ export function App() {
             <Route path="imports/:id" element={guarded('records:write', <ImportScreen />)} />
             <Route path="branches" element={guarded('places:read', <BranchesScreen />)} />
             <Route path="branches/:id" element={guarded('places:read', <BranchScreen />)} />
+            <Route path="reports" element={guarded('reports:read', <FamilyReportsScreen />)} />
+            <Route path="reports/:id" element={guarded('reports:read', <FamilyReportScreen />)} />
             <Route path="audit" element={guarded('audit:read', <AuditScreen />)} />
             <Route path="users" element={guarded('users:manage', <UsersScreen />)} />
             <Route path="*" element={<NotFound />} />

@@ -3,6 +3,7 @@ import { msg } from './msg.js';
 /** The staff screens and the permission each needs; the menu shows only what the signed-in role may use. */
 export const staffScreens = [
   { path: '/dashboard', label: msg('Dashboard'), permission: 'stats:read' },
+  { path: '/reports', label: msg('Family reports'), permission: 'reports:read' },
   { path: '/search', label: msg('Search'), permission: 'records:read' },
   { path: '/records/new', label: msg('New record'), permission: 'records:write' },
   { path: '/evidence', label: msg('Evidence'), permission: 'evidence:read' },

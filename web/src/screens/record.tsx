@@ -470,7 +470,7 @@ export function NewRecordScreen() {
             {t(fieldLabel(name === 'arrestingBranch' ? 'arresting_branch' : name))}
             {type === 'sex' ? (
               <select name={name} value={form[name] ?? ''} onChange={set(name)} {...invalid(name)}>
-                <option value="">{t('not given')}</option>
+                <option value="">{t('not stated')}</option>
                 <option value="m">{t('male')}</option>
                 <option value="f">{t('female')}</option>
               </select>

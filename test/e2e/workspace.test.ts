@@ -584,6 +584,115 @@ describe('the staff workspace in a real browser', () => {
     });
   });
 
+  describe('persons', () => {
+    it('links a record found in place after a preview of its waterfall, then splits it off again (English)', async () => {
+      const ctx = await context('en');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.documenter);
+      await page.goto(`${server.url}/persons/${seeded.personId}`);
+      await page.click('[data-person-tools] > summary');
+      await page.fill('input[name="linkQuery"]', 'خالد حداد');
+      await page.click('#link-title ~ search button[type="submit"]');
+      await page.waitForSelector('[data-link-hits] li');
+      await page.click('[data-link-hits] li button >> nth=0');
+      await page.waitForSelector('[data-link-form] .waterfall-list tbody tr');
+      const fields = await page.$$eval('[data-link-form] .waterfall-list tbody th', (th) =>
+        th.map((x) => x.textContent),
+      );
+      expect(fields).toContain('Prior');
+      expect(fields).toContain('Total');
+      await screenshot(page, 'workspace-person-link-en');
+      await page.fill('textarea[name="linkReason"]', 'synthetic: same family report');
+      await page.click('button:text-is("Link the record")');
+      await expect.poll(() => page.$$eval('.record-card', (c) => c.length)).toBe(3);
+
+      const khaled = await db()
+        .selectFrom('record_links')
+        .select(['record_id', 'note'])
+        .where('person_id', '=', seeded.personId)
+        .where('unlinked_at', 'is', null)
+        .where('record_id', 'not in', [seeded.arabicRecordId, seeded.latinRecordId])
+        .execute();
+      // The record linked here (and the corrected record of the records test, if it ran first).
+      const linked = khaled.find((k) => k.note === 'synthetic: same family report');
+      expect(linked).toBeDefined();
+      if ((await page.getAttribute('[data-person-tools]', 'open')) === null)
+        await page.click('[data-person-tools] > summary');
+      const boxes = page.locator('[data-split-form] input[type="checkbox"]');
+      const names = await page.$$eval('[data-split-form] label.check > bdi', (b) =>
+        b.map((x) => x.textContent),
+      );
+      await boxes.nth(names.findIndex((n) => n?.includes('خالد'))).check();
+      await page.waitForSelector('[data-split-form] .waterfall-list');
+      await page.fill('textarea[name="splitReason"]', 'synthetic: a different Khaled after all');
+      await page.click('button:text-is("Split")');
+      await page.waitForSelector('main [role="status"] a');
+      const after = await db()
+        .selectFrom('record_links')
+        .select('person_id')
+        .where('record_id', '=', linked?.record_id as string)
+        .where('unlinked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      expect(after.person_id).not.toBe(seeded.personId);
+      await ctx.close();
+    });
+
+    it('refuses to merge a known relative until forced with a reason, and says why (Arabic)', async () => {
+      const api = await new HttpSession(server.url).signIn(
+        seeded.users.documenter.username,
+        seeded.users.documenter.password,
+      );
+      const [khaledLatin] = seeded.khaled;
+      const made = await api.post<{ id: string }>('/api/persons', {
+        recordIds: [khaledLatin],
+        note: 'synthetic',
+      });
+      await api.post('/api/relations', {
+        personA: seeded.personId,
+        personB: made.id,
+        type: 'sibling',
+        certainty: 'likely',
+        note: 'synthetic: brothers',
+      });
+      const ctx = await context('ar');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.reviewer);
+      await page.goto(`${server.url}/persons/${seeded.personId}`);
+      await page.click('[data-person-tools] > summary');
+      await page.fill('input[name="otherPerson"]', `${server.url}/persons/${made.id}`);
+      await page.click('#merge-title ~ form button[type="submit"]');
+      await page.waitForSelector('[data-merge-form] .waterfall-list');
+      await page.fill('textarea[name="mergeReason"]', 'اصطناعي: القرابة سُجّلت خطأً');
+      await page.click('[data-merge-form] button[type="submit"]');
+      await page.waitForSelector('[data-relatives-guard]');
+      expect(await page.textContent('[data-relatives-guard]')).toContain('قريبان');
+      await screenshot(page, 'workspace-person-guard-ar');
+      await page.check('[data-relatives-guard] input[type="checkbox"]');
+      await page.click('[data-merge-form] button[type="submit"]');
+      await page.waitForSelector('[data-merge-form]', { state: 'detached' });
+      const link = await db()
+        .selectFrom('record_links')
+        .select(['person_id', 'note'])
+        .where('record_id', '=', khaledLatin)
+        .where('unlinked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      expect(link.person_id).toBe(seeded.personId);
+      expect(link.note).toContain(`merged from person ${made.id}`);
+      await ctx.close();
+    });
+
+    it('offers no linking to a liaison and no person page to an admin', async () => {
+      const ctx = await context('en');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.liaison);
+      await page.goto(`${server.url}/persons/${seeded.personId}`);
+      await page.waitForSelector('.record-card');
+      expect(await page.$$('[data-person-tools]')).toHaveLength(0);
+      await ctx.close();
+      await refused(admin, `/persons/${seeded.personId}`);
+    });
+  });
+
   describe('accessibility of the new screens', () => {
     for (const lang of ['ar', 'en'] as const) {
       it(`has no axe violations (${lang})`, async () => {
@@ -614,6 +723,7 @@ describe('the staff workspace in a real browser', () => {
           ['/branches/branch-215', '.aliases'],
           ['/records/new', 'select[name="sourceId"]'],
           [`/records/${seeded.latinRecordId}`, '[data-original]'],
+          [`/persons/${seeded.personId}`, '[data-person-tools]'],
         ]);
         expect(problems).toEqual([]);
       });

@@ -693,6 +693,62 @@ describe('the staff workspace in a real browser', () => {
     });
   });
 
+  describe('explanations in the reader’s language', () => {
+    it('says why a search hit matched in Arabic on the Arabic interface, and in English on the English one', async () => {
+      const ctx = await context('ar');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.reviewer);
+      await page.goto(`${server.url}/search?q=${encodeURIComponent('محمد الحلبي')}`);
+      await page.waitForSelector('[data-reasons] .chip');
+      const arabic = await page.$$eval('[data-reasons] .chip', (c) => c.map((x) => x.textContent ?? ''));
+      expect(arabic.some((c) => c.includes('«محمد»') && c.includes('الاسم الأول'))).toBe(true);
+      expect(arabic.join(' ')).not.toMatch(/first name|matched/);
+      await screenshot(page, 'workspace-search-why-ar');
+      await page.selectOption('.language-switch select', 'en');
+      await page.waitForSelector('html[dir="ltr"]', { state: 'attached' });
+      const english = await page.$$eval('[data-reasons] .chip', (c) => c.map((x) => x.textContent ?? ''));
+      expect(english.some((c) => c.includes('“محمد”') && c.includes('First name'))).toBe(true);
+      await ctx.close();
+    });
+
+    it('names every bar of the dashboard’s charts by name (Arabic)', async () => {
+      // A record in every governorate: fourteen names on one axis, the case where a chart skipped every other one.
+      const documenter = await new HttpSession(server.url).signIn(
+        seeded.users.documenter.username,
+        seeded.users.documenter.password,
+      );
+      const governorates = await documenter.get<{ items: { id: string; nameEn: string }[] }>(
+        '/api/governorates',
+      );
+      const source = await documenter.post<{ id: string }>('/api/sources', {
+        name: 'Synthetic governorates',
+        kind: 'list',
+      });
+      await documenter.post('/api/records/bulk', {
+        items: governorates.items.map((g, i) => ({
+          sourceId: source.id,
+          kind: 'registry_line',
+          fullName: `Synthetic Person ${i}`,
+          governorate: g.nameEn,
+        })),
+      });
+      const stats = await documenter.get<{ byGovernorate: unknown[]; byBranch: unknown[] }>('/api/stats');
+      expect(stats.byGovernorate.length).toBeGreaterThanOrEqual(14);
+      const ctx = await context('ar');
+      const page = await ctx.newPage();
+      await signIn(page, seeded.users.reviewer);
+      await page.goto(`${server.url}/dashboard`);
+      await page.waitForSelector('.chart-card svg');
+      const ticks = await page.$$eval('.chart-card', (cards) =>
+        cards.map((c) => c.querySelectorAll('.recharts-yAxis .recharts-cartesian-axis-tick').length),
+      );
+      expect(ticks[0]).toBe(stats.byGovernorate.length);
+      expect(ticks[2]).toBe(stats.byBranch.length);
+      await screenshot(page, 'workspace-dashboard-ar');
+      await ctx.close();
+    });
+  });
+
   describe('accessibility of the new screens', () => {
     for (const lang of ['ar', 'en'] as const) {
       it(`has no axe violations (${lang})`, async () => {

@@ -150,6 +150,8 @@ export interface RecordItem {
   personId?: string | null;
   score?: number;
   why?: string[];
+  /** Why it matched, as codes and parameters (rendered in the reader's language). */
+  reasons?: import('./lib/reasons.js').MatchReason[];
   original?: Record<string, unknown> | null;
   link?: { id: string; basis: string; linkedAt: string };
   [field: string]: unknown;

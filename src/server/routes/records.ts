@@ -115,7 +115,9 @@ export async function recordRoutes(app: App, services: Services): Promise<void> 
       return {
         items: result.items.map((hit) => ({
           ...presentRecord(hit.record, viewer),
-          ...(hit.score === undefined ? {} : { score: hit.score, why: hit.why ?? [] }),
+          ...(hit.score === undefined
+            ? {}
+            : { score: hit.score, why: hit.why ?? [], reasons: hit.reasons ?? [] }),
         })),
         ...(result.nextCursor ? { nextCursor: result.nextCursor } : {}),
       };

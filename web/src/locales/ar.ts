@@ -684,7 +684,8 @@ export const ar: Record<string, string> = {
   'probability {{p}}': 'الاحتمال {{p}}',
   'How it compares': 'كيف يتطابق',
   Weight: 'الوزن',
-  'These persons are recorded as relatives, so they are different people: the link was refused. If you are sure the relation is wrong, tick the box and save again; your reason is kept with the link.': 'هذان الشخصان مسجّلان على أنهما قريبان، فهما شخصان مختلفان: لذلك رُفض الربط. إن كنت متأكداً من أن صلة القرابة خاطئة، فعلّم المربع واحفظ مرة أخرى؛ يُحفظ سببك مع الربط.',
+  'These persons are recorded as relatives, so they are different people: the link was refused. If you are sure the relation is wrong, tick the box and save again; your reason is kept with the link.':
+    'هذان الشخصان مسجّلان على أنهما قريبان، فهما شخصان مختلفان: لذلك رُفض الربط. إن كنت متأكداً من أن صلة القرابة خاطئة، فعلّم المربع واحفظ مرة أخرى؛ يُحفظ سببك مع الربط.',
   'Link anyway, with my reason': 'اربط رغم ذلك، مع ذكر سببي',
   'Link a record to this person': 'اربط سجلاً بهذا الشخص',
   Compare: 'قارن',
@@ -706,5 +707,16 @@ export const ar: Record<string, string> = {
   'Link, merge or split': 'ربط أو دمج أو فصل',
   'The records were split off into a new person:': 'فُصلت السجلات إلى شخص جديد:',
   'Known relatives and relations': 'الأقارب المعروفون والصلات',
-  'A person recorded as a relative is a different person: linking the two as one is refused unless forced with a reason.': 'الشخص المسجّل قريباً هو شخص مختلف: يُرفض ربطهما شخصاً واحداً إلا إذا فُرض ذلك مع ذكر سبب.',
+  'A person recorded as a relative is a different person: linking the two as one is refused unless forced with a reason.':
+    'الشخص المسجّل قريباً هو شخص مختلف: يُرفض ربطهما شخصاً واحداً إلا إذا فُرض ذلك مع ذكر سبب.',
+
+  // Why a search hit matched
+  'the same name': 'الاسم نفسه',
+  'two spellings of one name': 'تهجئتان لاسم واحد',
+  'different names that look alike': 'اسمان مختلفان متشابهان في الكتابة',
+  'a close spelling': 'تهجئة قريبة',
+  'no letters to compare': 'لا حروف للمقارنة',
+  '“{{query}}” matched no part of the name': '«{{query}}» لا يطابق أي جزء من الاسم',
+  '“{{query}}” ≈ {{part}} “{{text}}”: {{reason}} ({{score}})':
+    '«{{query}}» ≈ {{part}} «{{text}}»: {{reason}} ({{score}})',
 };

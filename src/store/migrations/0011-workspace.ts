@@ -49,6 +49,20 @@ export function workspace(): Migration {
         .addColumn('created_by', 'text', (c) => c.references('users.id'))
         .execute();
       await db.schema.createIndex('events_branch').on('events').column('branch_id').execute();
+      // A branch's or a governorate's records newest first (the branch page, search filtered by place) read these
+      // in order instead of sorting every match: at 1M records, 50k records of one branch sorted took a second.
+      await db.schema.dropIndex('records_branch').execute();
+      await db.schema
+        .createIndex('records_branch_id')
+        .on('records')
+        .columns(['arresting_branch_id', 'id'])
+        .execute();
+      await db.schema.dropIndex('records_governorate').execute();
+      await db.schema
+        .createIndex('records_governorate_id')
+        .on('records')
+        .columns(['governorate_id', 'id'])
+        .execute();
       await db.schema
         .createIndex('body_labels_value')
         .on('body_labels')

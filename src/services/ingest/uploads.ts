@@ -19,7 +19,12 @@ export function stagedPath(sent: string): string {
   const segments = sent
     .normalize('NFC')
     .split(/[\\/]+/)
-    .map((s) => s.replace(/[\u0000-\u001f\u007f]/g, '').trim())
+    .map((s) =>
+      [...s]
+        .filter((c) => c.charCodeAt(0) > 0x1f && c.charCodeAt(0) !== 0x7f)
+        .join('')
+        .trim(),
+    )
     .filter((s) => s !== '' && s !== '.' && s !== '..');
   if (segments.length === 0) throw new DomainError('invalid', 'the file has no name', { field: 'path' });
   if (segments.length > 32 || segments.some((s) => Buffer.byteLength(s) > 255)) {
@@ -264,7 +269,7 @@ export class UploadService {
       const stat = await fsp.stat(full).catch(() => undefined);
       if (stat && now - stat.mtimeMs > staleMs) {
         const upload = await this.repo.get(e.name);
-        if (!upload || upload.status !== 'ingesting') await fsp.rm(full, { recursive: true, force: true });
+        if (upload?.status !== 'ingesting') await fsp.rm(full, { recursive: true, force: true });
       }
     }
   }

@@ -466,6 +466,7 @@ export function NewRecordScreen() {
           </select>
         </label>
         {entryFields.map(([name, type]) => (
+          // biome-ignore lint/a11y/noLabelWithoutControl: each branch below puts its input or select inside the label.
           <label key={name} className={name === 'notes' || name === 'fullName' ? 'wide' : undefined}>
             {t(fieldLabel(name === 'arrestingBranch' ? 'arresting_branch' : name))}
             {type === 'sex' ? (

@@ -325,8 +325,8 @@ function Candidates({ reportId }: { reportId: string }) {
   if (data.items.length === 0) return <p className="muted">{t('No candidates yet.')}</p>;
   return (
     <ul className="cards" data-candidates="listed">
-      {data.items.map((c, i) => (
-        <li key={`${c.recordId ?? c.evidenceId}-${i}`} className="card">
+      {data.items.map((c) => (
+        <li key={`${c.recordId ?? ''}|${c.evidenceId ?? ''}|${c.createdAt}`} className="card">
           {c.evidenceId && (
             <Link to={`/evidence/${c.evidenceId}`}>
               <BlurredThumbnail evidenceId={c.evidenceId} />

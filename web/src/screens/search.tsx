@@ -203,7 +203,7 @@ export function SearchScreen() {
             {r.reasons && r.reasons.length > 0 ? (
               <p className="why" data-reasons>
                 <span className="visually-hidden">{t('Why it matched')}: </span>
-                {r.reasons.map((reason, i) => {
+                {r.reasons.map((reason) => {
                   const { key, values } = reasonSentence(reason);
                   const said = {
                     ...values,
@@ -211,7 +211,7 @@ export function SearchScreen() {
                     ...(typeof values.reason === 'string' ? { reason: t(values.reason) } : {}),
                   };
                   return (
-                    <span key={`${reason.query}-${i}`} className="chip">
+                    <span key={reason.query} className="chip">
                       <bdi>{t(key, said)}</bdi>
                     </span>
                   );

@@ -71,8 +71,28 @@ describe('the staff workspace in a real browser', () => {
     ctx.setDefaultTimeout(10_000);
     return ctx;
   };
-  const signIn = (page: Page, user: { username: string; password: string }) =>
-    signInAs(page, server.url, user);
+  // Sign-ins are rate-limited per address and per username (30 and 10 per 15 minutes): each user signs in through
+  // the page once, and later contexts carry that session's cookie.
+  const cookies = new Map<string, Awaited<ReturnType<BrowserContext['cookies']>>>();
+  const signIn = async (page: Page, user: { username: string; password: string }) => {
+    const known = cookies.get(user.username);
+    if (known) {
+      await page.context().addCookies(known);
+      await page.goto(`${server.url}/account`);
+      await page.waitForSelector('.staff-nav');
+      return;
+    }
+    await signInAs(page, server.url, user);
+    cookies.set(user.username, await page.context().cookies());
+  };
+  const sessions = new Map<string, HttpSession>();
+  const apiAs = async (user: { username: string; password: string }) => {
+    const known = sessions.get(user.username);
+    if (known) return known;
+    const made = await new HttpSession(server.url).signIn(user.username, user.password);
+    sessions.set(user.username, made);
+    return made;
+  };
   const db = () => server.ctx.store.db;
 
   /** Opens a screen as a role that may not use it: the menu does not offer it and the screen says so. */
@@ -372,10 +392,7 @@ describe('the staff workspace in a real browser', () => {
       await page.click('button:text-is("أضف التهجئة")');
       await page.waitForSelector('.aliases li:has-text("سجن التجربة")');
       const unitId = decodeURIComponent(page.url().split('/branches/')[1] ?? '');
-      const api = await new HttpSession(server.url).signIn(
-        seeded.users.documenter.username,
-        seeded.users.documenter.password,
-      );
+      const api = await apiAs(seeded.users.documenter);
       const source = await api.post<{ id: string }>('/api/sources', {
         name: 'Synthetic unit list',
         kind: 'list',
@@ -491,10 +508,7 @@ describe('the staff workspace in a real browser', () => {
   describe('family reports', () => {
     let reportId: string;
     beforeAll(async () => {
-      const api = await new HttpSession(server.url).signIn(
-        seeded.users.liaison.username,
-        seeded.users.liaison.password,
-      );
+      const api = await apiAs(seeded.users.liaison);
       const consent = {
         internalUse: true,
         partnerNgos: true,
@@ -590,6 +604,8 @@ describe('the staff workspace in a real browser', () => {
       const page = await ctx.newPage();
       await signIn(page, seeded.users.documenter);
       await page.goto(`${server.url}/persons/${seeded.personId}`);
+      await page.waitForSelector('.record-card');
+      const before = await page.$$eval('.record-card', (c) => c.length);
       await page.click('[data-person-tools] > summary');
       await page.fill('input[name="linkQuery"]', 'خالد حداد');
       await page.click('#link-title ~ search button[type="submit"]');
@@ -604,7 +620,7 @@ describe('the staff workspace in a real browser', () => {
       await screenshot(page, 'workspace-person-link-en');
       await page.fill('textarea[name="linkReason"]', 'synthetic: same family report');
       await page.click('button:text-is("Link the record")');
-      await expect.poll(() => page.$$eval('.record-card', (c) => c.length)).toBe(3);
+      await expect.poll(() => page.$$eval('.record-card', (c) => c.length)).toBe(before + 1);
 
       const khaled = await db()
         .selectFrom('record_links')
@@ -638,10 +654,7 @@ describe('the staff workspace in a real browser', () => {
     });
 
     it('refuses to merge a known relative until forced with a reason, and says why (Arabic)', async () => {
-      const api = await new HttpSession(server.url).signIn(
-        seeded.users.documenter.username,
-        seeded.users.documenter.password,
-      );
+      const api = await apiAs(seeded.users.documenter);
       const [khaledLatin] = seeded.khaled;
       const made = await api.post<{ id: string }>('/api/persons', {
         recordIds: [khaledLatin],
@@ -713,10 +726,7 @@ describe('the staff workspace in a real browser', () => {
 
     it('names every bar of the dashboard’s charts by name (Arabic)', async () => {
       // A record in every governorate: fourteen names on one axis, the case where a chart skipped every other one.
-      const documenter = await new HttpSession(server.url).signIn(
-        seeded.users.documenter.username,
-        seeded.users.documenter.password,
-      );
+      const documenter = await apiAs(seeded.users.documenter);
       const governorates = await documenter.get<{ items: { id: string; nameEn: string }[] }>(
         '/api/governorates',
       );

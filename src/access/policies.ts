@@ -8,6 +8,7 @@ import type { Role } from './roles.js';
 export const permissions = {
   'stats:read': 'see counts and charts of the archive',
   'places:read': 'read governorates and branches',
+  'places:write': 'add units (branches, prisons, hospitals) and their aliases to the gazetteer',
   'sources:read': 'read sources',
   'sources:write': 'create and edit sources',
   'records:read': 'read records and search them by name',
@@ -19,6 +20,7 @@ export const permissions = {
   'evidence:reveal': 'reveal unblurred views of evidence, with a reason',
   'evidence:original': 'download evidence originals, with a reason',
   'evidence:annotate': 'annotate evidence and record body labels',
+  'evidence:ingest': 'add evidence files from the browser (ingested as the command line does)',
   'forensic:read': 'read forensic notes and ante-mortem profiles',
   'review:read': 'see the candidate-pair queue',
   'review:decide': 'decide candidate pairs',
@@ -48,6 +50,7 @@ export const policy: Record<Role, readonly Permission[]> = {
   admin: [
     'stats:read',
     'places:read',
+    'places:write',
     'sources:read',
     'sources:write',
     'audit:read',
@@ -57,6 +60,7 @@ export const policy: Record<Role, readonly Permission[]> = {
   documenter: [
     'stats:read',
     'places:read',
+    'places:write',
     'sources:read',
     'sources:write',
     'records:read',
@@ -66,6 +70,7 @@ export const policy: Record<Role, readonly Permission[]> = {
     'events:write',
     'evidence:read',
     'evidence:annotate',
+    'evidence:ingest',
     'identifications:read',
     'identifications:propose',
   ],

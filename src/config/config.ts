@@ -22,6 +22,8 @@ export interface Config {
   contacts: { key: Buffer | null };
   /** Approved export requests' files: where they are built, and how long one may be fetched. */
   exports: { dir: string; hours: number };
+  /** Browser uploads (the /ingest screen): at most this many bytes per upload, staged in <data>/uploads. */
+  uploads: { maxBytes: number; dir: string };
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -93,6 +95,12 @@ export const configVariables = {
     about:
       'base64 of the 32-byte key of reveal grants; give servers behind one balancer the same (serve --workers shares its own)',
   },
+  ATHAR_UPLOAD_MAX_BYTES: {
+    flag: undefined,
+    default: '2147483648',
+    about:
+      'largest browser upload in bytes (all its files, zips counted unpacked); the command line has no limit',
+  },
 } as const;
 
 /** Variables whose values are secrets: never echoed in configuration errors. */
@@ -154,6 +162,11 @@ const schema = z.object({
     .int()
     .min(1)
     .max(24 * 90),
+  ATHAR_UPLOAD_MAX_BYTES: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number of bytes')
+    .min(1024, 'must be at least 1024')
+    .max(2 ** 50, 'must be at most 2^50'),
 });
 
 /**
@@ -188,6 +201,7 @@ export function loadConfig(
     ATHAR_CONTACTS_KEY: pick('ATHAR_CONTACTS_KEY', undefined),
     ATHAR_REVEAL_KEY: pick('ATHAR_REVEAL_KEY', undefined),
     ATHAR_EXPORT_HOURS: pick('ATHAR_EXPORT_HOURS', undefined) ?? '72',
+    ATHAR_UPLOAD_MAX_BYTES: pick('ATHAR_UPLOAD_MAX_BYTES', undefined) ?? '2147483648',
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -226,6 +240,7 @@ export function loadConfig(
     log: { level: v.ATHAR_LOG_LEVEL, origin: v.ATHAR_LOG_ORIGIN },
     contacts: { key: v.ATHAR_CONTACTS_KEY ? Buffer.from(v.ATHAR_CONTACTS_KEY, 'base64') : null },
     exports: { dir: path.join(dataDir, 'exports'), hours: v.ATHAR_EXPORT_HOURS },
+    uploads: { maxBytes: v.ATHAR_UPLOAD_MAX_BYTES, dir: path.join(dataDir, 'uploads') },
   };
 }
 

@@ -2,7 +2,14 @@
  * Security branches and detention sites named in public reporting on Syria's detainees, with the spellings
  * lists use. `number` is the branch number used on detention records and on the Caesar photo cards.
  */
-export type BranchKind = 'security_branch' | 'prison' | 'military_police' | 'military_hospital';
+export type BranchKind =
+  | 'security_branch'
+  | 'prison'
+  | 'military_police'
+  | 'military_hospital'
+  | 'hospital'
+  | 'directorate'
+  | 'agency';
 export type Agency =
   | 'military_intelligence'
   | 'air_force_intelligence'
@@ -21,11 +28,14 @@ export interface Branch {
   nameAr: string;
   governorate: string;
   aliases: readonly string[];
+  /** The unit above it (branch → directorate → agency), by id. */
+  parent?: string;
 }
 
 export const branches: readonly Branch[] = [
   {
     id: 'branch-235',
+    parent: 'agency-military-intelligence',
     number: 235,
     kind: 'security_branch',
     agency: 'military_intelligence',
@@ -48,6 +58,7 @@ export const branches: readonly Branch[] = [
   },
   {
     id: 'branch-215',
+    parent: 'agency-military-intelligence',
     number: 215,
     kind: 'security_branch',
     agency: 'military_intelligence',
@@ -69,6 +80,7 @@ export const branches: readonly Branch[] = [
   },
   {
     id: 'branch-227',
+    parent: 'agency-military-intelligence',
     number: 227,
     kind: 'security_branch',
     agency: 'military_intelligence',
@@ -89,6 +101,7 @@ export const branches: readonly Branch[] = [
   },
   {
     id: 'branch-248',
+    parent: 'agency-military-intelligence',
     number: 248,
     kind: 'security_branch',
     agency: 'military_intelligence',
@@ -106,6 +119,7 @@ export const branches: readonly Branch[] = [
   },
   {
     id: 'branch-251',
+    parent: 'agency-general-intelligence',
     number: 251,
     kind: 'security_branch',
     agency: 'general_intelligence',
@@ -126,6 +140,7 @@ export const branches: readonly Branch[] = [
   },
   {
     id: 'branch-261',
+    parent: 'agency-military-intelligence',
     number: 261,
     kind: 'security_branch',
     agency: 'military_intelligence',
@@ -142,6 +157,7 @@ export const branches: readonly Branch[] = [
   },
   {
     id: 'branch-290',
+    parent: 'agency-military-intelligence',
     number: 290,
     kind: 'security_branch',
     agency: 'military_intelligence',
@@ -158,6 +174,7 @@ export const branches: readonly Branch[] = [
   },
   {
     id: 'branch-285',
+    parent: 'agency-general-intelligence',
     number: 285,
     kind: 'security_branch',
     agency: 'general_intelligence',
@@ -168,6 +185,7 @@ export const branches: readonly Branch[] = [
   },
   {
     id: 'afi-mezzeh',
+    parent: 'agency-air-force-intelligence',
     number: null,
     kind: 'security_branch',
     agency: 'air_force_intelligence',
@@ -261,6 +279,76 @@ export const branches: readonly Branch[] = [
       'مشفى تشرين',
       'مستشفى تشرين العسكري',
       'مشفى تشرين العسكري',
+    ],
+  },
+  // The four intelligence agencies: lists often name only the agency ("فرع أمن الدولة", "Air Force Intelligence").
+  {
+    id: 'agency-military-intelligence',
+    number: null,
+    kind: 'agency',
+    agency: 'military_intelligence',
+    nameEn: 'Military Intelligence Directorate',
+    nameAr: 'شعبة المخابرات العسكرية',
+    governorate: 'damascus',
+    aliases: [
+      'Military Intelligence',
+      'Military Security',
+      'المخابرات العسكرية',
+      'الأمن العسكري',
+      'فرع الأمن العسكري',
+      'شعبة الاستخبارات العسكرية',
+    ],
+  },
+  {
+    id: 'agency-air-force-intelligence',
+    number: null,
+    kind: 'agency',
+    agency: 'air_force_intelligence',
+    nameEn: 'Air Force Intelligence Directorate',
+    nameAr: 'إدارة المخابرات الجوية',
+    governorate: 'damascus',
+    aliases: [
+      'Air Force Intelligence',
+      'Air Force Intelligence Branch',
+      'Air Intelligence',
+      'المخابرات الجوية',
+      'فرع المخابرات الجوية',
+      'الاستخبارات الجوية',
+    ],
+  },
+  {
+    id: 'agency-general-intelligence',
+    number: null,
+    kind: 'agency',
+    agency: 'general_intelligence',
+    nameEn: 'General Intelligence Directorate (State Security)',
+    nameAr: 'إدارة المخابرات العامة (أمن الدولة)',
+    governorate: 'damascus',
+    aliases: [
+      'General Intelligence',
+      'State Security',
+      'State Security Branch',
+      'المخابرات العامة',
+      'أمن الدولة',
+      'فرع أمن الدولة',
+      'إدارة أمن الدولة',
+    ],
+  },
+  {
+    id: 'agency-political-security',
+    number: null,
+    kind: 'agency',
+    agency: 'political_security',
+    nameEn: 'Political Security Directorate',
+    nameAr: 'إدارة الأمن السياسي',
+    governorate: 'damascus',
+    aliases: [
+      'Political Security',
+      'Political Security Branch',
+      'Political Security Division',
+      'الأمن السياسي',
+      'فرع الأمن السياسي',
+      'شعبة الأمن السياسي',
     ],
   },
 ];

@@ -10,6 +10,7 @@ import { RevealGrants } from './evidence/reveal-grants.js';
 import { ExportRequestService } from './exchange/export-requests.js';
 import { ImportService } from './imports/import-jobs.js';
 import { IngestRunService } from './ingest/ingest-runs.js';
+import { UploadService } from './ingest/uploads.js';
 import { IntakeService } from './intake/intake.js';
 import { LedgerLog } from './ledger/log.js';
 import { PlaceService } from './registry/places.js';
@@ -17,6 +18,7 @@ import { RecordSearch } from './registry/record-search.js';
 import { RegistryService } from './registry/registry.js';
 import { SourceService } from './registry/sources.js';
 import { StatsService } from './registry/stats.js';
+import { UnitService } from './registry/units.js';
 import { IdentificationService } from './review/identifications.js';
 import { ReviewQueue } from './review/review-queue.js';
 import { HealthService } from './system/health.js';
@@ -33,6 +35,7 @@ export interface Services {
   readonly accounts: AccountService;
   readonly health: HealthService;
   readonly places: PlaceService;
+  readonly units: UnitService;
   readonly sources: SourceService;
   readonly stats: StatsService;
   readonly registry: RegistryService;
@@ -43,6 +46,7 @@ export interface Services {
   readonly bodyLabels: BodyLabels;
   readonly evidence: EvidenceAccess;
   readonly ingestRuns: IngestRunService;
+  readonly uploads: UploadService;
   readonly review: ReviewQueue;
   readonly identifications: IdentificationService;
   readonly log: LedgerLog;
@@ -71,6 +75,7 @@ export function servicesOf(ctx: AppContext): Services {
     accounts: new AccountService(ctx, audit),
     health: new HealthService(ctx),
     places,
+    units: new UnitService(ctx, audit),
     sources,
     stats: new StatsService(ctx),
     registry,
@@ -85,6 +90,7 @@ export function servicesOf(ctx: AppContext): Services {
       grants: new RevealGrants(ctx.config.server.revealKey ?? undefined),
     }),
     ingestRuns: new IngestRunService(ctx),
+    uploads: new UploadService(ctx, audit),
     review: new ReviewQueue(ctx),
     identifications,
     log: new LedgerLog(ctx.store),

@@ -55,6 +55,8 @@ export interface Database {
   job_locks: JobLockTable;
   report_candidates: ReportCandidateTable;
   export_requests: ExportRequestTable;
+  uploads: UploadTable;
+  report_notes: ReportNoteTable;
 }
 
 export interface MetaTable {
@@ -84,12 +86,20 @@ export interface BranchTable {
   name_ar: string;
   governorate_id: string | null;
   notes: string | null;
+  /** The unit above (branch → directorate → agency); migration 0013. */
+  parent_id: string | null;
+  /** Null for the gazetteer's own units. */
+  created_at: string | null;
+  created_by: string | null;
 }
 
 export interface BranchAliasTable {
   branch_id: string;
   alias: string;
   alias_key: string;
+  /** Null for the gazetteer's own spellings; migration 0013. */
+  created_at: string | null;
+  created_by: string | null;
 }
 
 export interface SourceTable {
@@ -503,6 +513,9 @@ export interface FamilyReportTable {
   created_at: string;
   status_changed_at: string;
   status_changed_by: string | null;
+  /** The liaison the report is assigned to; migration 0013. */
+  assigned_to: string | null;
+  assigned_at: string | null;
 }
 
 /** One consent choice for one purpose of one report; append-only, the latest per purpose holds. */
@@ -688,4 +701,31 @@ export interface ExportRequestTable {
   expires_at: string | null;
   fetched_at: string | null;
   failure: string | null;
+}
+
+/** A browser upload (migration 0013): files staged, ingested by the same code as `athar ingest`, then removed. */
+export interface UploadTable {
+  id: string;
+  created_by: string;
+  created_at: string;
+  /** receiving | ingesting | finished | failed */
+  status: string;
+  files: number;
+  bytes: number;
+  source_name: string | null;
+  note: string | null;
+  run_id: string | null;
+  /** JSON array of { path, outcome, evidenceId?, reason? }. */
+  outcomes: string | null;
+  failure: string | null;
+  finished_at: string | null;
+}
+
+/** A liaison's note on a family report (migration 0013); append-only. */
+export interface ReportNoteTable {
+  id: string;
+  report_id: string;
+  body: string;
+  created_at: string;
+  created_by: string | null;
 }

@@ -341,7 +341,15 @@ describe('the web interface in a real browser', () => {
 });
 
 /** The menu of the roles that read case files without running the installation (reviewer, investigator). */
-const caseworkMenu = ['/dashboard', '/search', '/review', '/identifications', '/ingest'];
+const caseworkMenu = [
+  '/dashboard',
+  '/search',
+  '/evidence',
+  '/review',
+  '/identifications',
+  '/ingest',
+  '/branches',
+];
 
 /** The staff menu's links. The URL changes before the menu renders: wait for it rather than read an empty one. */
 async function staffMenu(page: Page): Promise<(string | null)[]> {

@@ -4,6 +4,7 @@ import { asciiDigits } from '../../web/src/lib/digits.js';
 import { fieldLabel, levelLabel, snake } from '../../web/src/lib/fields.js';
 import { homeFor, screensFor } from '../../web/src/lib/nav.js';
 import { problemFields, problemSentence } from '../../web/src/lib/problems.js';
+import { reasonSentence } from '../../web/src/lib/reasons.js';
 import { verdictForKey } from '../../web/src/lib/review-keys.js';
 import { waterfallBars } from '../../web/src/lib/waterfall.js';
 
@@ -51,7 +52,17 @@ describe('the match-weight waterfall', () => {
 
 describe('the menu', () => {
   it('shows each role only the screens its permissions open', () => {
-    expect(screensFor(policy.admin).map((s) => s.path)).toEqual(['/dashboard', '/audit']);
+    expect(screensFor(policy.admin).map((s) => s.path)).toEqual([
+      '/dashboard',
+      '/branches',
+      '/audit',
+      '/users',
+    ]);
+    expect(screensFor(policy.liaison).map((s) => s.path)).toContain('/reports');
+    expect(screensFor(policy.documenter).map((s) => s.path)).toEqual(
+      expect.arrayContaining(['/records/new', '/evidence', '/ingest']),
+    );
+    expect(screensFor(policy.reviewer).map((s) => s.path)).not.toContain('/reports');
     expect(screensFor(policy.reviewer).map((s) => s.path)).toContain('/review');
     expect(screensFor(policy.liaison).map((s) => s.path)).not.toContain('/review');
     expect(screensFor(policy.documenter).map((s) => s.path)).not.toContain('/audit');
@@ -80,5 +91,32 @@ describe('digits typed on an Arabic keyboard', () => {
   it('reach the API as ASCII digits', () => {
     expect(asciiDigits('٢٠١٣-٠٥')).toBe('2013-05');
     expect(asciiDigits('۰۹۹ 123')).toBe('099 123');
+  });
+});
+
+describe('why a search hit matched', () => {
+  it('says a reason from its codes and parameters, the part and reason as keys to translate', () => {
+    expect(
+      reasonSentence({
+        query: 'محمد',
+        matched: true,
+        part: 'first_name',
+        text: 'Mohammad',
+        score: 0.93,
+        reason: 'same-lexicon-entry',
+      }),
+    ).toEqual({
+      key: '“{{query}}” ≈ {{part}} “{{text}}”: {{reason}} ({{score}})',
+      values: {
+        query: 'محمد',
+        part: 'First name',
+        text: 'Mohammad',
+        reason: 'two spellings of one name',
+        score: 0.93,
+      },
+    });
+    expect(reasonSentence({ query: 'x', matched: false }).key).toBe(
+      '“{{query}}” matched no part of the name',
+    );
   });
 });

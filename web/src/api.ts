@@ -67,6 +67,31 @@ async function request<T>(
   return data as T;
 }
 
+/**
+ * Sends a file's bytes as the request body (application/octet-stream) with XMLHttpRequest, which, unlike fetch,
+ * reports upload progress. Errors arrive as problem+json, as from `request`.
+ */
+export function putFile(path: string, file: Blob, onProgress: (sent: number) => void): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', path);
+    xhr.setRequestHeader('content-type', 'application/octet-stream');
+    xhr.setRequestHeader('accept', 'application/json');
+    if (csrfToken) xhr.setRequestHeader('x-csrf-token', csrfToken);
+    xhr.upload.onprogress = (e) => onProgress(e.loaded);
+    xhr.onerror = () => reject(new ApiError(0, { code: 'network' }));
+    xhr.onload = () => {
+      let body: unknown = {};
+      try {
+        body = JSON.parse(xhr.responseText || '{}');
+      } catch {}
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body);
+      else reject(new ApiError(xhr.status, (body ?? {}) as ProblemBody));
+    };
+    xhr.send(file);
+  });
+}
+
 export const api = {
   get: <T>(path: string, query?: Query) => request<T>('GET', withQuery(path, query)),
   post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
@@ -94,6 +119,19 @@ export interface SessionAnswer {
   totpEnrolmentRequired?: boolean;
 }
 
+export interface UserItem {
+  id: string;
+  username: string;
+  displayName: string | null;
+  role: string;
+  mustChangePassword: boolean;
+  totpRequired: boolean;
+  totpEnrolled: boolean;
+  disabled: boolean;
+  createdAt: string;
+  lastSignInAt?: string | null;
+}
+
 export interface RecordItem {
   id: string;
   fullName?: string | null;
@@ -112,6 +150,8 @@ export interface RecordItem {
   personId?: string | null;
   score?: number;
   why?: string[];
+  /** Why it matched, as codes and parameters (rendered in the reader's language). */
+  reasons?: import('./lib/reasons.js').MatchReason[];
   original?: Record<string, unknown> | null;
   link?: { id: string; basis: string; linkedAt: string };
   [field: string]: unknown;
@@ -197,6 +237,33 @@ export interface EvidenceAnswer {
   }[];
   log?: { index: number | null; included: boolean; checkpointSize?: number | null };
   nearDuplicates?: { id: string; distance?: number | null; sha256?: string; originalName?: string | null }[];
+}
+
+export interface EvidenceRow {
+  id: string;
+  sha256: string;
+  mediaType: string;
+  originalName: string | null;
+  graphic: boolean;
+  decodeStatus: string | null;
+  sourceId: string | null;
+  ingestRunId: string | null;
+  createdAt: string;
+  annotations: number;
+  groupId: string | null;
+  groupSize: number;
+}
+
+export interface UploadAnswer {
+  id: string;
+  status: 'receiving' | 'ingesting' | 'finished' | 'failed';
+  files: number;
+  bytes: number;
+  runId: string | null;
+  done: number;
+  total: number;
+  outcomes: { path: string; outcome: string; evidenceId?: string; reason?: string }[] | null;
+  failure: string | null;
 }
 
 export interface ReviewPair {

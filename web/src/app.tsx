@@ -2,17 +2,22 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Link, Navigate, NavLink, Outlet, Route, Routes, useLocation } from 'react-router';
 import { FreeNotice, LanguageSwitch, Loading } from './components/common.js';
-import { msg, screensFor } from './lib/index.js';
+import { roleLabel, screensFor } from './lib/index.js';
 import { AccountScreen } from './screens/account.js';
 import { AuditScreen } from './screens/audit.js';
+import { BranchesScreen, BranchScreen } from './screens/branches.js';
 import { EvidenceScreen } from './screens/evidence.js';
+import { EvidenceGridScreen } from './screens/evidence-grid.js';
 import { IdentificationsScreen } from './screens/identifications.js';
 import { PersonScreen } from './screens/person.js';
 import { ImportScreen, ImportsScreen, IngestScreen } from './screens/progress.js';
+import { NewRecordScreen, RecordScreen } from './screens/record.js';
 import { ReportScreen } from './screens/report.js';
+import { FamilyReportScreen, FamilyReportsScreen } from './screens/reports.js';
 import { SearchScreen } from './screens/search.js';
 import { SignInScreen } from './screens/sign-in.js';
 import { StatusScreen } from './screens/status.js';
+import { UsersScreen } from './screens/users.js';
 import { SessionProvider, useSession } from './session.js';
 
 // The charting library is large; families on phones never load it (only the dashboard and review queue do).
@@ -87,17 +92,6 @@ function StaffNav() {
       </div>
     </div>
   );
-}
-
-function roleLabel(role: string): string {
-  const roles: Record<string, string> = {
-    admin: msg('Administrator'),
-    documenter: msg('Documenter'),
-    reviewer: msg('Reviewer'),
-    liaison: msg('Family liaison'),
-    investigator: msg('Investigator'),
-  };
-  return roles[role] ?? role;
 }
 
 function Shell() {
@@ -175,7 +169,10 @@ export function App() {
             <Route path="account" element={<AccountScreen />} />
             <Route path="dashboard" element={guarded('stats:read', <DashboardScreen />)} />
             <Route path="search" element={guarded('records:read', <SearchScreen />)} />
+            <Route path="records/new" element={guarded('records:write', <NewRecordScreen />)} />
+            <Route path="records/:id" element={guarded('records:read', <RecordScreen />)} />
             <Route path="persons/:id" element={guarded('persons:read', <PersonScreen />)} />
+            <Route path="evidence" element={guarded('evidence:read', <EvidenceGridScreen />)} />
             <Route path="evidence/:id" element={guarded('evidence:read', <EvidenceScreen />)} />
             <Route path="review" element={guarded('review:read', <ReviewScreen />)} />
             <Route
@@ -185,7 +182,12 @@ export function App() {
             <Route path="ingest" element={guarded('evidence:read', <IngestScreen />)} />
             <Route path="imports" element={guarded('records:write', <ImportsScreen />)} />
             <Route path="imports/:id" element={guarded('records:write', <ImportScreen />)} />
+            <Route path="branches" element={guarded('places:read', <BranchesScreen />)} />
+            <Route path="branches/:id" element={guarded('places:read', <BranchScreen />)} />
+            <Route path="reports" element={guarded('reports:read', <FamilyReportsScreen />)} />
+            <Route path="reports/:id" element={guarded('reports:read', <FamilyReportScreen />)} />
             <Route path="audit" element={guarded('audit:read', <AuditScreen />)} />
+            <Route path="users" element={guarded('users:manage', <UsersScreen />)} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

@@ -14,6 +14,8 @@ export const userView = z.object({
   totpEnrolled: z.boolean(),
   disabled: z.boolean(),
   createdAt: z.string(),
+  /** In the user list only: the last successful sign-in, from the audit log. */
+  lastSignInAt: z.string().nullable().optional(),
 });
 
 export const sessionView = z.object({
@@ -54,7 +56,7 @@ export const auditView = z.object({
   ip: z.string().nullable(),
 });
 
-export const presentUser = (u: User): z.infer<typeof userView> => ({
+export const presentUser = (u: User & { lastSignInAt?: string | null }): z.infer<typeof userView> => ({
   id: u.id,
   username: u.username,
   displayName: u.displayName,
@@ -64,6 +66,7 @@ export const presentUser = (u: User): z.infer<typeof userView> => ({
   totpEnrolled: u.totpEnrolled,
   disabled: u.disabled,
   createdAt: u.createdAt,
+  ...(u.lastSignInAt !== undefined ? { lastSignInAt: u.lastSignInAt } : {}),
 });
 
 export const presentToken = (t: ApiToken): z.infer<typeof tokenView> => ({

@@ -20,6 +20,8 @@ export function presentEvidenceRow(row: EvidenceListRow) {
     ingestRunId: row.ingestRunId,
     createdAt: row.createdAt,
     annotations: row.annotations,
+    groupId: row.groupId,
+    groupSize: row.groupSize,
   };
 }
 

@@ -21,6 +21,7 @@ export function presentRecord(r: RecordView, viewer: Visibility, options: { orig
     familyName: r.family_name,
     motherName: r.mother_name,
     script: r.name_script,
+    nameNormalized: r.name_normalized,
     source: { id: r.source_id, name: r.source_name },
     sex: r.sex,
     birthDate: r.birth_date,

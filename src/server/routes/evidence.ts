@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { SignedIn } from '../../access/caller.js';
+import { DomainError } from '../../domain/errors.js';
 import { annotationKinds, readFromPlaces } from '../../domain/evidence.js';
+import { idAtTime } from '../../ids.js';
 import { bodyLabelParts } from '../../services/evidence/body-labels.js';
 import type { ViewStream } from '../../services/evidence/evidence.js';
 import type { Services } from '../../services/index.js';
@@ -16,6 +18,7 @@ import {
 import { Problem } from '../problems.js';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day YYYY-MM-DD');
 const tags = ['evidence'];
 
 /** The signed-in caller, as services record them (the route's access rule has already required one). */
@@ -48,13 +51,18 @@ export async function evidenceRoutes(app: App, services: Services): Promise<void
     {
       config: { access: 'evidence:read' },
       schema: {
-        summary: 'List evidence items, newest first, by source, ingest run, decode status or annotation',
+        summary:
+          'List evidence items, newest first, by source, ingest run, decode status, annotation, near-duplicate group or day stored (keyset paging)',
         tags,
         querystring: z.object({
           source: z.string().min(1).optional(),
           ingestRun: z.string().min(1).optional(),
           decodeStatus: z.enum(['decoded', 'undecodable', 'pixel_limit', 'not_image']).optional(),
           hasAnnotations: z.enum(['true', 'false']).optional(),
+          nearDuplicates: z.enum(['true', 'false']).optional(),
+          group: z.string().min(1).max(100).optional(),
+          from: day.optional(),
+          to: day.optional(),
           limit: z.coerce.number().int().min(1).max(200).default(50),
           cursor: z.string().min(1).max(100).optional(),
         }),
@@ -67,6 +75,11 @@ export async function evidenceRoutes(app: App, services: Services): Promise<void
         ingestRunId: q.ingestRun,
         decodeStatus: q.decodeStatus,
         hasAnnotations: q.hasAnnotations === undefined ? undefined : q.hasAnnotations === 'true',
+        nearDuplicates: q.nearDuplicates === undefined ? undefined : q.nearDuplicates === 'true',
+        groupId: q.group,
+        fromId: q.from ? idAtTime(Date.parse(`${q.from}T00:00:00Z`)) : undefined,
+        // The whole of the last day: up to the start of the next one.
+        untilId: q.to ? idAtTime(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000) : undefined,
         beforeId: q.cursor,
         limit: q.limit,
       });
@@ -198,6 +211,46 @@ export async function evidenceRoutes(app: App, services: Services): Promise<void
         actor: viewer.actor.userId,
       });
       return reply.status(201).send(presentAnnotation(annotation));
+    },
+  );
+
+  app.post(
+    '/api/evidence/annotations',
+    {
+      config: { access: 'evidence:annotate' },
+      schema: {
+        summary:
+          'Annotate several items alike (a folder that names the branch): one annotation and custody event each, answered per item',
+        tags,
+        body: z.object({
+          evidenceIds: z.array(z.string().min(1).max(100)).min(1).max(200),
+          kind: z.enum(annotationKinds),
+          value: z.string().trim().min(1).max(2000),
+          readFrom: z.enum(readFromPlaces).nullish(),
+        }),
+      },
+    },
+    async (request) => {
+      const viewer = signedIn(request);
+      const { evidenceIds, kind, value, readFrom } = request.body;
+      const items = [];
+      for (const evidenceId of new Set(evidenceIds)) {
+        try {
+          const annotation = await catalogue.annotate({
+            evidence: (await evidence.require(evidenceId)).id,
+            kind,
+            value,
+            readFrom: readFrom ?? null,
+            recordId: null,
+            actor: viewer.actor.userId,
+          });
+          items.push({ evidenceId, ok: true, id: annotation.id });
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          items.push({ evidenceId, ok: false, error: error.message });
+        }
+      }
+      return { items };
     },
   );
 

@@ -26,6 +26,8 @@ import { reviewRoutes } from './review.js';
 import { sourceRoutes } from './sources.js';
 import { statsRoutes } from './stats.js';
 import { tracingRoutes } from './tracing.js';
+import { unitRoutes } from './units.js';
+import { uploadRoutes } from './uploads.js';
 
 /** Every route group, registered once. Each area adds its file and one line here. */
 export async function registerRoutes(app: App, services: Services): Promise<void> {
@@ -33,9 +35,11 @@ export async function registerRoutes(app: App, services: Services): Promise<void
   await logRoutes(app, services);
   await evidenceRoutes(app, services);
   await ingestRunRoutes(app, services);
+  await uploadRoutes(app, services);
   await reviewRoutes(app, services);
   await identificationRoutes(app, services);
   await placeRoutes(app, services);
+  await unitRoutes(app, services);
   await statsRoutes(app, services);
   await intakeRoutes(app, services);
   await reportRoutes(app, services);

@@ -4,6 +4,7 @@ import type { Services } from '../../services/index.js';
 import { callerOf } from '../access.js';
 import type { App } from '../app.js';
 import { presentPerson } from '../presenters/registry.js';
+import { Problem } from '../problems.js';
 import { actorId } from './registry-support.js';
 
 const id = z.string().min(1).max(100);
@@ -50,6 +51,28 @@ export async function personRoutes(app: App, services: Services): Promise<void> 
     async (request) => {
       const caller = callerOf(request);
       return presentPerson(await registry.readPerson(request.params.id, caller), visibilityOf(caller));
+    },
+  );
+
+  app.get(
+    '/api/persons/explain',
+    {
+      config: { access: 'persons:link' },
+      schema: {
+        summary:
+          'The match-weight waterfall of two records under the model in use: the preview before a link, merge or split (both records read, audited)',
+        tags: ['persons'],
+        querystring: z.object({ a: id, b: id }),
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      // Each record is read as its caller may read it: consent hiding and the audit apply to a preview too.
+      await registry.readRecord(request.query.a, caller);
+      await registry.readRecord(request.query.b, caller);
+      const explained = await services.review.explainRecords(request.query.a, request.query.b);
+      if (!explained) throw new Problem('not_found', 'no such records');
+      return explained;
     },
   );
 

@@ -12,7 +12,7 @@ import type { Services } from '../../services/index.js';
 import type { RecordInput } from '../../services/registry/registry.js';
 import { callerOf } from '../access.js';
 import type { App } from '../app.js';
-import { presentAssertion, presentRecord } from '../presenters/registry.js';
+import { presentAssertion, presentEvent, presentRecord } from '../presenters/registry.js';
 import { actorId, claimFields } from './registry-support.js';
 
 const text = z.string().max(2000);
@@ -115,7 +115,9 @@ export async function recordRoutes(app: App, services: Services): Promise<void> 
       return {
         items: result.items.map((hit) => ({
           ...presentRecord(hit.record, viewer),
-          ...(hit.score === undefined ? {} : { score: hit.score, why: hit.why ?? [] }),
+          ...(hit.score === undefined
+            ? {}
+            : { score: hit.score, why: hit.why ?? [], reasons: hit.reasons ?? [] }),
         })),
         ...(result.nextCursor ? { nextCursor: result.nextCursor } : {}),
       };
@@ -127,15 +129,32 @@ export async function recordRoutes(app: App, services: Services): Promise<void> 
     {
       config: { access: 'records:read' },
       schema: {
-        summary: 'One record, with the fields as the source gave them (audited)',
+        summary:
+          'One record, with the fields as the source gave them, its claims, the events it reports and its links (audited)',
         tags: ['records'],
         params: idParams,
       },
     },
     async (request) => {
       const caller = callerOf(request);
-      const record = await registry.readRecord(request.params.id, caller);
-      return presentRecord(record, visibilityOf(caller), { original: true });
+      const page = await registry.readRecordPage(request.params.id, caller);
+      return {
+        ...presentRecord(page.record, visibilityOf(caller), { original: true }),
+        assertions: page.assertions.map(presentAssertion),
+        events: page.events.map(presentEvent),
+        links: page.links.map((l) => ({
+          id: l.id,
+          personId: l.personId,
+          basis: l.basis,
+          linkedAt: l.linkedAt,
+          linkedBy: l.linkedBy,
+          decisionId: l.decisionId,
+          note: l.note,
+          unlinkedAt: l.unlinkedAt,
+          unlinkedBy: l.unlinkedBy,
+          unlinkReason: l.unlinkReason,
+        })),
+      };
     },
   );
 

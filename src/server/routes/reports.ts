@@ -25,12 +25,20 @@ export async function reportRoutes(app: App, services: Services): Promise<void> 
         tags: ['reports'],
         querystring: z.object({
           status: z.enum(reportStatuses).optional(),
+          assigned: z.enum(['me', 'none']).optional(),
+          governorate: z.string().min(1).max(100).optional(),
           limit: z.coerce.number().int().min(1).max(200).default(50),
           cursor: z.string().max(64).optional(),
         }),
       },
     },
-    async (request) => intake.list(request.query, callerOf(request)),
+    async (request) => {
+      const { governorate, ...rest } = request.query;
+      return intake.list(
+        { ...rest, ...(governorate ? { governorateId: governorate } : {}) },
+        callerOf(request),
+      );
+    },
   );
 
   app.get(
@@ -39,12 +47,65 @@ export async function reportRoutes(app: App, services: Services): Promise<void> 
       config: { access: 'reports:read' },
       schema: {
         summary:
-          'One family report with its record, consent history and ante-mortem profile; contact with contacts:read',
+          'One family report with its record, consent history, notes and ante-mortem profile; contact with contacts:read unless contact=omit (the web interface omits it and asks by POST …/contact with a reason)',
         tags: ['reports'],
         params: idParams,
+        querystring: z.object({ contact: z.enum(['include', 'omit']).default('include') }),
       },
     },
-    async (request) => intake.view(request.params.id, callerOf(request)),
+    async (request) =>
+      intake.view(request.params.id, callerOf(request), { contact: request.query.contact === 'include' }),
+  );
+
+  app.post(
+    '/api/reports/:id/contact',
+    {
+      config: { access: 'contacts:read' },
+      schema: {
+        summary: "Open a report's sealed contact details, with a reason (audited with the reason)",
+        tags: ['reports'],
+        params: idParams,
+        body: z.object({ reason: z.string().trim().min(3).max(2000) }),
+      },
+    },
+    async (request, reply) => {
+      const contact = await intake.revealContact(request.params.id, request.body.reason, callerOf(request));
+      return reply.header('cache-control', 'no-store').send({ contact });
+    },
+  );
+
+  app.post(
+    '/api/reports/:id/assign',
+    {
+      config: { access: 'reports:write' },
+      schema: {
+        summary: 'Assign a report to a liaison, or to nobody (null)',
+        tags: ['reports'],
+        params: idParams,
+        body: z.object({ userId: z.string().min(1).max(100).nullable() }),
+      },
+    },
+    async (request) => {
+      await intake.assign(request.params.id, request.body.userId, callerOf(request));
+      return { id: request.params.id, assignedTo: request.body.userId };
+    },
+  );
+
+  app.post(
+    '/api/reports/:id/notes',
+    {
+      config: { access: 'reports:write' },
+      schema: {
+        summary: 'Add a case note to a report (kept as written; never edited)',
+        tags: ['reports'],
+        params: idParams,
+        body: z.object({ body: z.string().trim().min(1).max(8000) }),
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send({ notes: await intake.addNote(request.params.id, request.body.body, callerOf(request)) }),
   );
 
   app.get(

@@ -8,6 +8,7 @@ import { newSecret, secretDigest } from '../../access/secrets.js';
 import { sessionIdleMs } from '../../access/sessions.js';
 import { newTotpSecret, totpStep, totpUri } from '../../access/totp.js';
 import { DomainError } from '../../domain/errors.js';
+import { AuditRepository } from '../../store/repositories/audit.js';
 import {
   type ApiToken,
   CredentialRepository,
@@ -336,8 +337,15 @@ export class AccountService {
     return this.users.findById(id);
   }
 
-  async listUsers(): Promise<User[]> {
-    return this.users.list();
+  /** Every account, with the time of its last sign-in (from the audit log, which records each one). */
+  async listUsers(): Promise<(User & { lastSignInAt: string | null })[]> {
+    const users = await this.users.list();
+    const last = await new AuditRepository(this.store.db).latestActs(
+      'sign_in',
+      'user',
+      users.map((u) => u.id),
+    );
+    return users.map((u) => ({ ...u, lastSignInAt: last.get(u.id) ?? null }));
   }
 
   /** A new account with a one-time password (shown once; changed at first sign-in). */

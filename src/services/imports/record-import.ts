@@ -11,13 +11,14 @@ import {
   type RecordKind,
 } from '../../domain/person-record.js';
 import type { SourceKind } from '../../domain/registry.js';
+import { PlaceRepository } from '../../store/repositories/places.js';
 import { RecordRepository } from '../../store/repositories/records.js';
 import { SourceRepository } from '../../store/repositories/sources.js';
 import type { RecordNameKeyTable, RecordTable } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
 import { CsvError, CsvRowSplitter } from '../batch/person-csv.js';
 import { storeNewRecords } from '../registry/new-records.js';
-import { prepareRecord } from '../registry/record-fields.js';
+import { prepareRecord, withStoredAliases } from '../registry/record-fields.js';
 import { recordRow } from '../registry/registry.js';
 import { tracingQueued } from '../tracing/signal.js';
 
@@ -187,6 +188,8 @@ export async function importRecords(
   const sourceIds = new Map<string, string | undefined>();
   let batch: Pending[] = [];
   const at = new Date().toISOString();
+  // Aliases users added in the gazetteer screen resolve here as the gazetteer's own do.
+  const places = withStoredAliases(await new PlaceRepository(store.db).aliasKeys());
 
   const sourceId = async (name: string): Promise<string | undefined> => {
     if (sourceIds.has(name)) return sourceIds.get(name);
@@ -289,7 +292,7 @@ export async function importRecords(
       continue;
     }
     seenIds.set(idKey, item.row);
-    const prepared = prepareRecord(fields);
+    const prepared = prepareRecord(fields, places);
     if (!prepared.ok) {
       for (const e of prepared.errors) reject(e.field, e.message);
       report.rejected++;

@@ -57,6 +57,8 @@ export interface IngestOptions {
   onProgress?: (progress: IngestProgress) => void;
   /** Aborting stops taking new files; those in hand are finished and committed. */
   signal?: AbortSignal;
+  /** The run's id, when the caller must know it before the run ends (a browser upload follows its progress). */
+  runId?: string;
 }
 
 export interface IngestProgress {
@@ -130,7 +132,7 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
   const source = options.source
     ? await new SourceRepository(ctx.store.db).findOrCreate(options.source, 'other', options.actor)
     : undefined;
-  const runId = newId();
+  const runId = options.runId ?? newId();
   await runs.create({
     id: runId,
     startedAt: nowIso(ctx.clock),

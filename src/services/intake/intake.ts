@@ -20,6 +20,7 @@ import { AuditRepository } from '../../store/repositories/audit.js';
 import { RateLimitRepository } from '../../store/repositories/rate-limits.js';
 import { RecordRepository } from '../../store/repositories/records.js';
 import { ReportRepository, type ReportRepository as Reports } from '../../store/repositories/reports.js';
+import { UserRepository } from '../../store/repositories/users.js';
 import type { Db } from '../../store/store.js';
 import type { AuditService } from '../audit/audit.js';
 import type { AppContext } from '../context.js';
@@ -224,9 +225,25 @@ export class IntakeService {
     return new ReportRepository(db);
   }
 
-  async list(filter: { status?: ReportStatus; limit: number; cursor?: string }, caller: Caller) {
+  async list(
+    filter: {
+      status?: ReportStatus;
+      /** 'me': assigned to the caller; 'none': to nobody. */
+      assigned?: 'me' | 'none';
+      governorateId?: string;
+      limit: number;
+      cursor?: string;
+    },
+    caller: Caller,
+  ) {
     const rows = await this.reports().list({
       status: filter.status,
+      ...(filter.assigned === 'me'
+        ? { assignedTo: caller.actor?.userId ?? '' }
+        : filter.assigned === 'none'
+          ? { assignedTo: null }
+          : {}),
+      ...(filter.governorateId ? { governorateId: filter.governorateId } : {}),
       limit: filter.limit + 1,
       before: filter.cursor,
     });
@@ -236,7 +253,12 @@ export class IntakeService {
     await this.audit.record(caller, {
       action: 'list_reports',
       subjectType: 'report',
-      details: { status: filter.status ?? null, count: page.length },
+      details: {
+        status: filter.status ?? null,
+        assigned: filter.assigned ?? null,
+        governorate: filter.governorateId ?? null,
+        count: page.length,
+      },
     });
     return {
       items: page.map((r) => ({
@@ -248,9 +270,12 @@ export class IntakeService {
     };
   }
 
-  /** One report for staff (audited); `contact` is decrypted only when the caller may read contacts (audited too). */
-  async view(id: string, caller: Caller) {
-    const withContact = can(caller, 'contacts:read');
+  /**
+   * One report for staff (audited); `contact` is decrypted only when the caller may read contacts (audited too) and
+   * asks for it — the web interface asks only through `revealContact`, with a reason.
+   */
+  async view(id: string, caller: Caller, options: { contact?: boolean } = {}) {
+    const withContact = can(caller, 'contacts:read') && options.contact !== false;
     const report = await this.reports().get(id);
     if (!report) throw new DomainError('not_found', `no report ${id}`);
     const history = await this.reports().consentHistory(id);
@@ -296,6 +321,7 @@ export class IntakeService {
       consent: currentConsent(history),
       consentHistory: history,
       anteMortem: anteMortem ?? null,
+      notes: await this.reports().notes(id),
       ...(contact !== undefined ? { contact } : {}),
     };
   }
@@ -318,6 +344,58 @@ export class IntakeService {
     if (profile === undefined) throw none;
     await this.audit.record(caller, { action: 'read_antemortem', subjectType: 'report', subjectId: id });
     return { reportId: id, recordId: report.recordId, profile };
+  }
+
+  /** The sealed contact details, opened because a liaison gave a reason (the reason is audited with the read). */
+  async revealContact(id: string, reason: string, caller: Caller): Promise<ContactDetails | null> {
+    const why = reason.trim();
+    if (why.length < 3)
+      throw new DomainError('invalid', 'say why you need the contact details (3 characters or more)', {
+        field: 'reason',
+      });
+    if (!(await this.reports().get(id))) throw new DomainError('not_found', `no report ${id}`);
+    const sealed = await this.reports().sealedContact(id);
+    const contact = sealed
+      ? this.keyed(() => openContact(this.contactKeys.opening(sealed.keyId), id, sealed))
+      : null;
+    await this.audit.record(caller, {
+      action: 'read_contact',
+      subjectType: 'report',
+      subjectId: id,
+      details: { present: contact !== null, reason: why },
+    });
+    return contact;
+  }
+
+  /** Assigns a report to a liaison (or to nobody): their worklist. */
+  async assign(id: string, userId: string | null, caller: Caller): Promise<void> {
+    if (userId && !(await new UserRepository(this.ctx.store.db).findById(userId))) {
+      throw new DomainError('invalid', `no user ${userId}`, { field: 'userId' });
+    }
+    if (!(await this.reports().assign(id, userId, this.now())))
+      throw new DomainError('not_found', `no report ${id}`);
+    await this.audit.record(caller, {
+      action: 'report_assigned',
+      subjectType: 'report',
+      subjectId: id,
+      details: { to: userId },
+    });
+  }
+
+  /** A liaison's case note, kept as written; notes are never edited. */
+  async addNote(id: string, body: string, caller: Caller) {
+    const text = body.trim();
+    if (!text) throw new DomainError('invalid', 'the note is empty', { field: 'body' });
+    if (!(await this.reports().get(id))) throw new DomainError('not_found', `no report ${id}`);
+    await this.reports().addNote({
+      id: newId(),
+      report_id: id,
+      body: text,
+      created_at: this.now(),
+      created_by: caller.actor?.userId ?? null,
+    });
+    await this.audit.record(caller, { action: 'report_note', subjectType: 'report', subjectId: id });
+    return this.reports().notes(id);
   }
 
   async setStatus(id: string, status: ReportStatus, caller: Caller): Promise<void> {

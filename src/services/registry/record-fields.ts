@@ -10,7 +10,7 @@ import {
   personRecordColumns,
 } from '../../domain/person-record.js';
 import { identifierKey } from '../../evidence/identifiers.js';
-import { resolveBranch, resolveGovernorate } from '../../gazetteer/index.js';
+import { aliasKey, resolveBranch, resolveGovernorate } from '../../gazetteer/index.js';
 import { formatDate, parseDate, parseYear } from '../../linkage/dates.js';
 import { sexCode } from '../../linkage/features.js';
 import { detectScript, keys, normalize, parse, prepareToken } from '../../names/index.js';
@@ -45,6 +45,28 @@ export interface PreparedRecord {
   notes: string | null;
 }
 
+/** How place texts become ids: the gazetteer's own resolution, or that and the aliases stored since. */
+export interface PlaceNames {
+  branch(text: string): string | undefined;
+  governorate(text: string): string | undefined;
+}
+
+export const gazetteerPlaces: PlaceNames = {
+  branch: (text) => resolveBranch(text)?.id,
+  governorate: (text) => resolveGovernorate(text)?.id,
+};
+
+/** The gazetteer first, then aliases users added (a spelling met in the field resolves on the next import). */
+export function withStoredAliases(stored: {
+  branches: ReadonlyMap<string, string>;
+  governorates: ReadonlyMap<string, string>;
+}): PlaceNames {
+  return {
+    branch: (text) => gazetteerPlaces.branch(text) ?? stored.branches.get(aliasKey(text)),
+    governorate: (text) => gazetteerPlaces.governorate(text) ?? stored.governorates.get(aliasKey(text)),
+  };
+}
+
 export type Preparation =
   | { ok: true; record: PreparedRecord; nameKeys: string[]; warnings: FieldIssue[] }
   | { ok: false; errors: FieldIssue[] };
@@ -63,7 +85,7 @@ function text(value: string | undefined): string | null {
  * parts are given, they make the full name. Unreadable dates and sexes are errors; places the gazetteer does not
  * know are warnings (the text stays in `original`).
  */
-export function prepareRecord(fields: PersonRecordFields): Preparation {
+export function prepareRecord(fields: PersonRecordFields, places: PlaceNames = gazetteerPlaces): Preparation {
   const errors: FieldIssue[] = [];
   const warnings: FieldIssue[] = [];
   const original: Record<string, string> = {};
@@ -135,7 +157,7 @@ export function prepareRecord(fields: PersonRecordFields): Preparation {
   }
 
   const governorateText = text(fields.governorate);
-  const governorate = resolveGovernorate(governorateText);
+  const governorate = governorateText ? places.governorate(governorateText) : undefined;
   if (governorateText && !governorate) {
     warnings.push({
       field: 'governorate',
@@ -143,7 +165,7 @@ export function prepareRecord(fields: PersonRecordFields): Preparation {
     });
   }
   const branchText = text(fields.arresting_branch);
-  const branch = resolveBranch(branchText);
+  const branch = branchText ? places.branch(branchText) : undefined;
   if (branchText && !branch) {
     warnings.push({
       field: 'arresting_branch',
@@ -168,10 +190,10 @@ export function prepareRecord(fields: PersonRecordFields): Preparation {
       sex,
       birth_date: birthDate,
       birth_year: birthYear,
-      governorate_id: governorate?.id ?? null,
+      governorate_id: governorate ?? null,
       place_of_origin: text(fields.place_of_origin),
       arrest_date: arrestDate,
-      arresting_branch_id: branch?.id ?? null,
+      arresting_branch_id: branch ?? null,
       detainee_number: text(fields.detainee_number),
       death_date: deathDate,
       forensic_report_number: text(fields.forensic_report_number),

@@ -35,10 +35,26 @@ export interface SearchQuery {
   cursor?: string;
 }
 
+/**
+ * Why a query part matched, as codes and parameters, so that each interface says it in its own language: the query
+ * part, the record part it matched (its column) and its text, the score, and the names module's reason code.
+ */
+export type MatchReason =
+  | {
+      query: string;
+      matched: true;
+      part: string;
+      text: string;
+      score: number;
+      reason: 'identical' | 'same-lexicon-entry' | 'different-lexicon-entries' | 'spelling' | 'empty';
+    }
+  | { query: string; matched: false };
+
 export interface SearchHit {
   record: RecordView;
   score?: number;
   why?: string[];
+  reasons?: MatchReason[];
 }
 
 export interface SearchResult {
@@ -86,7 +102,7 @@ export function scoreName(
   query: string,
   record: Pick<RecordView, 'first_name' | 'father_name' | 'grandfather_name' | 'family_name' | 'full_name'>,
   explain = false,
-): { score: number; why: string[] } {
+): { score: number; why: string[]; reasons: MatchReason[] } {
   const qParts = parseParts(query).parts;
   const rParts: { column: string; text: string }[] = [];
   for (const column of ['first_name', 'father_name', 'grandfather_name', 'family_name'] as const) {
@@ -97,9 +113,10 @@ export function scoreName(
     for (const p of parseParts(record.full_name).parts)
       rParts.push({ column: `${p.role}_name`, text: p.text });
   }
-  if (qParts.length === 0 || rParts.length === 0) return { score: 0, why: [] };
+  if (qParts.length === 0 || rParts.length === 0) return { score: 0, why: [], reasons: [] };
   let total = 0;
   const why: string[] = [];
+  const reasons: MatchReason[] = [];
   for (const qp of qParts) {
     const qt = prepareToken(qp.text);
     let best = { score: 0, part: undefined as (typeof rParts)[number] | undefined };
@@ -112,16 +129,25 @@ export function scoreName(
     total += best.score;
     if (explain) {
       if (best.part && best.score >= 0.5) {
-        const reason = explainTokens(qt, prepareToken(best.part.text)).detail;
+        const explained = explainTokens(qt, prepareToken(best.part.text));
         why.push(
-          `"${qp.text}" ≈ ${roleNames[best.part.column] ?? best.part.column} "${best.part.text}" (${best.score.toFixed(2)}: ${reason})`,
+          `"${qp.text}" ≈ ${roleNames[best.part.column] ?? best.part.column} "${best.part.text}" (${best.score.toFixed(2)}: ${explained.detail})`,
         );
+        reasons.push({
+          query: qp.text,
+          matched: true,
+          part: best.part.column,
+          text: best.part.text,
+          score: Math.round(best.score * 100) / 100,
+          reason: explained.reason,
+        });
       } else {
         why.push(`"${qp.text}" matched no part of the name`);
+        reasons.push({ query: qp.text, matched: false });
       }
     }
   }
-  return { score: Math.round((total / qParts.length) * 1000) / 1000, why };
+  return { score: Math.round((total / qParts.length) * 1000) / 1000, why, reasons };
 }
 
 export class RecordSearch {
@@ -245,7 +271,10 @@ export class RecordSearch {
     }
     const page = scored.slice(offset, offset + query.limit);
     return {
-      items: page.map((s) => ({ record: s.record, score: s.score, why: scoreName(q, s.record, true).why })),
+      items: page.map((s) => {
+        const { why, reasons } = scoreName(q, s.record, true);
+        return { record: s.record, score: s.score, why, reasons };
+      }),
       ...(offset + query.limit < scored.length
         ? { nextCursor: encodeCursor({ o: offset + query.limit }) }
         : {}),

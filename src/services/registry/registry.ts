@@ -23,6 +23,7 @@ import { EventRepository } from '../../store/repositories/events.js';
 import { IdentificationRepository } from '../../store/repositories/identifications.js';
 import { LookupRepository } from '../../store/repositories/lookups.js';
 import { PersonPageRepository } from '../../store/repositories/person-page.js';
+import { PlaceRepository } from '../../store/repositories/places.js';
 import { type RecordLink, RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { RecordRepository, type RecordView } from '../../store/repositories/records.js';
 import { RelationRepository } from '../../store/repositories/relations.js';
@@ -37,7 +38,7 @@ import { recordLinked, recordUnlinked } from './linkage-journal.js';
 import { storeNewRecords } from './new-records.js';
 import { reopenMovedLink } from './pair-linker.js';
 import { resolvePersonId, settlePersons } from './person-settling.js';
-import { type FieldIssue, prepareRecord } from './record-fields.js';
+import { type FieldIssue, prepareRecord, withStoredAliases } from './record-fields.js';
 
 export interface RecordInput {
   sourceId: string;
@@ -150,6 +151,7 @@ export class RegistryService {
     const keys: { key: string; record_id: string }[] = [];
     const written: { index: number; id: string; warnings: FieldIssue[] }[] = [];
     await this.store.transaction(async (trx) => {
+      const places = withStoredAliases(await new PlaceRepository(trx).aliasKeys());
       const sources = new Map<string, boolean>();
       const seen = new Set<string>();
       const taken = new Map<string, Set<string>>();
@@ -188,7 +190,7 @@ export class RegistryService {
           }
           seen.add(key);
         }
-        const prepared = prepareRecord(input.fields);
+        const prepared = prepareRecord(input.fields, places);
         if (!prepared.ok) {
           results.push({
             index,
@@ -234,6 +236,21 @@ export class RegistryService {
     }
     await this.audit.record(caller, { action: 'read', subjectType: 'record', subjectId: record.id });
     return record;
+  }
+
+  /**
+   * A record's page (audited as a read of the record): the record as its source gave it, its claims, the events
+   * it reports, and every link it had — who linked it to which person, when, on what basis, and who undid it.
+   */
+  async readRecordPage(id: string, caller: Caller) {
+    const record = await this.readRecord(id, caller);
+    const db = this.store.db;
+    return {
+      record,
+      assertions: await new AssertionRepository(db).about([], [id]),
+      events: await new EventRepository(db).ofRecord(id),
+      links: await new RecordLinkRepository(db).history(id),
+    };
   }
 
   /** A person as its caller may read it (audited): records withheld by consent, and what rests on them, left out. */

@@ -131,6 +131,27 @@ export class ReviewQueue {
     return explainPair(scorer, ia, ib, Math.max(records, 2));
   }
 
+  /**
+   * The waterfall of any two records under the model in use: what a person page previews before linking, merging
+   * or splitting. Null when either record is not stored.
+   */
+  async explainRecords(
+    recordA: string,
+    recordB: string,
+  ): Promise<{ explanation: ReviewExplanation | null; agreement: Record<string, Agreement> } | null> {
+    const records = new ReviewRecordRepository(this.store.db);
+    const rows = await records.getMany([recordA, recordB]);
+    const a = rows.get(recordA);
+    const b = rows.get(recordB);
+    if (!a || !b) return null;
+    this.model ??= readModelFile();
+    const explanation = this.explain(a, b, this.model.version, await records.count());
+    return {
+      explanation: explanation ? reviewExplanation(explanation) : null,
+      agreement: explanation ? fieldAgreement(explanation) : {},
+    };
+  }
+
   /** Decides a queued pair; answers the decision and, for a match, the person both records now belong to. */
   async decide(
     pairId: string,

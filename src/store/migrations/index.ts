@@ -10,6 +10,7 @@ import { review } from './0009-review.js';
 import { intake } from './0010-intake.js';
 import { tracing } from './0011-tracing.js';
 import { exportRequests } from './0012-exports.js';
+import { workspace } from './0013-workspace.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -27,5 +28,6 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0010-intake': intake(caps),
     '0011-tracing': tracing(caps),
     '0012-exports': exportRequests(),
+    '0013-workspace': workspace(),
   };
 }

@@ -51,6 +51,25 @@ export class AuditRepository {
     );
   }
 
+  /**
+   * The time of each subject's latest act of one kind (a user's last sign-in): one grouped query through the
+   * subject index, whatever the log's size.
+   */
+  async latestActs(action: string, subjectType: string, subjectIds: readonly string[]) {
+    const out = new Map<string, string>();
+    if (subjectIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('audit_log')
+      .select(['subject_id', (eb) => eb.fn.max('at').as('at')])
+      .where('subject_type', '=', subjectType)
+      .where('subject_id', 'in', [...subjectIds])
+      .where('action', '=', action)
+      .groupBy('subject_id')
+      .execute();
+    for (const r of rows) if (r.subject_id && r.at) out.set(r.subject_id, String(r.at));
+    return out;
+  }
+
   async query(filter: AuditFilter & { limit?: number; beforeId?: number }): Promise<AuditRow[]> {
     let q = this.db.selectFrom('audit_log').selectAll();
     if (filter.actorId) q = q.where('actor_id', '=', filter.actorId);

@@ -8,4 +8,15 @@ export class EventRepository {
   async insert(row: EventTable): Promise<void> {
     await this.db.insertInto('events').values(row).execute();
   }
+
+  /** The events a record reports, in date order. */
+  async ofRecord(recordId: string): Promise<EventTable[]> {
+    return this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('record_id', '=', recordId)
+      .orderBy('date_start')
+      .orderBy('id')
+      .execute();
+  }
 }

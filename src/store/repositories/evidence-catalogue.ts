@@ -6,6 +6,13 @@ export interface EvidenceFilter {
   ingestRunId?: string;
   decodeStatus?: string;
   hasAnnotations?: boolean;
+  /** Only items with at least one near-duplicate (another member in their group). */
+  nearDuplicates?: boolean;
+  /** Only the members of this near-duplicate group. */
+  groupId?: string;
+  /** Stored at or after / before these ids (UUIDv7 bounds of a date range: see idAtTime). */
+  fromId?: string;
+  untilId?: string;
   /** Newest first: items with an id below this one. */
   beforeId?: string;
   limit: number;
@@ -25,6 +32,9 @@ export interface EvidenceListRow {
   ingestRunId: string | null;
   createdAt: string;
   annotations: number;
+  /** Its near-duplicate group and the group's size (1: no near-duplicate), when the item has a PDQ hash. */
+  groupId: string | null;
+  groupSize: number;
 }
 
 /** Evidence items as lists and pages show them: filtered, newest first, with their annotation counts. */
@@ -51,6 +61,19 @@ export class EvidenceCatalogueRepository {
           .select((x) => x.fn.countAll<string | number>().as('n'))
           .whereRef('a.evidence_id', '=', 'e.id')
           .as('annotations'),
+      (eb) =>
+        eb
+          .selectFrom('evidence_groups as g')
+          .select('g.group_id')
+          .whereRef('g.evidence_id', '=', 'e.id')
+          .as('group_id'),
+      (eb) =>
+        eb
+          .selectFrom('evidence_groups as g')
+          .innerJoin('evidence_groups as h', 'h.group_id', 'g.group_id')
+          .select((x) => x.fn.countAll<string | number>().as('n'))
+          .whereRef('g.evidence_id', '=', 'e.id')
+          .as('group_size'),
     ]);
     if (filter.sourceId) q = q.where('e.source_id', '=', filter.sourceId);
     if (filter.decodeStatus) q = q.where('e.decode_status', '=', filter.decodeStatus);
@@ -78,6 +101,34 @@ export class EvidenceCatalogueRepository {
         return has ? eb.or([annotated, labelled]) : eb.and([eb.not(annotated), eb.not(labelled)]);
       });
     }
+    if (filter.groupId) {
+      const group = filter.groupId;
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('evidence_groups as g')
+            .select('g.evidence_id')
+            .whereRef('g.evidence_id', '=', 'e.id')
+            .where('g.group_id', '=', group),
+        ),
+      );
+    }
+    if (filter.nearDuplicates !== undefined) {
+      const wanted = filter.nearDuplicates;
+      q = q.where((eb) => {
+        const near = eb.exists(
+          eb
+            .selectFrom('evidence_groups as g')
+            .innerJoin('evidence_groups as h', 'h.group_id', 'g.group_id')
+            .select('h.evidence_id')
+            .whereRef('g.evidence_id', '=', 'e.id')
+            .whereRef('h.evidence_id', '<>', 'g.evidence_id'),
+        );
+        return wanted ? near : eb.not(near);
+      });
+    }
+    if (filter.fromId) q = q.where('e.id', '>=', filter.fromId);
+    if (filter.untilId) q = q.where('e.id', '<', filter.untilId);
     if (filter.beforeId) q = q.where('e.id', '<', filter.beforeId);
     const rows = await q.orderBy('e.id', 'desc').limit(filter.limit).execute();
     return rows.map((r) => ({
@@ -94,6 +145,8 @@ export class EvidenceCatalogueRepository {
       ingestRunId: r.ingest_run_id,
       createdAt: r.created_at,
       annotations: Number(r.annotations ?? 0),
+      groupId: r.group_id ?? null,
+      groupSize: Number(r.group_size ?? 0) || 1,
     }));
   }
 

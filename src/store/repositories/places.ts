@@ -9,6 +9,7 @@ export interface BranchRow {
   nameEn: string;
   nameAr: string;
   governorateId: string | null;
+  parentId: string | null;
   aliases: string[];
 }
 
@@ -62,6 +63,16 @@ export async function syncGazetteer(store: Store): Promise<void> {
         .onConflict((oc) => oc.columns(['branch_id', 'alias']).doNothing())
         .execute();
     }
+    // Parents once every unit exists (agencies come last); a parent someone set since is theirs to keep.
+    for (const b of branches) {
+      if (!b.parent) continue;
+      await trx
+        .updateTable('branches')
+        .set({ parent_id: b.parent })
+        .where('id', '=', b.id)
+        .where('parent_id', 'is', null)
+        .execute();
+    }
   });
 }
 
@@ -88,6 +99,7 @@ export class PlaceRepository {
       nameEn: r.name_en,
       nameAr: r.name_ar,
       governorateId: r.governorate_id,
+      parentId: r.parent_id,
       aliases: aliases.filter((a) => a.branch_id === r.id).map((a) => a.alias),
     }));
   }
@@ -134,11 +146,37 @@ export class PlaceRepository {
   }
 
   /** Adds a spelling met in the field, so later imports resolve it. */
-  async addBranchAlias(branchId: string, alias: string): Promise<void> {
+  async addBranchAlias(branchId: string, alias: string, by?: { userId: string; at: string }): Promise<void> {
     await this.db
       .insertInto('branch_aliases')
-      .values({ branch_id: branchId, alias, alias_key: aliasKey(alias) })
+      .values({
+        branch_id: branchId,
+        alias,
+        alias_key: aliasKey(alias),
+        created_at: by?.at ?? null,
+        created_by: by?.userId ?? null,
+      })
       .onConflict((oc) => oc.columns(['branch_id', 'alias']).doNothing())
       .execute();
+  }
+
+  /** Every stored alias key that names exactly one branch or governorate (what imports resolve through). */
+  async aliasKeys(): Promise<{ branches: Map<string, string>; governorates: Map<string, string> }> {
+    const unique = (rows: { key: string; id: string }[]) => {
+      const ids = new Map<string, Set<string>>();
+      for (const r of rows) ids.set(r.key, (ids.get(r.key) ?? new Set()).add(r.id));
+      return new Map(
+        [...ids].filter(([, set]) => set.size === 1).map(([key, set]) => [key, [...set][0] as string]),
+      );
+    };
+    const b = await this.db
+      .selectFrom('branch_aliases')
+      .select(['alias_key as key', 'branch_id as id'])
+      .execute();
+    const g = await this.db
+      .selectFrom('governorate_aliases')
+      .select(['alias_key as key', 'governorate_id as id'])
+      .execute();
+    return { branches: unique(b), governorates: unique(g) };
   }
 }

@@ -19,6 +19,8 @@ export interface ReportRow {
   createdAt: string;
   statusChangedAt: string;
   statusChangedBy: string | null;
+  assignedTo: string | null;
+  assignedAt: string | null;
 }
 
 /** The report as staff see it: never the secret's hash. */
@@ -34,6 +36,8 @@ function toReport(row: FamilyReportTable): ReportRow {
     createdAt: row.created_at,
     statusChangedAt: row.status_changed_at,
     statusChangedBy: row.status_changed_by,
+    assignedTo: row.assigned_to ?? null,
+    assignedAt: row.assigned_at ?? null,
   };
 }
 
@@ -58,6 +62,8 @@ const reportColumns = [
   'created_at',
   'status_changed_at',
   'status_changed_by',
+  'assigned_to',
+  'assigned_at',
 ] as const;
 
 /** Family reports, their consent history, ante-mortem profiles and sealed contacts (migration 0010). */
@@ -91,7 +97,7 @@ export class ReportRepository {
 
   constructor(private readonly db: Db) {}
 
-  async insert(report: FamilyReportTable): Promise<void> {
+  async insert(report: Omit<FamilyReportTable, 'assigned_to' | 'assigned_at'>): Promise<void> {
     await this.db.insertInto('family_reports').values(report).execute();
   }
 
@@ -125,13 +131,64 @@ export class ReportRepository {
     return row ? toReport(row as FamilyReportTable) : undefined;
   }
 
-  /** Newest first; `before` is the last id of the previous page (ids are time-ordered UUIDv7). */
-  async list(filter: { status?: ReportStatus; limit: number; before?: string }): Promise<ReportRow[]> {
-    let q = this.db.selectFrom('family_reports').select(reportColumns);
-    if (filter.status) q = q.where('status', '=', filter.status);
-    if (filter.before) q = q.where('id', '<', filter.before);
-    const rows = await q.orderBy('id', 'desc').limit(filter.limit).execute();
-    return rows.map((r) => toReport(r as FamilyReportTable));
+  /**
+   * Newest first; `before` is the last id of the previous page (ids are time-ordered UUIDv7). `assignedTo` null
+   * means reports assigned to nobody; the governorate is the one the report's record names.
+   */
+  async list(filter: {
+    status?: ReportStatus;
+    assignedTo?: string | null;
+    governorateId?: string;
+    limit: number;
+    before?: string;
+  }): Promise<(ReportRow & { governorateId: string | null })[]> {
+    let q = this.db
+      .selectFrom('family_reports as f')
+      .innerJoin('records as r', 'r.id', 'f.record_id')
+      .select([...reportColumns.map((c) => `f.${c}` as const), 'r.governorate_id']);
+    if (filter.status) q = q.where('f.status', '=', filter.status);
+    if (filter.assignedTo !== undefined)
+      q =
+        filter.assignedTo === null
+          ? q.where('f.assigned_to', 'is', null)
+          : q.where('f.assigned_to', '=', filter.assignedTo);
+    if (filter.governorateId) q = q.where('r.governorate_id', '=', filter.governorateId);
+    if (filter.before) q = q.where('f.id', '<', filter.before);
+    const rows = await q.orderBy('f.id', 'desc').limit(filter.limit).execute();
+    return rows.map((r) => ({
+      ...toReport(r as unknown as FamilyReportTable),
+      governorateId: r.governorate_id,
+    }));
+  }
+
+  async assign(id: string, userId: string | null, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('family_reports')
+      .set({ assigned_to: userId, assigned_at: userId ? at : null })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** A liaison's note; notes are never edited or removed. */
+  async addNote(row: {
+    id: string;
+    report_id: string;
+    body: string;
+    created_at: string;
+    created_by: string | null;
+  }) {
+    await this.db.insertInto('report_notes').values(row).execute();
+  }
+
+  async notes(reportId: string) {
+    const rows = await this.db
+      .selectFrom('report_notes')
+      .selectAll()
+      .where('report_id', '=', reportId)
+      .orderBy('id')
+      .execute();
+    return rows.map((n) => ({ id: n.id, body: n.body, createdAt: n.created_at, createdBy: n.created_by }));
   }
 
   async setStatus(id: string, status: ReportStatus, by: string | null, at: string): Promise<boolean> {

@@ -3,12 +3,17 @@ import { msg } from './msg.js';
 /** The staff screens and the permission each needs; the menu shows only what the signed-in role may use. */
 export const staffScreens = [
   { path: '/dashboard', label: msg('Dashboard'), permission: 'stats:read' },
+  { path: '/reports', label: msg('Family reports'), permission: 'reports:read' },
   { path: '/search', label: msg('Search'), permission: 'records:read' },
+  { path: '/records/new', label: msg('New record'), permission: 'records:write' },
+  { path: '/evidence', label: msg('Evidence'), permission: 'evidence:read' },
   { path: '/review', label: msg('Review queue'), permission: 'review:read' },
   { path: '/identifications', label: msg('Identifications'), permission: 'identifications:read' },
   { path: '/ingest', label: msg('Ingest runs'), permission: 'evidence:read' },
   { path: '/imports', label: msg('Imports'), permission: 'records:write' },
+  { path: '/branches', label: msg('Branches and units'), permission: 'places:read' },
   { path: '/audit', label: msg('Audit log'), permission: 'audit:read' },
+  { path: '/users', label: msg('Users'), permission: 'users:manage' },
 ] as const;
 
 export type StaffScreen = (typeof staffScreens)[number];

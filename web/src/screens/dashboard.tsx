@@ -31,10 +31,13 @@ function ChartCard({
   title,
   children,
   empty,
+  height = 260,
 }: {
   title: string;
   children: React.ReactElement;
   empty: boolean;
+  /** Bar charts by name grow with their bars, so that every bar keeps its label. */
+  height?: number;
 }) {
   const { t } = useTranslation();
   return (
@@ -44,13 +47,18 @@ function ChartCard({
         <p className="muted">{t('Nothing to show yet.')}</p>
       ) : (
         <div className="chart" dir="ltr">
-          <ResponsiveContainer width="100%" height={260}>
+          <ResponsiveContainer width="100%" height={height}>
             {children}
           </ResponsiveContainer>
         </div>
       )}
     </figure>
   );
+}
+
+/** A height at which each bar of a chart by name has room for its label (every bar is named, none skipped). */
+export function barsHeight(bars: number): number {
+  return Math.max(260, 40 + bars * 26);
 }
 
 export function DashboardScreen() {
@@ -76,7 +84,11 @@ export function DashboardScreen() {
             ))}
           </ul>
           <div className="charts">
-            <ChartCard title={t('Records by governorate')} empty={data.byGovernorate.length === 0}>
+            <ChartCard
+              title={t('Records by governorate')}
+              empty={data.byGovernorate.length === 0}
+              height={barsHeight(data.byGovernorate.length)}
+            >
               <BarChart
                 data={data.byGovernorate.map((g) => ({ name: placeName(g), count: g.count }))}
                 layout="vertical"
@@ -84,7 +96,13 @@ export function DashboardScreen() {
               >
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis type="number" allowDecimals={false} reversed={rtl} />
-                <YAxis type="category" dataKey="name" width={110} orientation={rtl ? 'right' : 'left'} />
+                <YAxis
+                  type="category"
+                  dataKey="name"
+                  width={110}
+                  interval={0}
+                  orientation={rtl ? 'right' : 'left'}
+                />
                 <Tooltip />
                 <Bar dataKey="count" name={t('Records')} fill={ink} maxBarSize={36} />
               </BarChart>
@@ -92,13 +110,17 @@ export function DashboardScreen() {
             <ChartCard title={t('Records by year of arrest')} empty={data.byArrestYear.length === 0}>
               <BarChart data={data.byArrestYear}>
                 <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="year" reversed={rtl} />
+                <XAxis dataKey="year" reversed={rtl} interval={0} />
                 <YAxis allowDecimals={false} orientation={rtl ? 'right' : 'left'} />
                 <Tooltip />
                 <Bar dataKey="count" name={t('Records')} fill={ink} maxBarSize={36} />
               </BarChart>
             </ChartCard>
-            <ChartCard title={t('Records by branch')} empty={data.byBranch.length === 0}>
+            <ChartCard
+              title={t('Records by branch')}
+              empty={data.byBranch.length === 0}
+              height={barsHeight(data.byBranch.length)}
+            >
               <BarChart
                 data={data.byBranch.map((b) => ({ name: placeName(b), count: b.count }))}
                 layout="vertical"
@@ -106,7 +128,13 @@ export function DashboardScreen() {
               >
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis type="number" allowDecimals={false} reversed={rtl} />
-                <YAxis type="category" dataKey="name" width={130} orientation={rtl ? 'right' : 'left'} />
+                <YAxis
+                  type="category"
+                  dataKey="name"
+                  width={130}
+                  interval={0}
+                  orientation={rtl ? 'right' : 'left'}
+                />
                 <Tooltip />
                 <Bar dataKey="count" name={t('Records')} fill={second} maxBarSize={36} />
               </BarChart>

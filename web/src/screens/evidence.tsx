@@ -1,10 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { api, type EvidenceAnswer } from '../api.js';
+import { ApiError, api, type EvidenceAnswer } from '../api.js';
 import { BlurredThumbnail, ErrorNote, Field, Loading, useFormatDate, useLoad } from '../components/common.js';
-import { apiWord, msg } from '../lib/index.js';
+import { apiWord, asciiDigits, msg } from '../lib/index.js';
 import { useSession } from '../session.js';
+import { readFromNames } from './evidence-labels.js';
 
 /** A body is keyed on these four (design.md): never on the detainee number alone. */
 const bodyKeys = ['collection', 'branch', 'detaineeNumber', 'examinationNumber'] as const;
@@ -94,12 +95,118 @@ function Reveal({ evidenceId }: { evidenceId: string }) {
   );
 }
 
+const labelParts = [
+  ['branch', msg('Branch number')],
+  ['detainee_number', msg('Detainee number')],
+  ['examination_number', msg('Examination number')],
+] as const;
+
+/**
+ * What a documenter reads on a photo: the body's collection and its three numbers, each with where it was read
+ * (card, body, overlay, file name, folder). Recorded as body labels (each a custody event, server-side).
+ */
+function LabelForm({ evidenceId, onSaved }: { evidenceId: string; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const empty = { value: '', readFrom: 'card' };
+  const [collection, setCollection] = useState('');
+  const [parts, setParts] = useState<Record<string, { value: string; readFrom: string }>>({
+    branch: empty,
+    detainee_number: empty,
+    examination_number: empty,
+  });
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setSaved(false);
+    const labels = labelParts
+      .map(([part]) => ({ part, ...(parts[part] ?? empty) }))
+      .filter((l) => l.value.trim() !== '')
+      .map((l) => ({ part: l.part, value: asciiDigits(l.value.trim()), readFrom: l.readFrom }));
+    try {
+      await api.post(`/api/evidence/${encodeURIComponent(evidenceId)}/body-labels`, {
+        collection: collection.trim(),
+        labels,
+      });
+      setSaved(true);
+      setParts({ branch: empty, detainee_number: empty, examination_number: empty });
+      onSaved();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="form label-form" aria-labelledby="label-form-title">
+      <h2 id="label-form-title">{t('Record what is written on the card and body')}</h2>
+      <label>
+        {t('Collection')}
+        <input
+          name="collection"
+          required
+          dir="auto"
+          value={collection}
+          onChange={(e) => setCollection(e.target.value)}
+        />
+        <span className="hint">{t('Numbers are unique only within one collection of photos.')}</span>
+      </label>
+      {labelParts.map(([part, label]) => (
+        <fieldset key={part} className="label-part">
+          <legend>{t(label)}</legend>
+          <label>
+            {t('As written')}
+            <input
+              name={`${part}.value`}
+              dir="auto"
+              inputMode="text"
+              value={parts[part]?.value ?? ''}
+              onChange={(e) =>
+                setParts({ ...parts, [part]: { ...(parts[part] ?? empty), value: e.target.value } })
+              }
+            />
+          </label>
+          <label>
+            {t('Where it was read')}
+            <select
+              name={`${part}.readFrom`}
+              value={parts[part]?.readFrom ?? 'card'}
+              onChange={(e) =>
+                setParts({ ...parts, [part]: { ...(parts[part] ?? empty), readFrom: e.target.value } })
+              }
+            >
+              {readFromNames.map(([value, name]) => (
+                <option key={value} value={value}>
+                  {t(name)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </fieldset>
+      ))}
+      <ErrorNote error={error} />
+      {error instanceof ApiError && error.problem.detail && (
+        <p className="muted" dir="ltr">
+          {error.problem.detail}
+        </p>
+      )}
+      {saved && (
+        <p role="status" className="ok">
+          {t('The labels were recorded.')}
+        </p>
+      )}
+      <button type="submit">{t('Record the labels')}</button>
+    </form>
+  );
+}
+
 export function EvidenceScreen() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const { can } = useSession();
   const formatDate = useFormatDate();
-  const { data, error, loading } = useLoad(
+  const { data, error, loading, reload } = useLoad(
     () => api.get<EvidenceAnswer>(`/api/evidence/${encodeURIComponent(id)}`),
     [id],
   );
@@ -187,6 +294,8 @@ export function EvidenceScreen() {
         </div>
       )}
 
+      {can('evidence:annotate') && <LabelForm evidenceId={data.id} onSaved={reload} />}
+
       <h2>{t('Custody')}</h2>
       <ol className="timeline">
         {(data.custody ?? []).map((c, i) => (
@@ -222,20 +331,37 @@ export function EvidenceScreen() {
       {(data.nearDuplicates ?? []).length === 0 ? (
         <p className="muted">{t('None found.')}</p>
       ) : (
-        <ul className="thumbs">
-          {(data.nearDuplicates ?? []).map((d) => (
-            <li key={d.id}>
-              <Link to={`/evidence/${d.id}`}>
-                <BlurredThumbnail evidenceId={d.id} />
-                {typeof d.distance === 'number' && (
-                  <span>
-                    {t('Distance')} {d.distance}
-                  </span>
-                )}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <>
+          <p className="muted">
+            {t('This item beside each look-alike; a smaller distance is more alike (0 to 256).')}
+          </p>
+          <ul className="pairs">
+            {(data.nearDuplicates ?? []).map((d) => (
+              <li key={d.id} className="side-by-side near-pair" data-near={d.id}>
+                <figure>
+                  <BlurredThumbnail evidenceId={data.id} label={t('This item, blurred')} />
+                  <figcaption dir="auto">{data.originalName ?? t('This item')}</figcaption>
+                </figure>
+                <figure>
+                  <Link to={`/evidence/${d.id}`}>
+                    <BlurredThumbnail evidenceId={d.id} label={t('Near-duplicate, blurred')} />
+                  </Link>
+                  <figcaption>
+                    <Link to={`/evidence/${d.id}`} dir="auto">
+                      {d.originalName ?? d.id}
+                    </Link>
+                    {typeof d.distance === 'number' && (
+                      <span className="muted">
+                        {' '}
+                        · {t('Distance')} {d.distance}
+                      </span>
+                    )}
+                  </figcaption>
+                </figure>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
     </section>
   );

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api, type PersonAnswer, type RecordItem } from '../api.js';
@@ -12,6 +13,7 @@ import {
 } from '../components/common.js';
 import { apiWord, comparisonOf, fieldLabel, msg, recordFields } from '../lib/index.js';
 import { useSession } from '../session.js';
+import { LinkRecord, MergePerson, SplitPerson, UnlinkRecord } from './person-links.js';
 import { statusLabel } from './search.js';
 
 const eventTypes: Record<string, string> = {
@@ -35,6 +37,10 @@ const identificationStatuses: Record<string, string> = {
   family_informed: msg('Family informed'),
   rejected: msg('Rejected'),
 };
+
+export function eventLabel(type: string): string {
+  return eventTypes[type] ?? type;
+}
 
 export function identificationStatus(status: string): string {
   return identificationStatuses[status] ?? status;
@@ -70,6 +76,9 @@ export function RecordCard({ record, title }: { record: RecordItem; title?: stri
           );
         })}
       </dl>
+      <p>
+        <Link to={`/records/${record.id}`}>{t('Open the record')}</Link>
+      </p>
       {record.link && (
         <p className="muted">
           {t('Linked')}: {t(apiWord(record.link.basis))} · {formatDate(record.link.linkedAt)}
@@ -84,10 +93,11 @@ export function PersonScreen() {
   const { id = '' } = useParams();
   const { can } = useSession();
   const formatDate = useFormatDate();
-  const { data, error, loading } = useLoad(
+  const { data, error, loading, reload } = useLoad(
     () => api.get<PersonAnswer>(`/api/persons/${encodeURIComponent(id)}`),
     [id],
   );
+  const [splitOff, setSplitOff] = useState<string | null>(null);
 
   if (loading && !data) return <Loading />;
   if (!data) return <ErrorNote error={error} />;
@@ -128,9 +138,34 @@ export function PersonScreen() {
       <p className="muted">{t('Each record as its source gave it, in its original script.')}</p>
       <div className="side-by-side">
         {data.records.map((r) => (
-          <RecordCard key={r.id} record={r} />
+          <div key={r.id} className="record-with-tools">
+            <RecordCard record={r} />
+            {can('persons:link') && data.records.length > 1 && (
+              <UnlinkRecord person={data} record={r} onDone={reload} />
+            )}
+          </div>
         ))}
       </div>
+      {can('persons:link') && (
+        <details className="person-tools" data-person-tools>
+          <summary>{t('Link, merge or split')}</summary>
+          <LinkRecord person={data} onDone={reload} />
+          <MergePerson person={data} onDone={reload} />
+          <SplitPerson
+            person={data}
+            onDone={(newId) => {
+              setSplitOff(newId);
+              reload();
+            }}
+          />
+        </details>
+      )}
+      {splitOff && (
+        <p role="status" className="ok">
+          {t('The records were split off into a new person:')}{' '}
+          <Link to={`/persons/${splitOff}`}>{t('Open')}</Link>
+        </p>
+      )}
 
       <h2>{t('Linked evidence')}</h2>
       {can('identifications:propose') && (
@@ -157,7 +192,12 @@ export function PersonScreen() {
 
       {relations.length > 0 && (
         <>
-          <h2>{t('Relations')}</h2>
+          <h2>{t('Known relatives and relations')}</h2>
+          <p className="muted">
+            {t(
+              'A person recorded as a relative is a different person: linking the two as one is refused unless forced with a reason.',
+            )}
+          </p>
           <ul>
             {relations.map((r) => (
               <li key={r.id}>

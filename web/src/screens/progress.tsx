@@ -4,6 +4,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, type List, type Progress } from '../api.js';
 import { ErrorNote, Loading, useFormatDate } from '../components/common.js';
 import { apiWord, fieldLabel, msg } from '../lib/index.js';
+import { useSession } from '../session.js';
+import { UploadPanel } from './upload.js';
 
 const finished = new Set([
   'done',
@@ -61,6 +63,7 @@ function ProgressBar({ item }: { item: Progress }) {
 
 export function IngestScreen() {
   const { t } = useTranslation();
+  const { can } = useSession();
   const formatDate = useFormatDate();
   const { data, error } = usePoll(
     () => api.get<List<Progress>>('/api/ingest-runs'),
@@ -70,9 +73,14 @@ export function IngestScreen() {
   return (
     <section>
       <h1 tabIndex={-1}>{t('Ingest runs')}</h1>
-      <p className="muted">
-        {t('Files are ingested with the command line (athar ingest); this page follows the runs.')}
-      </p>
+      {can('evidence:ingest') ? (
+        <UploadPanel />
+      ) : (
+        <p className="muted">
+          {t('Files are ingested with the command line (athar ingest); this page follows the runs.')}
+        </p>
+      )}
+      <h2>{t('Runs')}</h2>
       <ErrorNote error={error} />
       {!data && !error && <Loading />}
       {data && data.items.length === 0 && <p className="muted">{t('None yet.')}</p>}

@@ -50,7 +50,15 @@ function Waterfall({ explanation }: { explanation: NonNullable<ReviewPair['expla
               orientation={rtl ? 'right' : 'left'}
             />
             <ReferenceLine x={0} stroke="#1d2327" />
-            <Tooltip formatter={(_v, _n, item) => (item.payload as { weight: number }).weight.toFixed(2)} />
+            <Tooltip
+              formatter={(_v, _n, item) => {
+                const bar = item.payload as { weight: number; level?: string };
+                // The level in the reader's words beside the weight ("same name in the other script: 6.20").
+                return bar.level
+                  ? `${t(levelLabel(bar.level))}: ${bar.weight.toFixed(2)}`
+                  : bar.weight.toFixed(2);
+              }}
+            />
             <Bar dataKey="range" isAnimationActive={false}>
               {bars.map((b) => (
                 <Cell key={b.key} fill={barColours[b.kind]} />
@@ -65,6 +73,7 @@ function Waterfall({ explanation }: { explanation: NonNullable<ReviewPair['expla
           {bars.map((b) => (
             <tr key={b.key}>
               <th scope="row">{b.name}</th>
+              <td>{b.level ? t(levelLabel(b.level)) : ''}</td>
               <td>{b.weight.toFixed(2)}</td>
             </tr>
           ))}

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api, type List, type Place, type RecordItem } from '../api.js';
 import { ErrorNote, Loading, useFormatDate, useLoad, usePlaceName } from '../components/common.js';
-import { msg } from '../lib/index.js';
+import { msg, reasonSentence } from '../lib/index.js';
 import { useSession } from '../session.js';
 
 const filterNames = ['q', 'governorate', 'branch', 'source', 'status', 'from', 'to'] as const;
@@ -171,7 +171,9 @@ export function SearchScreen() {
                   {r.fullName || t('(no name)')}
                 </Link>
               ) : (
-                <span dir="auto">{r.fullName || t('(no name)')}</span>
+                <Link to={`/records/${r.id}`} dir="auto">
+                  {r.fullName || t('(no name)')}
+                </Link>
               )}
               {typeof r.score === 'number' && (
                 <span className="score" title={t('Match score')}>
@@ -185,6 +187,7 @@ export function SearchScreen() {
               </p>
             )}
             <p className="muted result-meta">
+              <Link to={`/records/${r.id}`}>{t('the record')}</Link>
               {r.source?.name && <span dir="auto">{r.source.name}</span>}
               {r.birthDate && (
                 <span>
@@ -197,16 +200,36 @@ export function SearchScreen() {
                 </span>
               )}
             </p>
-            {r.why && r.why.length > 0 && (
-              <p className="why">
+            {r.reasons && r.reasons.length > 0 ? (
+              <p className="why" data-reasons>
                 <span className="visually-hidden">{t('Why it matched')}: </span>
-                {r.why.map((w) => (
-                  // The registry writes these reasons in English: laid out left to right whatever the page.
-                  <span key={w} className="chip" dir="ltr">
-                    {t(w)}
-                  </span>
-                ))}
+                {r.reasons.map((reason) => {
+                  const { key, values } = reasonSentence(reason);
+                  const said = {
+                    ...values,
+                    ...(typeof values.part === 'string' ? { part: t(values.part) } : {}),
+                    ...(typeof values.reason === 'string' ? { reason: t(values.reason) } : {}),
+                  };
+                  return (
+                    <span key={reason.query} className="chip">
+                      <bdi>{t(key, said)}</bdi>
+                    </span>
+                  );
+                })}
               </p>
+            ) : (
+              r.why &&
+              r.why.length > 0 && (
+                <p className="why">
+                  <span className="visually-hidden">{t('Why it matched')}: </span>
+                  {r.why.map((w) => (
+                    // Older servers send these reasons in English only: laid out left to right whatever the page.
+                    <span key={w} className="chip" dir="ltr">
+                      {w}
+                    </span>
+                  ))}
+                </p>
+              )
             )}
           </li>
         ))}

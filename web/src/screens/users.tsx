@@ -1,0 +1,301 @@
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, api, type UserItem } from '../api.js';
+import { ErrorNote, Loading, useFormatDate, useLoad } from '../components/common.js';
+import { msg, roleLabel, roles } from '../lib/index.js';
+
+/** A password the server made: shown once, in a box the admin copies from, with the warning that goes with it. */
+function OneTimePassword({ username, password }: { username: string; password: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className="receipt warning" role="status" data-once-password>
+      <p>{t('One-time password for {{username}}. It is shown only now:', { username })}</p>
+      <p dir="ltr" className="code">
+        {password}
+      </p>
+      <p>{t('Hand it over in person or by a safe channel. It must be changed at the first sign-in.')}</p>
+    </div>
+  );
+}
+
+/** The refusal that protects the installation: no change may leave it without an admin who can sign in. */
+function LastAdminNote({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  if (
+    !(error instanceof ApiError) ||
+    error.code !== 'conflict' ||
+    !/last admin/.test(error.problem.detail ?? '')
+  )
+    return <ErrorNote error={error} />;
+  return (
+    <div className="error-note" role="alert" data-last-admin>
+      <p>
+        {t(
+          'This is the last administrator who can sign in, so this change was refused: nobody could manage the accounts afterwards. Make another user an administrator first, then try again.',
+        )}
+      </p>
+    </div>
+  );
+}
+
+function AddUser({ onAdded }: { onAdded: () => void }) {
+  const { t } = useTranslation();
+  const [form, setForm] = useState({
+    username: '',
+    displayName: '',
+    role: 'documenter',
+    totpRequired: false,
+  });
+  const [made, setMade] = useState<{ username: string; password: string } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setMade(null);
+    try {
+      const answer = await api.post<{ user: UserItem; password: string }>('/api/users', {
+        username: form.username.trim(),
+        ...(form.displayName.trim() ? { displayName: form.displayName.trim() } : {}),
+        role: form.role,
+        ...(form.totpRequired ? { totpRequired: true } : {}),
+      });
+      setMade({ username: answer.user.username, password: answer.password });
+      setForm({ username: '', displayName: '', role: form.role, totpRequired: false });
+      onAdded();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="form search-form" aria-labelledby="add-user">
+      <h2 id="add-user" className="wide">
+        {t('Add a user')}
+      </h2>
+      <label>
+        {t('User name')}
+        <input
+          name="username"
+          required
+          autoComplete="off"
+          dir="ltr"
+          value={form.username}
+          onChange={(e) => setForm({ ...form, username: e.target.value })}
+        />
+      </label>
+      <label>
+        {t('Display name')}
+        <input
+          name="displayName"
+          dir="auto"
+          value={form.displayName}
+          onChange={(e) => setForm({ ...form, displayName: e.target.value })}
+        />
+      </label>
+      <label>
+        {t('Role')}
+        <select name="role" value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value })}>
+          {roles.map((r) => (
+            <option key={r} value={r}>
+              {t(roleLabel(r))}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          name="totpRequired"
+          checked={form.totpRequired}
+          onChange={(e) => setForm({ ...form, totpRequired: e.target.checked })}
+        />
+        {t('Require an authenticator app')}
+      </label>
+      <button type="submit">{t('Add the user')}</button>
+      <div className="wide">
+        <ErrorNote error={error} />
+        {made && <OneTimePassword {...made} />}
+      </div>
+    </form>
+  );
+}
+
+/** One account's changes: role, disabling, TOTP requirement, password reset; each answered in place. */
+function ManageUser({ user, onChanged }: { user: UserItem; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const [role, setRole] = useState(user.role);
+  const [resetTotp, setResetTotp] = useState(false);
+  const [password, setPassword] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+
+  async function patch(body: Record<string, unknown>, done: string) {
+    setError(null);
+    setSaved(null);
+    try {
+      await api.patch(`/api/users/${encodeURIComponent(user.id)}`, body);
+      setSaved(done);
+      onChanged();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  async function reset() {
+    setError(null);
+    setSaved(null);
+    try {
+      const answer = await api.post<{ password: string }>(
+        `/api/users/${encodeURIComponent(user.id)}/password-reset`,
+        { resetTotp },
+      );
+      setPassword(answer.password);
+      onChanged();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return (
+    <div className="manage">
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void patch({ role }, msg('The role was changed.'));
+        }}
+      >
+        <label>
+          {t('Role')}
+          <select name="role" value={role} onChange={(e) => setRole(e.target.value)}>
+            {roles.map((r) => (
+              <option key={r} value={r}>
+                {t(roleLabel(r))}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" disabled={role === user.role}>
+          {t('Change the role')}
+        </button>
+      </form>
+      <div className="buttons">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            void patch(
+              { disabled: !user.disabled },
+              user.disabled ? msg('The account was enabled.') : msg('The account was disabled.'),
+            )
+          }
+        >
+          {user.disabled ? t('Enable the account') : t('Disable the account')}
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            void patch(
+              { totpRequired: !user.totpRequired },
+              user.totpRequired
+                ? msg('An authenticator app is no longer required.')
+                : msg('An authenticator app is now required.'),
+            )
+          }
+        >
+          {user.totpRequired ? t('Stop requiring an authenticator app') : t('Require an authenticator app')}
+        </button>
+      </div>
+      <div className="inline-form">
+        <label className="check">
+          <input type="checkbox" checked={resetTotp} onChange={(e) => setResetTotp(e.target.checked)} />
+          {t('Also set up the authenticator app again (a lost phone)')}
+        </label>
+        <button type="button" className="secondary" onClick={() => void reset()}>
+          {t('Reset the password')}
+        </button>
+      </div>
+      {saved && (
+        <p role="status" className="ok">
+          {t(saved)}
+        </p>
+      )}
+      <LastAdminNote error={error} />
+      {password && <OneTimePassword username={user.username} password={password} />}
+    </div>
+  );
+}
+
+export function UsersScreen() {
+  const { t } = useTranslation();
+  const formatDate = useFormatDate();
+  const { data, error, loading, reload } = useLoad(() => api.get<{ items: UserItem[] }>('/api/users'), []);
+  return (
+    <section>
+      <h1 tabIndex={-1}>{t('Users')}</h1>
+      <AddUser onAdded={reload} />
+      <h2>{t('Accounts')}</h2>
+      {loading && !data && <Loading />}
+      <ErrorNote error={error} />
+      {data && (
+        <div className="table-scroll">
+          <table className="users">
+            <thead>
+              <tr>
+                <th scope="col">{t('User name')}</th>
+                <th scope="col">{t('Role')}</th>
+                <th scope="col">{t('Last sign-in')}</th>
+                <th scope="col">{t('Authenticator app')}</th>
+                <th scope="col">{t('State')}</th>
+                <th scope="col">{t('Change')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((u) => (
+                <tr key={u.id} data-user={u.username}>
+                  <th scope="row">
+                    <bdi dir="ltr">{u.username}</bdi>
+                    {u.displayName && (
+                      <bdi className="muted block" dir="auto">
+                        {u.displayName}
+                      </bdi>
+                    )}
+                  </th>
+                  <td>{t(roleLabel(u.role))}</td>
+                  <td>{u.lastSignInAt ? formatDate(u.lastSignInAt) : t('never')}</td>
+                  <td>
+                    {u.totpEnrolled
+                      ? t('set up')
+                      : u.totpRequired
+                        ? t('required, not yet set up')
+                        : t('not required')}
+                  </td>
+                  <td>
+                    {u.disabled ? (
+                      <strong className="danger-text">{t('disabled')}</strong>
+                    ) : u.mustChangePassword ? (
+                      t('must change the password')
+                    ) : (
+                      t('active')
+                    )}
+                  </td>
+                  <td>
+                    <details className="manage-toggle">
+                      <summary>
+                        {t('Change')}
+                        <span className="visually-hidden"> {u.username}</span>
+                      </summary>
+                      <ManageUser user={u} onChanged={reload} />
+                    </details>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -63,6 +63,11 @@ export function registerEstimate(program: Command): void {
       };
       // Files named: the analyst's lists. Otherwise the registry's sources, and its persons as the linkage.
       const lists = flags.lists ?? [];
+      // A name that looks like a path (a folder in it, or a file's ending) is a file the analyst meant: a missing
+      // one is a usage error naming it, never a silent switch to the registry's sources.
+      const looksLikeFile = (l: string) => /[\\/]|\.(csv|tsv|txt)$/i.test(l);
+      const missing = lists.find((l) => looksLikeFile(l) && !fs.existsSync(l));
+      if (missing !== undefined) throw new CliError(`${missing}: no such file`, exitCodes.usage);
       const fromFiles = lists.length > 0 && flags.by === undefined && lists.every((l) => fs.existsSync(l));
       if (!fromFiles) return estimateRegistry(flags, lists, options);
       const estimate = await import('../../estimate/index.js');

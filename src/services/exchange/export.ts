@@ -215,13 +215,7 @@ function recordExportRow(r: RecordRow, places: Awaited<ReturnType<typeof placeNa
 }
 
 /** PFIF-status claims about these records (and persons), by record or person id. */
-async function claimsAbout(
-  db: Db,
-  column: 'record_id' | 'person_id',
-  ids: readonly string[],
-  chunk: number,
-  sources: Map<string, string>,
-) {
+async function claimsAbout(db: Db, column: 'record_id' | 'person_id', ids: readonly string[], chunk: number) {
   const out = new Map<
     string,
     { id: string; kind: string; statement: string | null; asserted_at: string; source: string | null }[]
@@ -309,7 +303,6 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
                 'record_id',
                 kept.map((r) => r.id),
                 chunk,
-                sources,
               )
             : undefined;
         let text = '';
@@ -351,8 +344,7 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
           for (const r of rows)
             linked.set(r.person_id, [...(linked.get(r.person_id) ?? []), r as unknown as RecordRow]);
         }
-        const claims =
-          request.format === 'pfif' ? await claimsAbout(db, 'person_id', ids, chunk, sources) : undefined;
+        const claims = request.format === 'pfif' ? await claimsAbout(db, 'person_id', ids, chunk) : undefined;
         const recordClaims =
           request.format === 'pfif'
             ? await claimsAbout(
@@ -360,7 +352,6 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
                 'record_id',
                 [...linked.values()].flat().map((r) => r.id),
                 chunk,
-                sources,
               )
             : undefined;
         let text = '';

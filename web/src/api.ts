@@ -153,7 +153,22 @@ export interface RecordItem {
   /** Why it matched, as codes and parameters (rendered in the reader's language). */
   reasons?: import('./lib/reasons.js').MatchReason[];
   original?: Record<string, unknown> | null;
-  link?: { id: string; basis: string; linkedAt: string };
+  link?: {
+    id: string;
+    basis: string;
+    linkedAt: string;
+    linkedBy?: string | null;
+    note?: string | null;
+    decisionId?: string | null;
+    /** For a link the model made: the run, the model version, the record it matched and how strongly. */
+    model?: {
+      runId: string;
+      modelVersion: string;
+      matchedRecord: string;
+      probability: number;
+      matchWeight: number;
+    };
+  };
   [field: string]: unknown;
 }
 
@@ -172,6 +187,8 @@ export interface List<T> {
 
 export interface PersonAnswer {
   id: string;
+  /** The id asked for, when it named a person since merged into this one. */
+  mergedFrom?: string;
   status: string;
   displayName: string;
   records: RecordItem[];
@@ -322,4 +339,65 @@ export interface AuditEntry {
   subjectType?: string | null;
   subjectId?: string | null;
   details?: unknown;
+}
+
+export type ExportWhat =
+  | {
+      kind: 'bundle';
+      scope:
+        | { kind: 'person'; personId: string }
+        | { kind: 'evidence'; evidenceIds: string[] }
+        | { kind: 'ingest_run'; ingestRunId: string };
+    }
+  | { kind: 'export'; what: string; format: string };
+
+export interface ExportRequest {
+  id: string;
+  kind: 'bundle' | 'export';
+  scope: ExportWhat;
+  purpose: string;
+  reason: string;
+  status: string;
+  requestedBy: string;
+  requestedByName?: string | null;
+  requestedAt: string;
+  decidedBy: string | null;
+  decidedByName?: string | null;
+  decidedAt: string | null;
+  decisionNote: string | null;
+  fileName: string | null;
+  fileSha256: string | null;
+  fileBytes: number | null;
+  expiresAt: string | null;
+  failure: string | null;
+}
+
+export type EstimateOutcome =
+  | {
+      method: 'loglinear' | 'lcmcr';
+      estimate: number;
+      interval: { lower: number; upper: number | null; level: number };
+      model?: string;
+      why: string;
+    }
+  | { method: 'loglinear' | 'lcmcr'; refusal: { code: string; message: string } };
+
+export interface EstimateStratum {
+  stratum: string;
+  observed: number;
+  refusal?: { code: string; message: string };
+  loglinear?: EstimateOutcome;
+  lcmcr?: EstimateOutcome;
+  warnings: { code: string; message: string }[];
+}
+
+/** GET /api/estimate: aggregates only (docs/estimation.md). */
+export interface Estimate {
+  lists: string[];
+  by: string | null;
+  persons: number;
+  sources: { id: string; name: string; persons: number }[];
+  refusal?: { code: string; message: string };
+  strata: EstimateStratum[];
+  total?: { observed: number; loglinear?: EstimateOutcome; lcmcr?: EstimateOutcome };
 }

@@ -30,8 +30,11 @@ export interface ExportRequestView {
   reason: string;
   status: string;
   requestedBy: string;
+  /** The requester's and decider's names, for the people deciding (an id says nothing to a colleague). */
+  requestedByName?: string | null;
   requestedAt: string;
   decidedBy: string | null;
+  decidedByName?: string | null;
   decidedAt: string | null;
   decisionNote: string | null;
   fileName: string | null;
@@ -350,14 +353,29 @@ export class ExportRequestService {
     const awaiting = options.approving
       ? (await repo.list(100, { status: 'requested' })).filter((r) => r.requested_by !== caller.actor.userId)
       : [];
-    return [...mine, ...awaiting].map(present);
+    return this.named([...mine, ...awaiting].map(present));
+  }
+
+  private async named(views: ExportRequestView[]): Promise<ExportRequestView[]> {
+    const users = new UserRepository(this.ctx.store.db);
+    const ids = new Set(views.flatMap((v) => (v.decidedBy ? [v.requestedBy, v.decidedBy] : [v.requestedBy])));
+    const names = new Map<string, string | null>();
+    for (const id of ids) {
+      const user = await users.findById(id);
+      names.set(id, user ? (user.displayName ?? user.username) : null);
+    }
+    return views.map((v) => ({
+      ...v,
+      requestedByName: names.get(v.requestedBy) ?? null,
+      decidedByName: v.decidedBy ? (names.get(v.decidedBy) ?? null) : null,
+    }));
   }
 
   async get(id: string, caller: SignedIn, options: { approving: boolean }): Promise<ExportRequestView> {
     const row = await this.repo().get(id);
     const visible = row && (row.requested_by === caller.actor.userId || options.approving);
     if (!row || !visible) throw new DomainError('not_found', `no export request ${id}`);
-    return present(row);
+    return (await this.named([present(row)]))[0] as ExportRequestView;
   }
 
   /** Requests a server stopped while building: built again at its next start. */

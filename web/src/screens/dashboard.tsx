@@ -14,6 +14,7 @@ import {
 import { api, type Stats } from '../api.js';
 import { ErrorNote, Loading, locale, useLoad, usePlaceName } from '../components/common.js';
 import { msg } from '../lib/index.js';
+import { EstimatePanel } from './estimate.js';
 
 const totals = [
   ['records', msg('Records')],
@@ -160,6 +161,7 @@ export function DashboardScreen() {
               </BarChart>
             </ChartCard>
           </div>
+          <EstimatePanel />
         </>
       )}
     </section>

@@ -54,10 +54,15 @@ describe('the menu', () => {
   it('shows each role only the screens its permissions open', () => {
     expect(screensFor(policy.admin).map((s) => s.path)).toEqual([
       '/dashboard',
+      '/estimate',
       '/branches',
+      '/exports',
       '/audit',
       '/users',
     ]);
+    // Exports open to either permission: investigators ask, admins approve.
+    expect(screensFor(policy.investigator).map((s) => s.path)).toContain('/exports');
+    expect(screensFor(policy.liaison).map((s) => s.path)).not.toContain('/exports');
     expect(screensFor(policy.liaison).map((s) => s.path)).toContain('/reports');
     expect(screensFor(policy.documenter).map((s) => s.path)).toEqual(
       expect.arrayContaining(['/records/new', '/evidence', '/ingest']),

@@ -8,6 +8,7 @@ import { AuditScreen } from './screens/audit.js';
 import { BranchesScreen, BranchScreen } from './screens/branches.js';
 import { EvidenceScreen } from './screens/evidence.js';
 import { EvidenceGridScreen } from './screens/evidence-grid.js';
+import { ExportsScreen } from './screens/exports.js';
 import { IdentificationsScreen } from './screens/identifications.js';
 import { PersonScreen } from './screens/person.js';
 import { ImportScreen, ImportsScreen, IngestScreen } from './screens/progress.js';
@@ -23,6 +24,12 @@ import { SessionProvider, useSession } from './session.js';
 // The charting library is large; families on phones never load it (only the dashboard and review queue do).
 const DashboardScreen = lazy(() =>
   import('./screens/dashboard.js').then((m) => ({ default: m.DashboardScreen })),
+);
+const EstimateScreen = lazy(() =>
+  import('./screens/estimate.js').then((m) => ({ default: m.EstimateScreen })),
+);
+const EstimateMethodsScreen = lazy(() =>
+  import('./screens/estimate.js').then((m) => ({ default: m.EstimateMethodsScreen })),
 );
 const ReviewScreen = lazy(() => import('./screens/review.js').then((m) => ({ default: m.ReviewScreen })));
 
@@ -124,7 +131,13 @@ function Shell() {
 }
 
 /** Staff screens need a session and the screen's permission; otherwise sign-in or a plain refusal. */
-function RequirePermission({ permission, children }: { permission: string; children: React.ReactNode }) {
+function RequirePermission({
+  permission,
+  children,
+}: {
+  permission: string | readonly string[];
+  children: React.ReactNode;
+}) {
   const { t } = useTranslation();
   const { session, can } = useSession();
   const location = useLocation();
@@ -133,7 +146,7 @@ function RequirePermission({ permission, children }: { permission: string; child
     return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname)}`} replace />;
   if (session.totpEnrolmentRequired || session.user.mustChangePassword)
     return <Navigate to="/account" replace />;
-  if (!can(permission))
+  if (!(typeof permission === 'string' ? can(permission) : permission.some(can)))
     return (
       <p role="alert" className="error-note">
         {t('Your role does not allow this.')}
@@ -152,7 +165,7 @@ function NotFound() {
   );
 }
 
-const guarded = (permission: string, element: React.ReactNode) => (
+const guarded = (permission: string | readonly string[], element: React.ReactNode) => (
   <RequirePermission permission={permission}>{element}</RequirePermission>
 );
 
@@ -186,6 +199,12 @@ export function App() {
             <Route path="branches/:id" element={guarded('places:read', <BranchScreen />)} />
             <Route path="reports" element={guarded('reports:read', <FamilyReportsScreen />)} />
             <Route path="reports/:id" element={guarded('reports:read', <FamilyReportScreen />)} />
+            <Route
+              path="exports"
+              element={guarded(['exports:request', 'exports:approve'], <ExportsScreen />)}
+            />
+            <Route path="estimate" element={guarded('stats:read', <EstimateScreen />)} />
+            <Route path="estimate/methods" element={<EstimateMethodsScreen />} />
             <Route path="audit" element={guarded('audit:read', <AuditScreen />)} />
             <Route path="users" element={guarded('users:manage', <UsersScreen />)} />
             <Route path="*" element={<NotFound />} />

@@ -4,6 +4,7 @@ export { comparisonOf, fieldLabel, levelLabel, recordFields, snake } from './fie
 export { msg } from './msg.js';
 export { homeFor, screensFor, staffScreens } from './nav.js';
 export { problemFields, problemSentence } from './problems.js';
+export { purposes } from './purposes.js';
 export { type MatchReason, reasonSentence } from './reasons.js';
 export { type Verdict, verdictForKey } from './review-keys.js';
 export { roleLabel, roles } from './roles.js';

@@ -19,6 +19,13 @@ const words: Record<string, string> = {
   interrupted: msg('interrupted'),
   validated: msg('checked'),
   dry_run: msg('trial run'),
+  // export requests
+  requested: msg('awaiting approval'),
+  approved: msg('approved'),
+  building: msg('being built'),
+  ready: msg('ready to fetch'),
+  refused: msg('refused'),
+  expired: msg('expired'),
   // custody
   acquired: msg('acquired'),
   ingested: msg('ingested'),
@@ -50,6 +57,9 @@ const words: Record<string, string> = {
   manual: msg('by hand'),
   import: msg('at import'),
   automatic: msg('automatically'),
+  record: msg('its own record'),
+  model: msg('by the linkage model'),
+  review_decision: msg('by a reviewer'),
   // assertion kinds
   information_sought: msg('information sought'),
   believed_alive: msg('believed alive'),
@@ -60,6 +70,9 @@ const words: Record<string, string> = {
   death_certificate_found: msg('death certificate found'),
   family_recognition_in_photo: msg('family recognised a photograph'),
   identified_by_dna: msg('identified by DNA'),
+  // sex
+  male: msg('Male'),
+  female: msg('Female'),
   // relations
   same_person: msg('same person'),
   parent: msg('parent'),

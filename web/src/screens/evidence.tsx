@@ -230,6 +230,9 @@ export function EvidenceScreen() {
             {t('Propose an identification')}
           </Link>
         )}
+        {can('exports:request') && (
+          <Link to={`/exports?evidence=${encodeURIComponent(data.id)}`}>{t('Ask for a court bundle')}</Link>
+        )}
       </div>
 
       <h2>{t('Details')}</h2>

@@ -80,8 +80,19 @@ export function RecordCard({ record, title }: { record: RecordItem; title?: stri
         <Link to={`/records/${record.id}`}>{t('Open the record')}</Link>
       </p>
       {record.link && (
-        <p className="muted">
+        <p className="muted" data-link-basis={record.link.basis}>
           {t('Linked')}: {t(apiWord(record.link.basis))} · {formatDate(record.link.linkedAt)}
+          {record.link.model && (
+            <>
+              {' · '}
+              {t('probability {{p}}% against record {{record}} (model {{version}})', {
+                p: Math.round(record.link.model.probability * 100),
+                record: record.link.model.matchedRecord,
+                version: record.link.model.modelVersion,
+              })}
+            </>
+          )}
+          {record.link.note && <span dir="auto"> · {record.link.note}</span>}
         </p>
       )}
     </article>
@@ -110,6 +121,18 @@ export function PersonScreen() {
         {data.displayName}
       </h1>
       <p className="status-tag">{t(statusLabel(data.status))}</p>
+      {data.mergedFrom && (
+        <p className="warnings" role="status" data-merged-from={data.mergedFrom}>
+          {t('The person {{old}} you asked for was merged into this one; links to it keep working.', {
+            old: data.mergedFrom,
+          })}
+        </p>
+      )}
+      {can('exports:request') && (
+        <p>
+          <Link to={`/exports?person=${encodeURIComponent(data.id)}`}>{t('Ask for a court bundle')}</Link>
+        </p>
+      )}
 
       <h2>{t('Timeline')}</h2>
       {events.length === 0 ? (

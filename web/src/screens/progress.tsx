@@ -1,14 +1,16 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, type List, type Progress } from '../api.js';
 import { ErrorNote, Loading, useFormatDate } from '../components/common.js';
+import { usePoll } from '../components/poll.js';
 import { apiWord, fieldLabel, msg } from '../lib/index.js';
 import { useSession } from '../session.js';
 import { UploadPanel } from './upload.js';
 
 const finished = new Set([
   'done',
+  'finished',
   'completed',
   'complete',
   'failed',
@@ -17,34 +19,6 @@ const finished = new Set([
   'error',
   'interrupted',
 ]);
-
-/** Polls while anything is still running, so the page shows live progress without a socket. */
-function usePoll<T>(load: () => Promise<T>, running: (data: T) => boolean, deps: unknown[], every = 1500) {
-  const [data, setData] = useState<T>();
-  const [error, setError] = useState<unknown>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what the load depends on.
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const tick = async () => {
-      try {
-        const next = await load();
-        if (!live) return;
-        setData(next);
-        setError(null);
-        if (running(next)) timer = setTimeout(tick, every);
-      } catch (err) {
-        if (live) setError(err);
-      }
-    };
-    void tick();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [...deps]);
-  return { data, error };
-}
 
 function ProgressBar({ item }: { item: Progress }) {
   const { t } = useTranslation();
@@ -97,6 +71,13 @@ export function IngestScreen() {
                 </p>
               )}
               <ProgressBar item={i} />
+              {i.status === 'finished' && can('exports:request') && (
+                <p>
+                  <Link to={`/exports?run=${encodeURIComponent(String(i.id))}`}>
+                    {t('Ask for a court bundle')}
+                  </Link>
+                </p>
+              )}
             </div>
           </li>
         ))}
@@ -236,14 +217,18 @@ interface ImportProgress extends Progress {
   errorCount?: number;
   errors?: { row?: number; line?: number; field?: string; message?: string }[];
   failure?: string | null;
+  /** Its records still waiting for the tracing loop to link and match them. */
+  linking?: { pending: number };
 }
 
 export function ImportScreen() {
   const { t } = useTranslation();
+  const { can } = useSession();
   const { id = '' } = useParams();
   const { data, error } = usePoll(
     () => api.get<ImportProgress>(`/api/imports/${encodeURIComponent(id)}`),
-    (d) => !finished.has(d.status),
+    // Poll until the import is done and the tracing loop has linked and matched every record of it.
+    (d) => !finished.has(d.status) || (d.linking?.pending ?? 0) > 0,
     [id],
   );
   return (
@@ -274,6 +259,20 @@ export function ImportScreen() {
               <dd>{data.errorCount ?? 0}</dd>
             </div>
           </dl>
+          {data.status === 'finished' && !data.dryRun && data.linking && (
+            <p data-linking={data.linking.pending > 0 ? 'pending' : 'done'}>
+              {data.linking.pending > 0
+                ? t('Linking and matching: {{count}} records still to compare with the registry', {
+                    count: data.linking.pending,
+                  })
+                : t(
+                    'Linked and matched: every record of this import belongs to a person, and pairs to decide are in the review queue.',
+                  )}{' '}
+              {data.linking.pending === 0 && can('review:read') && (
+                <Link to="/review">{t('Review queue')}</Link>
+              )}
+            </p>
+          )}
           {data.failure && <p className="error-note">{data.failure}</p>}
           {(data.errors ?? []).length > 0 && (
             <div className="table-scroll">

@@ -12,7 +12,7 @@ import {
   usePlaceName,
   usePlaces,
 } from '../components/common.js';
-import { fieldLabel, msg } from '../lib/index.js';
+import { fieldLabel, msg, purposes } from '../lib/index.js';
 import { useSession } from '../session.js';
 import { identificationStatus } from './person.js';
 
@@ -60,18 +60,6 @@ export const reportStatuses = [
 function statusName(status: string): string {
   return reportStatuses.find(([s]) => s === status)?.[1] ?? status;
 }
-
-/** The purposes a family consents to, one by one (src/domain/consent.ts), in words. */
-const purposes = [
-  ['internal_use', msg('athar’s own search')],
-  ['partner_ngos', msg('partner human-rights organisations')],
-  ['national_commission', msg('the national commission for the missing')],
-  ['un_iimp', msg('the UN institution for the missing')],
-  ['icmp_icrc', msg('the ICMP and the ICRC')],
-  ['criminal_proceedings', msg('criminal proceedings')],
-  ['contact_with_results', msg('contacting the family with news')],
-  ['photo_comparison', msg('comparison with photographs')],
-] as const;
 
 const views = [
   ['new', msg('New')],
@@ -322,7 +310,12 @@ function Candidates({ reportId }: { reportId: string }) {
     );
   if (loading && !data) return <Loading />;
   if (!data) return <ErrorNote error={error} />;
-  if (data.items.length === 0) return <p className="muted">{t('No candidates yet.')}</p>;
+  if (data.items.length === 0)
+    return (
+      <p className="muted" data-candidates="none">
+        {t('No candidates yet.')}
+      </p>
+    );
   return (
     <ul className="cards" data-candidates="listed">
       {data.items.map((c) => (

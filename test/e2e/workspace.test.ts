@@ -792,7 +792,7 @@ describe('the staff workspace in a real browser', () => {
           [`/persons/${seeded.personId}`, '[data-person-tools]'],
         ]);
         expect(problems).toEqual([]);
-      });
+      }, 180_000);
     }
   });
 });

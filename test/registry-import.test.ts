@@ -5,6 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
+import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../src/services/imports/record-import.js';
 import { servicesOf } from '../src/services/index.js';
@@ -183,7 +185,100 @@ describeEachDialect('importing person-record CSV', (store: () => Store) => {
       expect(second.items[0].id).toBe(res.json().id);
     });
 
-    it('takes text/csv only, and only from those who may write records', async () => {
+    const uploadBytes = async (
+      client: Awaited<ReturnType<ApiHarness['as']>>,
+      bytes: Buffer,
+      query: string,
+      type = 'application/octet-stream',
+    ) =>
+      client.inject({
+        method: 'POST',
+        url: `/api/imports?${query}`,
+        payload: bytes,
+        headers: { 'content-type': type },
+      });
+    const arabic =
+      'record_id,full_name,governorate\nw1,عمر حسن الخطيب (اصطناعي),حمص\nw2,ليلى سمير العلي (اصطناعية),حماة\n';
+    const names = async (source: string) =>
+      (
+        await store()
+          .db.selectFrom('records as r')
+          .innerJoin('sources as s', 's.id', 'r.source_id')
+          .select('r.full_name')
+          .where('s.name', '=', source)
+          .orderBy('r.external_id')
+          .execute()
+      ).map((r) => r.full_name);
+
+    it('reads the files people have, sent as they are: Windows-1256 and UTF-16 CSVs and XLSX workbooks', async () => {
+      const documenter = await api.as('documenter');
+      const cp1256 = await uploadBytes(
+        documenter,
+        iconv.encode(arabic, 'windows-1256'),
+        'kind=registry_line&source=Synthetic%201256&fileName=list-1256.csv',
+        'text/csv',
+      );
+      expect(cp1256.statusCode, cp1256.body).toBe(202);
+      expect(cp1256.json()).toMatchObject({ format: 'csv', encoding: 'windows-1256' });
+      expect(await settle(documenter, cp1256.json().id)).toMatchObject({ status: 'finished', created: 2 });
+      expect(await names('Synthetic 1256')).toEqual([
+        'عمر حسن الخطيب (اصطناعي)',
+        'ليلى سمير العلي (اصطناعية)',
+      ]);
+
+      const utf16 = await uploadBytes(
+        documenter,
+        Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(arabic, 'utf-16le')]),
+        'kind=registry_line&source=Synthetic%20utf16&fileName=list-16.csv',
+      );
+      expect(utf16.json()).toMatchObject({ encoding: 'utf-16le' });
+      expect(await settle(documenter, utf16.json().id)).toMatchObject({ created: 2 });
+      expect(await names('Synthetic utf16')).toHaveLength(2);
+
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('SYNTHETIC');
+      sheet.addRow(['record_id', 'full_name', 'governorate']);
+      sheet.addRow(['x1', 'سامر يوسف الخطيب (اصطناعي)', 'حمص']);
+      const xlsx = await uploadBytes(
+        documenter,
+        Buffer.from(await workbook.xlsx.writeBuffer()),
+        'kind=registry_line&source=Synthetic%20xlsx&fileName=list.xlsx',
+      );
+      expect(xlsx.statusCode, xlsx.body).toBe(202);
+      expect(xlsx.json()).toMatchObject({ format: 'xlsx' });
+      expect(await settle(documenter, xlsx.json().id)).toMatchObject({ created: 1 });
+      expect(await names('Synthetic xlsx')).toEqual(['سامر يوسف الخطيب (اصطناعي)']);
+    });
+
+    it('refuses bytes it cannot read before writing anything, and guessed headers until the user accepts them', async () => {
+      const documenter = await api.as('documenter');
+      const noise = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256));
+      const refused = await uploadBytes(
+        documenter,
+        noise,
+        'kind=other&source=Synthetic%20noise&fileName=noise.csv',
+      );
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().detail).toMatch(/noise\.csv/);
+      expect(await names('Synthetic noise')).toEqual([]);
+
+      const arabicHeaders = Buffer.from('الرقم,الاسم الكامل,المحافظة\ng1,عمر حسن الخطيب (اصطناعي),حمص\n');
+      const query = 'kind=registry_line&source=Synthetic%20guessed&fileName=guessed.csv';
+      const unconfirmed = await uploadBytes(documenter, arabicHeaders, query, 'text/csv');
+      expect(unconfirmed.statusCode).toBe(400);
+      expect(unconfirmed.json().detail).toMatch(/acceptGuess=true/);
+      expect(unconfirmed.json().errors).toContainEqual({
+        path: 'header.الاسم الكامل',
+        message: 'guessed as full_name',
+      });
+      expect(await names('Synthetic guessed')).toEqual([]);
+      const accepted = await uploadBytes(documenter, arabicHeaders, `${query}&acceptGuess=true`, 'text/csv');
+      expect(accepted.statusCode, accepted.body).toBe(202);
+      expect(await settle(documenter, accepted.json().id)).toMatchObject({ created: 1 });
+      expect(await names('Synthetic guessed')).toEqual(['عمر حسن الخطيب (اصطناعي)']);
+    });
+
+    it('takes files only, and only from those who may write records', async () => {
       const documenter = await api.as('documenter');
       const json = await documenter.post('/api/imports?kind=other', { rows: [] });
       expect(json.statusCode).toBe(415);

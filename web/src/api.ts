@@ -47,7 +47,9 @@ async function request<T>(
       method,
       headers,
       credentials: 'same-origin',
-      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      ...(body !== undefined
+        ? { body: typeof body === 'string' || body instanceof Blob ? body : JSON.stringify(body) }
+        : {}),
     });
   } catch {
     throw new ApiError(0, { code: 'network' });
@@ -100,6 +102,9 @@ export const api = {
   /** A text body as is (CSV imports). */
   postText: <T>(path: string, text: string, contentType: string, query?: Query) =>
     request<T>('POST', withQuery(path, query), text, contentType),
+  /** A file as it is, byte for byte (the server finds its format and encoding). */
+  postFile: <T>(path: string, file: Blob, query?: Query) =>
+    request<T>('POST', withQuery(path, query), file, 'application/octet-stream'),
 };
 
 // Shapes from the API contract (docs/web.md); only what the screens read.

@@ -1,54 +1,130 @@
 import { z } from 'zod';
 import { recordKinds } from '../../domain/person-record.js';
+import { textEncodings } from '../../exchange/text-decode.js';
+import {
+  applyPfifNotes,
+  ImportFileError,
+  type ImportSource,
+  loadImportMapping,
+  readImportBytes,
+} from '../../services/exchange/import-source.js';
+import { type ColumnMap, parseColumnMap } from '../../services/imports/record-import.js';
 import type { Services } from '../../services/index.js';
 import type { ImportTable } from '../../store/schema.js';
 import type { App } from '../app.js';
 import { Problem } from '../problems.js';
 import { actorId } from './registry-support.js';
 
-const maxCsvBytes = 20 * 1024 * 1024;
+const maxImportBytes = 20 * 1024 * 1024;
+const uploadTypes = [
+  'text/csv',
+  'application/octet-stream',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/xml',
+  'text/xml',
+];
 
 /** CSV imports over HTTP: started in the background, followed by their progress. docs/import.md. */
 export async function importRoutes(app: App, services: Services): Promise<void> {
   // A closing server lets the imports it runs finish their batches first.
   app.addHook('onClose', async () => services.imports.settle());
-  // The CSV body parser (and its larger limit) belongs to this route alone: registered in its own scope.
+  // The file's body parser (and its larger limit) belongs to this route alone: registered in its own scope. The
+  // body is taken as bytes whatever its type, so that its encoding is found the way `athar import` finds it.
   await app.register(async (scoped: App) => {
     scoped.addContentTypeParser(
-      'text/csv',
-      { parseAs: 'string', bodyLimit: maxCsvBytes },
+      uploadTypes,
+      { parseAs: 'buffer', bodyLimit: maxImportBytes },
       (_request, body, done) => done(null, body),
     );
     scoped.post(
       '/api/imports',
       {
         config: { access: 'records:write' },
-        bodyLimit: maxCsvBytes,
+        bodyLimit: maxImportBytes,
         schema: {
           summary:
-            'Import a person-record CSV (body text/csv, at most 20 MB) in the background; answers 202 { id }',
+            'Import a file of person records in the background (at most 20 MB): a CSV in UTF-8, UTF-16 or Windows-1256 (text/csv), an XLSX workbook or a PFIF 1.4 document (or application/octet-stream; fileName decides); answers 202 { id, encoding, format }',
           tags: ['imports'],
           querystring: z.object({
             kind: z.enum(recordKinds),
             source: z.string().trim().min(1).max(300).optional(),
             fileName: z.string().trim().min(1).max(300).optional(),
             dryRun: z.enum(['true', 'false', '1', '0']).optional(),
+            encoding: z.enum(textEncodings).optional(),
+            sheet: z.string().trim().min(1).max(100).optional(),
+            mapping: z.string().trim().min(1).max(64).optional(),
+            acceptGuess: z.enum(['true', 'false', '1', '0']).optional(),
           }),
         },
       },
       async (request, reply) => {
-        if (typeof request.body !== 'string' || !/^text\/csv\b/.test(request.headers['content-type'] ?? '')) {
-          throw new Problem('unsupported_media_type', 'send the file as text/csv');
+        const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+        if (!Buffer.isBuffer(request.body) || !uploadTypes.includes(type)) {
+          throw new Problem('unsupported_media_type', `send the file as one of ${uploadTypes.join(', ')}`);
         }
         const q = request.query;
-        const started = await services.imports.start(request.body, {
+        const yes = (v: string | undefined) => v === 'true' || v === '1';
+        const fileName = q.fileName ?? (type === 'text/csv' ? 'upload.csv' : 'upload');
+        let source: ImportSource;
+        try {
+          source = await readImportBytes(request.body, fileName, {
+            ...(q.encoding ? { encoding: q.encoding } : {}),
+            ...(q.sheet ? { sheet: q.sheet } : {}),
+          });
+        } catch (error) {
+          // Nothing is written for a file athar cannot read: the message names the file and the byte.
+          if (error instanceof ImportFileError)
+            throw new Problem('validation_failed', error.message, {
+              errors: [{ path: 'body', message: error.message }],
+            });
+          throw error;
+        }
+        let map: ColumnMap | null = null;
+        if (q.mapping) {
+          const saved = await loadImportMapping(services.ctx.store, q.mapping);
+          if (saved === undefined)
+            throw new Problem(
+              'validation_failed',
+              `no map of the headers saved under ${JSON.stringify(q.mapping)}`,
+              { errors: [{ path: 'mapping', message: 'no map saved under that name' }] },
+            );
+          map = parseColumnMap(saved);
+        } else if (source.guesses.needsConfirmation) {
+          // Headers that are not athar's column names: the guessed map is used only when the user accepts it (a
+          // trial run shows what it would do).
+          if (!yes(q.acceptGuess) && !yes(q.dryRun))
+            throw new Problem(
+              'validation_failed',
+              `${fileName}: the headers are not athar's column names; check the guessed map with a trial run, then import with acceptGuess=true`,
+              {
+                errors: source.guesses.guesses.map((g) => ({
+                  path: `header.${g.header}`,
+                  message: g.column ? `guessed as ${g.column}` : 'not recognised; left out',
+                })),
+              },
+            );
+          map = parseColumnMap(source.guesses.map);
+        }
+        const actor = actorId(request);
+        const started = await services.imports.start(source, {
           kind: q.kind,
           sourceName: q.source ?? null,
-          fileName: q.fileName ?? 'upload.csv',
-          dryRun: q.dryRun === 'true' || q.dryRun === '1',
-          actor: actorId(request),
+          fileName,
+          dryRun: yes(q.dryRun),
+          actor,
+          ...(map ? { map } : {}),
+          ...(source.pfif
+            ? {
+                afterwards: () =>
+                  applyPfifNotes(services.ctx.store, services.registry, source.pfif ?? [], {
+                    sourceName: q.source ?? null,
+                    fileName,
+                    actor,
+                  }),
+              }
+            : {}),
         });
-        return reply.status(202).send({ id: started.id });
+        return reply.status(202).send({ id: started.id, format: source.format, encoding: source.encoding });
       },
     );
   });

@@ -76,11 +76,12 @@ function cellText(value: ExcelJS.CellValue): string {
 
 async function readXlsx(
   file: string,
+  bytes: Buffer,
   sheet: string | undefined,
 ): Promise<{ rows: ImportRowItem[]; sheet: string }> {
   const workbook = new ExcelJS.Workbook();
   try {
-    await workbook.xlsx.readFile(file);
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch (error) {
     throw new ImportFileError(`${file}: not a readable XLSX workbook: ${(error as Error).message}`);
   }
@@ -176,10 +177,22 @@ export async function readImportFile(
       `${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
     );
   }
+  return readImportBytes(bytes, file, options);
+}
+
+/**
+ * The same for bytes that came another way (an upload over HTTP): `file` names them in messages and decides the
+ * format where the bytes do not (.xlsx, .xml).
+ */
+export async function readImportBytes(
+  bytes: Buffer,
+  file: string,
+  options: { encoding?: TextEncoding; sheet?: string } = {},
+): Promise<ImportSource> {
   const name = path.basename(file);
   const format = formatOf(file, bytes);
   if (format === 'xlsx') {
-    const { rows, sheet } = await readXlsx(file, options.sheet);
+    const { rows, sheet } = await readXlsx(file, bytes, options.sheet);
     const header = (rows[0] as { header: string[] }).header;
     return {
       file: name,

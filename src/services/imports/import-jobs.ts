@@ -8,6 +8,7 @@ import { ImportRepository } from '../../store/repositories/imports.js';
 import type { ImportTable } from '../../store/schema.js';
 import { CsvError } from '../batch/person-csv.js';
 import type { AppContext } from '../context.js';
+import type { ImportSource } from '../exchange/import-source.js';
 import { countCsvRows, type ImportOptions, importRecords } from './record-import.js';
 
 const storedErrorLimit = 1000;
@@ -17,17 +18,24 @@ export class ImportService {
 
   constructor(private readonly ctx: AppContext) {}
 
-  /** Starts an import of a CSV's text in the background; its row answers progress until it ends. */
+  /**
+   * Starts an import in the background — a CSV's text, or a file already read and decoded (any format
+   * `readImportBytes` reads) — and its row answers progress until it ends. `afterwards` runs once the rows are in
+   * (a PFIF document's notes become claims then).
+   */
   async start(
-    text: string,
-    options: Omit<ImportOptions, 'onProgress'>,
+    input: string | ImportSource,
+    options: Omit<ImportOptions, 'onProgress'> & { afterwards?: () => Promise<unknown> },
   ): Promise<{ id: string; done: Promise<void> }> {
+    const { afterwards, ...importOptions } = options;
+    const text = typeof input === 'string' ? input : (input.text ?? '');
+    const rows = typeof input === 'string' ? undefined : input.rows;
     const { store } = this.ctx;
     const clock = () => this.ctx.clock();
     const running = this.running;
     const id = newId();
     const repo = new ImportRepository(store.db);
-    const total = countCsvRows(text);
+    const total = typeof input === 'string' ? countCsvRows(text) : input.total;
     const row: ImportTable = {
       id,
       status: 'running',
@@ -50,7 +58,8 @@ export class ImportService {
     const work = (async () => {
       try {
         const report = await importRecords(store, [text], {
-          ...options,
+          ...importOptions,
+          ...(rows ? { rows } : {}),
           importId: id,
           total,
           onProgress: (p) =>
@@ -63,6 +72,7 @@ export class ImportService {
               errors: JSON.stringify(p.errors.slice(0, storedErrorLimit)),
             }),
         });
+        if (afterwards && !options.dryRun) await afterwards();
         await repo.update(id, {
           status: 'finished',
           total: report.total,

@@ -828,4 +828,6 @@ export const ar: Record<string, string> = {
     'الشخص {{old}} الذي طلبته دُمج في هذا الشخص؛ الروابط إليه تبقى صالحة.',
   'probability {{p}}% against record {{record}} (model {{version}})':
     'احتمال {{p}}٪ مقابل السجل {{record}} (النموذج {{version}})',
+  'Columns named otherwise: read them as athar guessed (the guess is listed if the import is refused)':
+    'أعمدة بأسماء أخرى: اقرأها كما خمّنها أثر (يُعرض التخمين إن رُفض الاستيراد)',
 };

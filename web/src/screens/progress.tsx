@@ -117,6 +117,7 @@ export function ImportsScreen() {
   const [kind, setKind] = useState('registry_line');
   const [source, setSource] = useState('');
   const [dryRun, setDryRun] = useState(true);
+  const [acceptGuess, setAcceptGuess] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
@@ -126,12 +127,13 @@ export function ImportsScreen() {
     setBusy(true);
     setError(null);
     try {
-      const text = await file.text();
-      const { id } = await api.postText<{ id: string }>('/api/imports', text, 'text/csv', {
+      // The file goes as it is: the server reads UTF-8, UTF-16 and Windows-1256 CSVs, XLSX workbooks and PFIF.
+      const { id } = await api.postFile<{ id: string }>('/api/imports', file, {
         kind,
         source: source.trim() || undefined,
         fileName: file.name,
         dryRun: dryRun ? 'true' : 'false',
+        ...(acceptGuess ? { acceptGuess: 'true' } : {}),
       });
       sessionStorage.setItem(
         startedKey,
@@ -184,6 +186,19 @@ export function ImportsScreen() {
             onChange={(e) => setDryRun(e.target.checked)}
           />
           <span>{t('Trial run: check every row and store nothing')}</span>
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            name="acceptGuess"
+            checked={acceptGuess}
+            onChange={(e) => setAcceptGuess(e.target.checked)}
+          />
+          <span>
+            {t(
+              'Columns named otherwise: read them as athar guessed (the guess is listed if the import is refused)',
+            )}
+          </span>
         </label>
         <ErrorNote error={error} />
         <button type="submit" disabled={busy || !file}>

@@ -79,7 +79,7 @@ describe('the web interface in a real browser', () => {
     await page.fill('input[name="totp"]', totpCode(secret, Date.now()));
     await page.press('input[name="totp"]', 'Enter');
     await page.waitForURL(/\/dashboard$/);
-    expect(await staffMenu(page)).toEqual(caseworkMenu);
+    expect(await staffMenu(page)).toEqual(investigatorMenu);
     await ctx.close();
   });
 
@@ -343,6 +343,7 @@ describe('the web interface in a real browser', () => {
 /** The menu of the roles that read case files without running the installation (reviewer, investigator). */
 const caseworkMenu = [
   '/dashboard',
+  '/estimate',
   '/search',
   '/evidence',
   '/review',
@@ -350,6 +351,8 @@ const caseworkMenu = [
   '/ingest',
   '/branches',
 ];
+/** An investigator's: the caseworker's, and exports (asking for court bundles). */
+const investigatorMenu = [...caseworkMenu, '/exports'];
 
 /** The staff menu's links. The URL changes before the menu renders: wait for it rather than read an empty one. */
 async function staffMenu(page: Page): Promise<(string | null)[]> {

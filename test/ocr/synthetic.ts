@@ -68,7 +68,7 @@ export interface CardSample {
 }
 
 const branches = ['215', '227', '235', '248', '251', '290', '291', '293', '294'];
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+const xmlText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 /**
  * One body photo: a dark, cluttered scene with a pale card carrying the three numbers top to bottom. "hard" adds
@@ -116,7 +116,7 @@ export async function cardSample(
     const shown = v.includes('/') ? `${show(v.split('/')[0]!)}/${v.split('/')[1]}` : show(v);
     const x = labels ? -cw / 2 + cw * 0.08 : 0;
     const anchor = labels ? 'start' : 'middle';
-    text += `<text x="${x}" y="${y}" font-family="${font}" font-weight="${weight}" font-size="${size}" text-anchor="${anchor}" direction="ltr" unicode-bidi="bidi-override" fill="${ink}">${escape(shown)}</text>`;
+    text += `<text x="${x}" y="${y}" font-family="${font}" font-weight="${weight}" font-size="${size}" text-anchor="${anchor}" direction="ltr" unicode-bidi="bidi-override" fill="${ink}">${xmlText(shown)}</text>`;
     if (labels) {
       text += `<text x="${cw / 2 - cw * 0.06}" y="${y}" font-family="Noto Naskh Arabic" font-size="${Math.round(size * 0.7)}" text-anchor="end" fill="${ink}">${labelWords[i]}</text>`;
     }
@@ -148,7 +148,7 @@ export async function cardSample(
         .removeAlpha()
         .raw()
         .toBuffer({ resolveWithObject: true })
-        .then(({ data, info }) => {
+        .then(({ data }) => {
           // Sensor noise.
           for (let i = 0; i < data.length; i++)
             data[i] = Math.max(0, Math.min(255, data[i]! + (r.next() - 0.5) * 36));

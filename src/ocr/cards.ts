@@ -161,43 +161,48 @@ function bandOf(glyphs: readonly Glyph[]): { top: number; bottom: number } {
 }
 
 /**
- * The runs of a word that could be a number: glyphs near a card character's template, split where one is not
- * (a label written close to its number).
+ * The stretches of a line that could be its number: every run of consecutive glyphs near a card character's
+ * template whose digits stand at a steady pitch (none over 1.4 times the median, centre to centre) and apart from what is beside them (a gap over 1.5 times theirs and a quarter of their height, or the
+ * line's end). A label written close to its number is left out this way; a number with one glyph unread is not
+ * shortened into another number, since the unread glyph stands as close as the others.
  */
-function runsOf(word: Word, templates: readonly Template[], lineHeight: number): Word[] {
-  const band = bandOf(word.glyphs);
-  const read = word.glyphs.map((g) => classifyIn(g, templates, band));
-  const near = read.map((c) => c.distance <= glyphFar);
-  const gapAt = (i: number) =>
-    word.glyphs[i + 1]!.box.x - (word.glyphs[i]!.box.x + word.glyphs[i]!.box.width);
-  const runs: { from: number; to: number }[] = [];
-  for (let i = 0; i < near.length; i++) {
-    if (!near[i]) continue;
-    const last = runs[runs.length - 1];
-    if (last && last.to === i - 1 && gapAt(i - 1) < 0.6 * lineHeight) last.to = i;
-    else runs.push({ from: i, to: i });
-  }
-  const gap = (i: number) => word.glyphs[i + 1]!.box.x - (word.glyphs[i]!.box.x + word.glyphs[i]!.box.width);
+function runsOf(line: Word, templates: readonly Template[]): Word[] {
+  const band = bandOf(line.glyphs);
+  const read = line.glyphs.map((g) => classifyIn(g, templates, band));
+  const n = line.glyphs.length;
+  const gap = (i: number) => line.glyphs[i + 1]!.box.x - (line.glyphs[i]!.box.x + line.glyphs[i]!.box.width);
   const out: Word[] = [];
-  for (const { from, to } of runs) {
-    const glyphs = word.glyphs.slice(from, to + 1);
-    // A run that stops at a shape no template knows, as close as its own glyphs stand to each other, is a number
-    // with a glyph unread: not a shorter number.
-    const inner: number[] = [];
-    for (let i = from; i < to; i++) inner.push(gap(i));
-    const spacing = Math.max(
-      2,
-      inner.length ? inner.sort((a, b) => a - b)[Math.floor(inner.length / 2)]! : 0,
-    );
-    const height = Math.max(...glyphs.map((g) => g.box.height));
-    const apart = (g: number) => g > Math.max(1.5 * spacing, 0.3 * height);
-    if (from > 0 && !apart(gap(from - 1))) continue;
-    if (to < word.glyphs.length - 1 && !apart(gap(to))) continue;
-    const x0 = Math.min(...glyphs.map((g) => g.box.x));
-    const y0 = Math.min(...glyphs.map((g) => g.box.y));
-    const x1 = Math.max(...glyphs.map((g) => g.box.x + g.box.width));
-    const y1 = Math.max(...glyphs.map((g) => g.box.y + g.box.height));
-    out.push({ glyphs, box: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } });
+  for (let from = 0; from < n; from++) {
+    for (let to = from; to < n; to++) {
+      if (read[to]!.distance > glyphFar) break;
+      const glyphs = line.glyphs.slice(from, to + 1);
+      const inner: number[] = [];
+      for (let i = from; i < to; i++) inner.push(gap(i));
+      const sorted = [...inner].sort((a, b) => a - b);
+      const spacing = Math.max(2, sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0);
+      const height = Math.max(...glyphs.map((g) => g.box.height));
+      // Digits stand at a steady pitch (centre to centre: fonts and hands give digits one width); a gap between
+      // other glyphs stays under half the height.
+      const centre = (i: number) => line.glyphs[i]!.box.x + line.glyphs[i]!.box.width / 2;
+      const pitches: number[] = [];
+      for (let i = from; i < to; i++)
+        if (isDigit(read[i]!.char) && isDigit(read[i + 1]!.char)) pitches.push(centre(i + 1) - centre(i));
+      const pitch = [...pitches].sort((a, b) => a - b)[Math.floor(pitches.length / 2)] ?? 0;
+      if (pitches.some((p) => p > 1.4 * pitch)) break;
+      let uneven = false;
+      for (let i = from; i < to; i++) {
+        if (!(isDigit(read[i]!.char) && isDigit(read[i + 1]!.char)) && gap(i) > 0.5 * height) uneven = true;
+      }
+      if (uneven) break;
+      const apart = (g: number) => g > Math.max(1.5 * spacing, 0.25 * height);
+      if (from > 0 && !apart(gap(from - 1))) continue;
+      if (to < n - 1 && !apart(gap(to))) continue;
+      const x0 = Math.min(...glyphs.map((g) => g.box.x));
+      const y0 = Math.min(...glyphs.map((g) => g.box.y));
+      const x1 = Math.max(...glyphs.map((g) => g.box.x + g.box.width));
+      const y1 = Math.max(...glyphs.map((g) => g.box.y + g.box.height));
+      out.push({ glyphs, box: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } });
+    }
   }
   return out;
 }
@@ -209,7 +214,7 @@ function readLine(
 ): { number: ReadNumber | null; labelled: boolean } {
   let best: ReadNumber | null = null;
   const all: Word = { box: line.box, glyphs: line.words.flatMap((w) => w.glyphs) };
-  for (const w of runsOf(all, templates, line.box.height)) {
+  for (const w of runsOf(all, templates)) {
     const n = readWord(w, templates, bandOf(all.glyphs));
     if (!n) continue;
     const len = n.value.replace(/\/.*/, '').length;

@@ -34,7 +34,7 @@ export class Rand {
 export const toArabicIndic = (s: string) =>
   s.replace(/[0-9]/g, (d) => String.fromCharCode(0x660 + Number(d)));
 
-/** Fonts the card glyph templates were made from (scripts/ocr-glyphs.ts), and fonts they never saw. */
+/** The test sets' fonts; the glyph templates (scripts/ocr-glyphs.ts) were made from all but the held-out one. */
 export const latinFonts = ['DejaVu Sans', 'DejaVu Serif', 'DejaVu Sans Mono', 'Noto Sans'] as const;
 export const arabicFonts = [
   'DejaVu Sans',

@@ -23,7 +23,7 @@ describeEachDialect('OCR proposals over the API (SYNTHETIC photo)', (store) => {
     await ingest(api.ctx, { paths: [folder], actor: documenter.user!.id, decoder: new SharpImageDecoder() });
     fs.rmSync(folder, { recursive: true, force: true });
     const ocr = servicesOf(api.ctx).ocr;
-    [item] = await ocr.unread(10);
+    item = (await ocr.unread(10))[0]!;
     await ocr.read([item!]);
   });
   afterAll(async () => api.close());

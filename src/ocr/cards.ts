@@ -212,15 +212,38 @@ function readLine(
   line: Line,
   templates: readonly Template[],
 ): { number: ReadNumber | null; labelled: boolean } {
-  let best: ReadNumber | null = null;
+  let best: { n: ReadNumber; w: Word } | null = null;
   const all: Word = { box: line.box, glyphs: line.words.flatMap((w) => w.glyphs) };
+  const band = bandOf(all.glyphs);
   for (const w of runsOf(all, templates)) {
-    const n = readWord(w, templates, bandOf(all.glyphs));
+    const n = readWord(w, templates, band);
     if (!n) continue;
+    // Numbers on cards are written without leading zeros.
+    if (/^[0٠]/.test(n.value)) continue;
     const len = n.value.replace(/\/.*/, '').length;
-    if (!best || len > best.value.replace(/\/.*/, '').length) best = n;
+    if (!best || len > best.n.value.replace(/\/.*/, '').length) best = { n, w };
   }
-  return { number: best, labelled: line.words.length > 1 };
+  if (!best) return { number: null, labelled: line.words.length > 1 };
+  // What the reading leaves beside the number makes it less certain: a glyph close by (part of the number
+  // unread?), or a slash or letter of the card's characters left out (the examination number's letter?).
+  const first = all.glyphs.indexOf(best.w.glyphs[0]!);
+  const last = all.glyphs.indexOf(best.w.glyphs[best.w.glyphs.length - 1]!);
+  const height = Math.max(...best.w.glyphs.map((g) => g.box.height));
+  let factor = 1;
+  const near = (gap: number) => Math.min(1, (gap / height) ** 2);
+  if (first > 0) {
+    const g = all.glyphs[first - 1]!;
+    factor *= near(best.w.glyphs[0]!.box.x - (g.box.x + g.box.width));
+  }
+  if (last < all.glyphs.length - 1) {
+    const g = all.glyphs[last + 1]!;
+    const end = best.w.glyphs[best.w.glyphs.length - 1]!;
+    factor *= near(g.box.x - (end.box.x + end.box.width));
+  }
+  const outside = all.glyphs.filter((_, i) => i < first || i > last);
+  if (outside.some((g) => classifyIn(g, templates, band).char === '/')) factor *= 0.2;
+  const number = { ...best.n, confidence: best.n.confidence * factor };
+  return { number, labelled: line.words.length > 1 };
 }
 
 /** The card's pixel height once upright: its numbers are then 40–50 pixels tall. */

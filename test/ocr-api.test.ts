@@ -31,7 +31,7 @@ describeEachDialect('OCR proposals over the API (SYNTHETIC photo)', (store) => {
   it('shows the proposals, the waiting ones least confident first, and takes a reviewer decision into body labels', async () => {
     const shown = await viewer.get(`/api/evidence/${item}/ocr`);
     expect(shown.statusCode).toBe(200);
-    const proposals = shown.json().proposals as {
+    const proposals = shown.json().items as {
       id: string;
       part: string;
       status: string;
@@ -42,7 +42,7 @@ describeEachDialect('OCR proposals over the API (SYNTHETIC photo)', (store) => {
       ['detainee_number', 'proposed'],
       ['examination_number', 'proposed'],
     ]);
-    const waiting = (await documenter.get('/api/ocr/proposals?limit=10')).json().proposals as {
+    const waiting = (await documenter.get('/api/ocr/proposals?limit=10')).json().items as {
       confidence: number;
     }[];
     expect(waiting.map((p) => p.confidence)).toEqual(
@@ -69,6 +69,6 @@ describeEachDialect('OCR proposals over the API (SYNTHETIC photo)', (store) => {
       decisions: [{ proposal: proposals[0]!.id, action: 'reject' }],
     });
     expect(again.statusCode).toBe(409);
-    expect((await documenter.get('/api/ocr/proposals')).json().proposals).toEqual([]);
+    expect((await documenter.get('/api/ocr/proposals')).json().items).toEqual([]);
   });
 });

@@ -48,7 +48,7 @@ export async function ocrRoutes(app: App, services: Services): Promise<void> {
     },
     async (request) => {
       await evidence.require(request.params.id);
-      return { proposals: (await ocr.proposals(request.params.id)).map(presentProposal) };
+      return { items: (await ocr.proposals(request.params.id)).map(presentProposal) };
     },
   );
 
@@ -62,7 +62,7 @@ export async function ocrRoutes(app: App, services: Services): Promise<void> {
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
       },
     },
-    async (request) => ({ proposals: (await ocr.waiting(request.query.limit)).map(presentProposal) }),
+    async (request) => ({ items: (await ocr.waiting(request.query.limit)).map(presentProposal) }),
   );
 
   app.post(

@@ -5,7 +5,15 @@
  * reason. Pure.
  */
 import type { Box } from './engine.js';
-import { classify, type Glyph, type Line, layout, type Template, type Word } from './glyphs.js';
+import {
+  type Classified,
+  classify,
+  type Glyph,
+  type Line,
+  layout,
+  type Template,
+  type Word,
+} from './glyphs.js';
 import { components, type Gray, orientation, otsu, shrink, uprightRegion } from './raster.js';
 
 export const cardParts = ['branch', 'detainee_number', 'examination_number'] as const;
@@ -135,7 +143,11 @@ function readWord(
  * The glyph's character. Arabic-Indic zero (٠) is a dot, too small for the template grid to tell: a compact shape
  * under half the height of the line's digits, in their middle band, is read as ٠ (with a fixed distance).
  */
-function classifyIn(g: Glyph, templates: readonly Template[], band: { top: number; bottom: number }) {
+function classifyUncached(
+  g: Glyph,
+  templates: readonly Template[],
+  band: { top: number; bottom: number },
+): Classified {
   const h = band.bottom - band.top;
   const aspect = g.box.width / g.box.height;
   const mid = g.box.y + g.box.height / 2;
@@ -149,6 +161,20 @@ function classifyIn(g: Glyph, templates: readonly Template[], band: { top: numbe
   )
     return { char: '٠', distance: 0.03, other: 0.09 };
   return classify(g.features, templates);
+}
+/** Each glyph is classified once (a line's stretches look at the same glyphs many times). */
+const classified = new WeakMap<Glyph, Classified>();
+function classifyIn(
+  g: Glyph,
+  templates: readonly Template[],
+  band: { top: number; bottom: number },
+): Classified {
+  let c = classified.get(g);
+  if (!c) {
+    c = classifyUncached(g, templates, band);
+    classified.set(g, c);
+  }
+  return c;
 }
 
 /** The band of a line's tall glyphs: the median top and bottom of those at least 0.6 of the tallest. */

@@ -188,7 +188,7 @@ function bandOf(glyphs: readonly Glyph[]): { top: number; bottom: number } {
 
 /**
  * The stretches of a line that could be its number: every run of consecutive glyphs near a card character's
- * template whose digits stand at a steady pitch (none over 1.4 times the median, centre to centre) and apart from what is beside them (a gap over 1.5 times theirs and a quarter of their height, or the
+ * template whose digits stand at a steady pitch (none over 1.5 times the median, centre to centre) and apart from what is beside them (a gap over 1.5 times theirs and a quarter of their height, or the
  * line's end). A label written close to its number is left out this way; a number with one glyph unread is not
  * shortened into another number, since the unread glyph stands as close as the others.
  */
@@ -214,15 +214,20 @@ function runsOf(line: Word, templates: readonly Template[]): Word[] {
       for (let i = from; i < to; i++)
         if (isDigit(read[i]!.char) && isDigit(read[i + 1]!.char)) pitches.push(centre(i + 1) - centre(i));
       const pitch = [...pitches].sort((a, b) => a - b)[Math.floor(pitches.length / 2)] ?? 0;
-      if (pitches.some((p) => p > 1.4 * pitch)) break;
+      if (pitches.some((p) => p > 1.5 * pitch)) break;
       let uneven = false;
       for (let i = from; i < to; i++) {
         if (!(isDigit(read[i]!.char) && isDigit(read[i + 1]!.char)) && gap(i) > 0.5 * height) uneven = true;
       }
       if (uneven) break;
-      const apart = (g: number) => g > Math.max(1.5 * spacing, 0.25 * height);
-      if (from > 0 && !apart(gap(from - 1))) continue;
-      if (to < n - 1 && !apart(gap(to))) continue;
+      const widths = glyphs.map((g) => g.box.width).sort((a, b) => a - b);
+      const width = widths[Math.floor(widths.length / 2)]!;
+      // Beside a label's word (a shape no template knows, or one far wider than a digit: letters joined), even
+      // touching: labels are written close to their numbers.
+      const label = (i: number) => read[i]!.distance > glyphFar || line.glyphs[i]!.box.width > 1.8 * width;
+      const apart = (g: number, i: number) => g > Math.max(1.5 * spacing, 0.25 * height) || label(i);
+      if (from > 0 && !apart(gap(from - 1), from - 1)) continue;
+      if (to < n - 1 && !apart(gap(to), to + 1)) continue;
       const x0 = Math.min(...glyphs.map((g) => g.box.x));
       const y0 = Math.min(...glyphs.map((g) => g.box.y));
       const x1 = Math.max(...glyphs.map((g) => g.box.x + g.box.width));
@@ -256,18 +261,25 @@ function readLine(
   const last = all.glyphs.indexOf(best.w.glyphs[best.w.glyphs.length - 1]!);
   const height = Math.max(...best.w.glyphs.map((g) => g.box.height));
   let factor = 1;
-  const near = (gap: number) => Math.min(1, (gap / height) ** 2);
+  const widths = best.w.glyphs.map((g) => g.box.width).sort((a, b) => a - b);
+  const width = widths[Math.floor(widths.length / 2)]!;
+  const near = (g: Glyph, gap: number) => {
+    const isLabel = classifyIn(g, templates, band).distance > glyphFar || g.box.width > 1.8 * width;
+    return isLabel ? Math.max(0.7, Math.min(1, gap / height)) : Math.min(1, (gap / height) ** 2);
+  };
   if (first > 0) {
     const g = all.glyphs[first - 1]!;
-    factor *= near(best.w.glyphs[0]!.box.x - (g.box.x + g.box.width));
+    factor *= near(g, best.w.glyphs[0]!.box.x - (g.box.x + g.box.width));
   }
   if (last < all.glyphs.length - 1) {
     const g = all.glyphs[last + 1]!;
     const end = best.w.glyphs[best.w.glyphs.length - 1]!;
-    factor *= near(g.box.x - (end.box.x + end.box.width));
+    factor *= near(g, g.box.x - (end.box.x + end.box.width));
   }
   const outside = all.glyphs.filter((_, i) => i < first || i > last);
   if (outside.some((g) => classifyIn(g, templates, band).char === '/')) factor *= 0.2;
+  // One or two digits are rare on cards (branches have three): more often a longer number read in part.
+  if (best.n.value.replace(/\/.*/, '').length <= 2) factor *= 0.3;
   const number = { ...best.n, confidence: best.n.confidence * factor };
   return { number, labelled: line.words.length > 1 };
 }

@@ -15,6 +15,7 @@ import { registerLedger } from './commands/ledger.js';
 import { registerLink } from './commands/link.js';
 import { registerMatch } from './commands/match.js';
 import { registerNames } from './commands/names.js';
+import { registerOcr } from './commands/ocr.js';
 import { registerRegistry } from './commands/registry.js';
 import { registerRestore } from './commands/restore.js';
 import { registerServe } from './commands/serve.js';
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerVerify(program);
   registerIngest(program);
   registerEvidence(program);
+  registerOcr(program);
   registerNames(program);
   registerLink(program);
   registerMatch(program);

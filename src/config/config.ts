@@ -24,6 +24,8 @@ export interface Config {
   exports: { dir: string; hours: number };
   /** Browser uploads (the /ingest screen): at most this many bytes per upload, staged in <data>/uploads. */
   uploads: { maxBytes: number; dir: string };
+  /** OCR (docs/ocr.md): the tesseract binary, or null when turned off (ATHAR_TESSERACT=off). */
+  ocr: { tesseract: string | null };
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -101,6 +103,12 @@ export const configVariables = {
     about:
       'largest browser upload in bytes (all its files, zips counted unpacked); the command line has no limit',
   },
+  ATHAR_TESSERACT: {
+    flag: undefined,
+    default: 'tesseract',
+    about:
+      'the tesseract binary that reads card numbers and scanned registries (docs/ocr.md); off turns OCR off',
+  },
 } as const;
 
 /** Variables whose values are secrets: never echoed in configuration errors. */
@@ -167,6 +175,7 @@ const schema = z.object({
     .int('must be a whole number of bytes')
     .min(1024, 'must be at least 1024')
     .max(2 ** 50, 'must be at most 2^50'),
+  ATHAR_TESSERACT: z.string().min(1, 'must not be empty'),
 });
 
 /**
@@ -202,6 +211,7 @@ export function loadConfig(
     ATHAR_REVEAL_KEY: pick('ATHAR_REVEAL_KEY', undefined),
     ATHAR_EXPORT_HOURS: pick('ATHAR_EXPORT_HOURS', undefined) ?? '72',
     ATHAR_UPLOAD_MAX_BYTES: pick('ATHAR_UPLOAD_MAX_BYTES', undefined) ?? '2147483648',
+    ATHAR_TESSERACT: pick('ATHAR_TESSERACT', undefined) ?? 'tesseract',
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -241,6 +251,7 @@ export function loadConfig(
     contacts: { key: v.ATHAR_CONTACTS_KEY ? Buffer.from(v.ATHAR_CONTACTS_KEY, 'base64') : null },
     exports: { dir: path.join(dataDir, 'exports'), hours: v.ATHAR_EXPORT_HOURS },
     uploads: { maxBytes: v.ATHAR_UPLOAD_MAX_BYTES, dir: path.join(dataDir, 'uploads') },
+    ocr: { tesseract: v.ATHAR_TESSERACT === 'off' ? null : v.ATHAR_TESSERACT },
   };
 }
 

@@ -50,7 +50,9 @@ async function serveAlone(config: Config): Promise<void> {
   say.note(`athar is serving http://${config.server.host}:${port} (data: ${config.dataDir})`);
   const sequencer = await startSequencer(ctx, (error) => app.log.error({ err: error }, 'log sequencer'));
   const tracer = await startTracer(ctx, (error) => app.log.error({ err: error }, 'tracing loop'));
+  const ocr = await startOcr(ctx, (error) => app.log.error({ err: error }, 'ocr job'));
   stopOnSignals(async () => {
+    await ocr.stop();
     await tracer.stop();
     await sequencer.stop();
     await app.close();
@@ -73,6 +75,7 @@ async function servePrimary(config: Config): Promise<void> {
   );
   // One tracing loop per database, here: the workers' records reach it through the queue.
   const tracer = await startTracer(ctx, (error) => say.note(`tracing loop: ${(error as Error).message}`));
+  const ocr = await startOcr(ctx, (error) => say.note(`ocr job: ${(error as Error).message}`));
   const env = { ATHAR_REVEAL_KEY: (config.server.revealKey ?? randomBytes(32)).toString('base64') };
   const workers = config.server.workers;
   let stopping = false;
@@ -93,6 +96,7 @@ async function servePrimary(config: Config): Promise<void> {
           }),
       ),
     );
+    await ocr.stop();
     await tracer.stop();
     await sequencer.stop();
     await ctx.close();
@@ -263,4 +267,20 @@ function listenError(error: unknown, config: Config): unknown {
     return new DomainError('unavailable', `cannot listen on ${where}: ${e.code}`);
   }
   return error;
+}
+
+/**
+ * The OCR job (docs/ocr.md): after each ingest, the new photos' cards are read as proposals, off the ingest's path.
+ * Without tesseract the server says once that the reading of scanned registries is off and how to turn it on.
+ */
+async function startOcr(
+  ctx: AppContext,
+  onError: (error: unknown) => void,
+): Promise<{ stop(): Promise<void> }> {
+  const { servicesOf } = await import('../services/index.js');
+  const ocr = servicesOf(ctx).ocr;
+  const off = ocr.offReason();
+  if (off) say.note(`${off} (card numbers are still read, by athar's own reader)`);
+  ocr.loop.start(onError);
+  return ocr.loop;
 }

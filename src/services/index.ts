@@ -13,6 +13,7 @@ import { IngestRunService } from './ingest/ingest-runs.js';
 import { UploadService } from './ingest/uploads.js';
 import { IntakeService } from './intake/intake.js';
 import { LedgerLog } from './ledger/log.js';
+import { OcrService } from './ocr/ocr.js';
 import { PlaceService } from './registry/places.js';
 import { RecordSearch } from './registry/record-search.js';
 import { RegistryService } from './registry/registry.js';
@@ -53,6 +54,7 @@ export interface Services {
   readonly tracing: TracingService;
   readonly estimate: EstimateService;
   readonly exports: ExportRequestService;
+  readonly ocr: OcrService;
 }
 
 const built = new WeakMap<AppContext, Services>();
@@ -97,6 +99,7 @@ export function servicesOf(ctx: AppContext): Services {
     tracing: new TracingService(ctx, { audit, identifications }),
     estimate: new EstimateService(ctx, { sources, audit }),
     exports: new ExportRequestService(ctx, { audit }),
+    ocr: new OcrService(ctx, { catalogue, bodyLabels }),
   };
   built.set(ctx, services);
   return services;

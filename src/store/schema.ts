@@ -57,6 +57,8 @@ export interface Database {
   export_requests: ExportRequestTable;
   uploads: UploadTable;
   report_notes: ReportNoteTable;
+  ocr_reads: OcrReadTable;
+  ocr_proposals: OcrProposalTable;
 }
 
 export interface MetaTable {
@@ -728,4 +730,38 @@ export interface ReportNoteTable {
   body: string;
   created_at: string;
   created_by: string | null;
+}
+
+/** One item read by one engine version (migration 0015): its outcome, counted when nothing was proposed. */
+export interface OcrReadTable {
+  evidence_id: string;
+  engine: string;
+  /** proposed | no_card | no_numbers | unclear_numbers | not_image | failed */
+  outcome: string;
+  reason: string | null;
+  seconds: number;
+  read_at: string;
+}
+
+/** A number the machine read (migration 0015): proposed until a reviewer confirms, corrects or rejects it. */
+export interface OcrProposalTable {
+  id: string;
+  evidence_id: string;
+  part: string;
+  value: string;
+  value_key: string;
+  confidence: number;
+  read_from: string;
+  box_x: number;
+  box_y: number;
+  box_width: number;
+  box_height: number;
+  engine: string;
+  created_at: string;
+  /** proposed | confirmed | corrected | rejected */
+  status: string;
+  corrected_value: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  body_label_id: string | null;
 }

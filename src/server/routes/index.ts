@@ -17,6 +17,7 @@ import { importRoutes } from './imports.js';
 import { ingestRunRoutes } from './ingest-runs.js';
 import { intakeRoutes } from './intake.js';
 import { logRoutes } from './log.js';
+import { ocrRoutes } from './ocr.js';
 import { personRoutes } from './persons.js';
 import { placeRoutes } from './places.js';
 import { recordRoutes } from './records.js';
@@ -34,6 +35,7 @@ export async function registerRoutes(app: App, services: Services): Promise<void
   await healthRoutes(app, services);
   await logRoutes(app, services);
   await evidenceRoutes(app, services);
+  await ocrRoutes(app, services);
   await ingestRunRoutes(app, services);
   await uploadRoutes(app, services);
   await reviewRoutes(app, services);

@@ -29,6 +29,8 @@ export interface ClusterOptions {
   mustLink?: readonly (readonly [number, number])[];
   /** Pairs across two clusters checked at most (a deterministic stride sample beyond). */
   maxGuardPairs?: number;
+  /** Told of every link the guard refused (the pair's index and why): evaluation counts refused true links. */
+  onRefused?: (pair: number, why: 'registry' | 'rejected' | 'different') => void;
 }
 
 export interface ClusterStats {
@@ -124,7 +126,10 @@ export function clusterPairs(
     if (verdict === 'registry') stats.refusedRegistryConflict++;
     else if (verdict === 'rejected') stats.refusedRejected++;
     else if (verdict === 'different') stats.refusedClearlyDifferent++;
-    if (verdict !== 'ok') continue;
+    if (verdict !== 'ok') {
+      options.onRefused?.(p, verdict);
+      continue;
+    }
     union(ra, rb);
     stats.merges++;
   }

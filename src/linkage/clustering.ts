@@ -7,7 +7,7 @@ export interface PairScore {
    * The evidence against the last pair scored: the sum of its negative field weights (≤ 0). Without it, every
    * pair scoring below the guard counts as disagreeing.
    */
-  lastDisagreement?(): number;
+  lastDisagreement?(tolerance?: number): number;
 }
 
 export interface ClusterOptions {
@@ -20,6 +20,8 @@ export interface ClusterOptions {
   guardWeight: number;
   /** Bits against that make a pair a disagreeing one (default 1). */
   minDisagreement?: number;
+  /** Field weights against milder than this are within tolerance, not disagreement (default 0). */
+  tolerance?: number;
   /** Pairs a reviewer rejected: never in one cluster. Keys from `pairKey`. */
   cannotLink?: ReadonlySet<number>;
   /**
@@ -174,7 +176,8 @@ function guard(
     const x = ma[Math.floor(k / mb.length)] as number;
     const y = mb[k % mb.length] as number;
     if (scorer.score(x, y) >= options.guardWeight) continue;
-    if (!scorer.lastDisagreement || scorer.lastDisagreement() <= against) return 'different';
+    if (!scorer.lastDisagreement || scorer.lastDisagreement(options.tolerance ?? 0) <= against)
+      return 'different';
   }
   return 'ok';
 }

@@ -170,6 +170,7 @@ export async function evaluateWorld(
     thresholdWeight: link.thresholdWeight,
     guardWeight: model.guardWeight(f.size),
     minDisagreement: model.model.clustering.minDisagreement,
+    tolerance: model.model.clustering.tolerance,
     onRefused: (p) => {
       refused++;
       if (person[a[p] as number] === person[b[p] as number]) refusedTrue++;

@@ -406,6 +406,8 @@ function latinArticle(first: string, o: LatinOptions): string {
 export function latinOf(name: PoolName, o: LatinOptions): string {
   if (name.latin && o.chance(o.conventional)) return o.pick(name.latin);
   const words = name.roman.split(' ');
+  if (words[0] === '9abd' && words[1] === 'allAh')
+    return o.pick(['Abdullah', 'Abdallah', 'Abdalla', 'Abd Allah']);
   if (words[0] === '9abd' && words.length === 2) {
     const rest = (words[1] as string).replace(/^al-/, '');
     const tail = latinWord(rest, o.habit, o.pick);

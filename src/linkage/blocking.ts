@@ -356,9 +356,45 @@ function coarseLinkRule(name: string, salt: number): SpellingRule {
 
 export const coarseLinkRules: readonly SpellingRule[] = [coarseLinkRule('first+family≈', 16)];
 
+/**
+ * Father and family name the same (the family line), for linking: siblings share it, so its pairs are kept only
+ * when the first names could be one (similar, one side without one, or a short or coarse key alike); the
+ * brothers of a family — most of the rule's pairs — are left out. Linking's form of `father+family`.
+ */
+function familyLineLinkRule(name: string, salt: number): SpellingRule {
+  const similarity = new WeakMap<object, NameSimilarity>();
+  return {
+    name,
+    keys(f, i, push) {
+      const x = father(f, i);
+      const y = family(f, i);
+      if (x >= 0 && y >= 0) push(mixKey(salt, x, y, 0));
+    },
+    // Pairs of one first name's key are first+family's (an earlier rule); a record without one is its own group.
+    group: (f, i) => {
+      const v = f.first[i] as number;
+      return v < 0 ? -2 - i : f.names.keyOf(v);
+    },
+    kind: () => 0,
+    owner: () => true,
+    admits(f, i, j) {
+      const a = f.first[i] as number;
+      const b = f.first[j] as number;
+      if (a < 0 || b < 0) return true;
+      if (coarseKeyOf(f, 'first', i) === coarseKeyOf(f, 'first', j)) return true;
+      let sim = similarity.get(f.names);
+      if (!sim) {
+        sim = new NameSimilarity(f.names);
+        similarity.set(f.names, sim);
+      }
+      return sim.get(a, b) >= similarSimilarity;
+    },
+  };
+}
+
 /** What `athar link` blocks on: the plain rules, then the spelling-tolerant ones. */
 export const linkingRules: readonly (BlockingRule | SpellingRule)[] = [
-  ...blockingRules,
+  ...blockingRules.map((r) => (r.name === 'father+family' ? familyLineLinkRule(r.name, 3) : r)),
   ...slipLinkRules,
   ...coarseLinkRules,
 ];

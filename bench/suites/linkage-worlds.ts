@@ -8,6 +8,7 @@
  */
 import { CompiledModel } from '../../src/linkage/model.js';
 import { readModelFile } from '../../src/services/batch/linkage-model-file.js';
+import { tracingPolicy } from '../../src/services/tracing/policy.js';
 import { evaluateWorld, type WorldFigures } from '../../test/worlds/evaluate.js';
 import { makeWorld, worldNames } from '../../test/worlds/index.js';
 import { type BenchRow, quick, report } from '../harness.js';
@@ -16,7 +17,9 @@ const large = process.argv.includes('--large');
 const people = quick ? 3000 : large ? 100_000 : 20_000;
 const size = `${people / 1000}k people`;
 const model = new CompiledModel(readModelFile());
-const policy = [model.model.reviewFrom ?? 0.5, model.model.autoLinkAt ?? 0.99];
+// The tracing loop's thresholds (docs/tracing.md): precision of candidate pairs at reviewFrom and autoLinkAt.
+const tracing = tracingPolicy(model.model);
+const policy = [tracing.reviewFrom, tracing.autoLinkAt];
 const rows: BenchRow[] = [];
 const figures: WorldFigures[] = [];
 const log = (text: string) => process.stderr.write(`linkage-worlds: ${text}\n`);

@@ -69,6 +69,49 @@ const arrestMonth = (f: RecordFeatures, i: number) =>
   (f.arrestPrecision[i] as number) < precision.month ? -1 : monthOfEpochDay(f.arrestDay[i] as number);
 
 /**
+ * A coarser skeleton for the spellings that transliteration habits disagree on: the letters lists render in
+ * incompatible ways (ه ح خ as h, kh, ch or nothing; ج as j, dj, dsch, c, g — and German j for ي) are left out, the
+ * sibilants and interdentals (س ز ص ظ ث ش: s, z, ss, th, sh, sch, ş) fall together, as do ك ق غ (k, q, g, gh),
+ * and a doubled letter counts once. Al-Asma / العظمة, Mudajsch / مديش, Daththan / Dassan / دثان, Abdulrassak /
+ * عبد الرزاق meet under it. One to three letters long for most names: used only with another coarse name.
+ */
+const coarseLetter: Record<string, string> = { H: '', X: '', J: '', '-': '', Z: 'S', C: 'S', T: 'S', G: 'K' };
+export function coarseSkeleton(key: string): string {
+  let out = '';
+  let last = '';
+  for (const ch of key) {
+    const c = coarseLetter[ch] ?? ch;
+    if (c === '') {
+      // ه ح خ left out part two letters (محمد / أحمد stay apart); a j left out (German j for ي) does not.
+      if (ch !== 'J') last = '';
+      continue;
+    }
+    if (c !== last) out += c;
+    last = c;
+  }
+  return out;
+}
+const coarseCaches = new WeakMap<object, Map<number, number>>();
+function coarseKeyOf(f: RecordFeatures, column: 'first' | 'father' | 'family', i: number): number {
+  const v = f[column][i] as number;
+  if (v < 0) return -1;
+  let cache = coarseCaches.get(f.names);
+  if (!cache) {
+    cache = new Map();
+    coarseCaches.set(f.names, cache);
+  }
+  const key = f.names.keyOf(v);
+  let h = cache.get(key);
+  if (h === undefined) {
+    const coarse = coarseSkeleton(f.names.keyText(key));
+    h = coarse === '' ? -1 : hashString(coarse) & 0x7fffffff;
+    cache.set(key, h);
+  }
+  return h;
+}
+const coarseFamily = (f: RecordFeatures, i: number) => coarseKeyOf(f, 'family', i);
+
+/**
  * The blocking rules, unioned. Keys are cross-script name skeletons, so a Latin-script list row meets the Arabic
  * family report. Each rule covers for the others' blind spots: a misspelt family name is still caught by first +
  * father and mother + first; a missing father by first + family and family + birth year.
@@ -177,6 +220,16 @@ function slipRule(
 export const slipMatchRules: readonly MultiKeyRule[] = [
   slipRule('first+family~1', 14, 'first', 'family'),
   slipRule('family+first~1', 15, 'family', 'first'),
+  {
+    // First name exact, family name the same under the coarse skeleton (coarseSkeleton: transliteration habits).
+    name: 'first+family≈',
+    narrowBy: ['birth', 'father', 'mother', 'governorate'],
+    keys(f, i, push) {
+      const e = f.first[i] as number;
+      const c = coarseFamily(f, i);
+      if (e >= 0 && c >= 0) push(mixKey(16, f.names.keyOf(e), c));
+    },
+  },
 ];
 
 /**
@@ -266,8 +319,85 @@ function slipLinkRule(name: string, salt: number, exact: 'first' | 'family', sli
  */
 export const slipLinkRules: readonly SpellingRule[] = [slipLinkRule('first+family~1', 14, 'first', 'family')];
 
-/** What `athar link` blocks on: the plain rules, then the spelling-tolerant one. */
-export const linkingRules: readonly (BlockingRule | SpellingRule)[] = [...blockingRules, ...slipLinkRules];
+/**
+ * First name exact, family name the same under the coarse skeleton (`coarseSkeleton`) but not the same skeleton,
+ * and the two family names similar enough to be one name (similarity ≥ 0.68): the habits of French, German and
+ * Turkish lists (Mudajsch / مديش, Al-Asma / العظمة) that the skeleton keeps apart. Pairs whose names differ are
+ * weighed by similarity before they are kept, so the coarse blocks' many different families cost comparisons of
+ * names, not candidate pairs.
+ */
+function coarseLinkRule(name: string, salt: number): SpellingRule {
+  const similarity = new WeakMap<object, NameSimilarity>();
+  return {
+    name,
+    keys(f, i, push) {
+      const e = f.first[i] as number;
+      if (e < 0) return;
+      const c = coarseFamily(f, i);
+      if (c < 0) return;
+      push(mixKey(salt, f.names.keyOf(e), c));
+    },
+    group: (f, i) => {
+      const v = f.family[i] as number;
+      return v < 0 ? -1 : f.names.keyOf(v);
+    },
+    kind: (f, i) => f.names.keyOf(f.first[i] as number),
+    owner: () => true,
+    admits(f, i, j) {
+      let sim = similarity.get(f.names);
+      if (!sim) {
+        sim = new NameSimilarity(f.names);
+        similarity.set(f.names, sim);
+      }
+      return sim.get(f.family[i] as number, f.family[j] as number) >= similarSimilarity;
+    },
+  };
+}
+
+export const coarseLinkRules: readonly SpellingRule[] = [coarseLinkRule('first+family≈', 16)];
+
+/**
+ * Father and family name the same (the family line), for linking: siblings share it, so its pairs are kept only
+ * when the first names could be one (similar, one side without one, or a short or coarse key alike); the
+ * brothers of a family — most of the rule's pairs — are left out. Linking's form of `father+family`.
+ */
+function familyLineLinkRule(name: string, salt: number): SpellingRule {
+  const similarity = new WeakMap<object, NameSimilarity>();
+  return {
+    name,
+    keys(f, i, push) {
+      const x = father(f, i);
+      const y = family(f, i);
+      if (x >= 0 && y >= 0) push(mixKey(salt, x, y, 0));
+    },
+    // Pairs of one first name's key are first+family's (an earlier rule); a record without one is its own group.
+    group: (f, i) => {
+      const v = f.first[i] as number;
+      return v < 0 ? -2 - i : f.names.keyOf(v);
+    },
+    kind: () => 0,
+    owner: () => true,
+    admits(f, i, j) {
+      const a = f.first[i] as number;
+      const b = f.first[j] as number;
+      if (a < 0 || b < 0) return true;
+      if (coarseKeyOf(f, 'first', i) === coarseKeyOf(f, 'first', j)) return true;
+      let sim = similarity.get(f.names);
+      if (!sim) {
+        sim = new NameSimilarity(f.names);
+        similarity.set(f.names, sim);
+      }
+      return sim.get(a, b) >= similarSimilarity;
+    },
+  };
+}
+
+/** What `athar link` blocks on: the plain rules, then the spelling-tolerant ones. */
+export const linkingRules: readonly (BlockingRule | SpellingRule)[] = [
+  ...blockingRules.map((r) => (r.name === 'father+family' ? familyLineLinkRule(r.name, 3) : r)),
+  ...slipLinkRules,
+  ...coarseLinkRules,
+];
 
 /** Broader rules the match index uses only for records that share one more thing with the report. */
 export const broadMatchRules: readonly (BlockingRule & { narrowBy: readonly Narrowing[] })[] = [

@@ -7,7 +7,7 @@ export interface PairScore {
    * The evidence against the last pair scored: the sum of its negative field weights (≤ 0). Without it, every
    * pair scoring below the guard counts as disagreeing.
    */
-  lastDisagreement?(): number;
+  lastDisagreement?(tolerance?: number): number;
 }
 
 export interface ClusterOptions {
@@ -20,6 +20,8 @@ export interface ClusterOptions {
   guardWeight: number;
   /** Bits against that make a pair a disagreeing one (default 1). */
   minDisagreement?: number;
+  /** Field weights against milder than this are within tolerance, not disagreement (default 0). */
+  tolerance?: number;
   /** Pairs a reviewer rejected: never in one cluster. Keys from `pairKey`. */
   cannotLink?: ReadonlySet<number>;
   /**
@@ -29,6 +31,8 @@ export interface ClusterOptions {
   mustLink?: readonly (readonly [number, number])[];
   /** Pairs across two clusters checked at most (a deterministic stride sample beyond). */
   maxGuardPairs?: number;
+  /** Told of every link the guard refused (the pair's index and why): evaluation counts refused true links. */
+  onRefused?: (pair: number, why: 'registry' | 'rejected' | 'different') => void;
 }
 
 export interface ClusterStats {
@@ -124,7 +128,10 @@ export function clusterPairs(
     if (verdict === 'registry') stats.refusedRegistryConflict++;
     else if (verdict === 'rejected') stats.refusedRejected++;
     else if (verdict === 'different') stats.refusedClearlyDifferent++;
-    if (verdict !== 'ok') continue;
+    if (verdict !== 'ok') {
+      options.onRefused?.(p, verdict);
+      continue;
+    }
     union(ra, rb);
     stats.merges++;
   }
@@ -169,7 +176,8 @@ function guard(
     const x = ma[Math.floor(k / mb.length)] as number;
     const y = mb[k % mb.length] as number;
     if (scorer.score(x, y) >= options.guardWeight) continue;
-    if (!scorer.lastDisagreement || scorer.lastDisagreement() <= against) return 'different';
+    if (!scorer.lastDisagreement || scorer.lastDisagreement(options.tolerance ?? 0) <= against)
+      return 'different';
   }
   return 'ok';
 }

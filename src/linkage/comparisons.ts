@@ -1,6 +1,6 @@
 import { formatDate, monthOfEpochDay } from './dates.js';
 import type { FeatureColumn, RecordFeatures } from './features.js';
-import { precision } from './features.js';
+import { precision, unknownGovernorateBase } from './features.js';
 import type { NameSimilarity } from './similarity-cache.js';
 
 /**
@@ -84,6 +84,17 @@ function codeLevel(x: number, y: number): number {
   return x === y ? 1 : 2;
 }
 
+/**
+ * Governorates: a name the gazetteer does not know (a town written in the governorate column, another language's
+ * name) says nothing against one it knows — it may well lie inside it — so the pair is `missing` there; two unknown
+ * names compare as written.
+ */
+function governorateLevel(x: number, y: number): number {
+  if (x < 0 || y < 0) return 0;
+  if (x === y) return 1;
+  return x >= unknownGovernorateBase !== y >= unknownGovernorateBase ? 0 : 2;
+}
+
 function birthLevel(f: RecordFeatures, a: number, b: number): number {
   const ya = f.birthYear[a] as number;
   const yb = f.birthYear[b] as number;
@@ -162,7 +173,7 @@ export function compareAll(
   out[4] = nameLevel(f, f.first[a] as number, f.first[b] as number, sim);
   out[5] = codeLevel(f.sex[a] as number, f.sex[b] as number);
   out[6] = birthLevel(f, a, b);
-  out[7] = codeLevel(f.governorate[a] as number, f.governorate[b] as number);
+  out[7] = governorateLevel(f.governorate[a] as number, f.governorate[b] as number);
   out[8] = codeLevel(f.place[a] as number, f.place[b] as number);
   out[9] = eventLevel(
     f.arrestDay[a] as number,

@@ -109,6 +109,7 @@ export async function linkFeatures(
       thresholdWeight,
       guardWeight: model.guardWeight(f.size),
       minDisagreement: model.model.clustering.minDisagreement,
+      tolerance: model.model.clustering.tolerance,
       cannotLink: options.cannotLink,
       ...(options.mustLink ? { mustLink: options.mustLink } : {}),
     },

@@ -282,7 +282,7 @@ export class MatchIndex {
     if (a === undefined || b === undefined) return undefined;
     this.scorer.records = Math.max(2, this.features.size);
     const weight = this.scorer.score(a, b);
-    return { weight, disagreement: this.scorer.lastDisagreement() };
+    return { weight, disagreement: this.scorer.lastDisagreement(this.model.model.clustering.tolerance) };
   }
 
   /** The waterfall of two indexed records. */

@@ -64,6 +64,13 @@ export const modelSchema = z.object({
      * stop a merge. Default 1.
      */
     minDisagreement: z.number().nonnegative().default(1),
+    /**
+     * Field weights against milder than this many bits are within tolerance and not counted as disagreement: the
+     * levels true pairs show often (arrest dates months apart, another town or governorate written — often a town
+     * inside it —, a grandfather's name spelt otherwise). What is left is a field that says "two people" (another
+     * birth year, father, first name, branch). Default 0: every negative weight counts.
+     */
+    tolerance: z.number().nonnegative().default(0),
   }),
   termFrequency: z.object({ maxAdjustment: z.number().nonnegative() }),
   comparisons: z.array(z.object({ name: z.string(), levels: z.array(levelSchema) })),

@@ -139,14 +139,17 @@ export class Scorer {
     return Number.NaN;
   }
 
-  /** The evidence against the last pair scored: the sum of its negative field weights (≤ 0). */
-  lastDisagreement(): number {
+  /**
+   * The evidence against the last pair scored: the sum of its negative field weights (≤ 0), leaving out those
+   * milder than `tolerance` bits (the model's clustering.tolerance).
+   */
+  lastDisagreement(tolerance = 0): number {
     const table = this.model.weights[this.lastContext];
     const offsets = this.model.offsets;
     let against = 0;
     for (let c = 0; c < this.levels.length; c++) {
       const w = table[(offsets[c] as number) + (this.levels[c] as number)] as number;
-      if (w < 0) against += w;
+      if (w < 0 && w <= -tolerance) against += w;
     }
     return against;
   }

@@ -42,6 +42,12 @@ export interface TrainingOptions {
   iterations?: number;
   /** Prefix of the new model's version. */
   versionPrefix?: string;
+  /**
+   * Weight of the base model's m as a prior in EM, in pseudo-pairs per pass (default 200): m is estimated as
+   * (expected matched pairs at the level + strength × base m) / (matched pairs + strength), so levels few pairs show
+   * keep the shipped model's value instead of what a handful of pairs make of them.
+   */
+  priorStrength?: number;
   synthetic?: boolean;
   now?: string;
 }
@@ -84,6 +90,27 @@ function normalise(counts: number[], c: number): number[] {
     let total = 0;
     for (const l of group) total += (counts[l] as number) + smoothing;
     for (const l of group) out[l] = ((counts[l] as number) + smoothing) / total;
+  }
+  return out;
+}
+
+/** Shares within each level group, with `strength` pseudo-counts spread as the prior's shares. */
+function normaliseWithPrior(
+  counts: number[],
+  c: number,
+  prior: number[] | undefined,
+  strength: number,
+): number[] {
+  if (!prior || strength <= 0) return normalise(counts, c);
+  const out = new Array<number>(counts.length).fill(0);
+  for (const group of levelGroups(comparisons[c] as Comparison)) {
+    let priorTotal = 0;
+    for (const l of group) priorTotal += prior[l] as number;
+    let total = 0;
+    const cell = (l: number) =>
+      (counts[l] as number) + smoothing + (strength * (prior[l] as number)) / Math.max(1e-9, priorTotal);
+    for (const l of group) total += cell(l);
+    for (const l of group) out[l] = cell(l) / total;
   }
   return out;
 }
@@ -246,7 +273,16 @@ export function trainModel(
     const sums = emptyTable();
     const estimates = new Array<number>(comparisons.length).fill(0);
     for (const { pass, patterns, fixed } of passes) {
-      const result = emMatchOnly(patterns, m, u, lineWeightOf(nonMatchesPerRecord), fixed, iterations);
+      const result = emMatchOnly(
+        patterns,
+        m,
+        u,
+        lineWeightOf(nonMatchesPerRecord),
+        fixed,
+        iterations,
+        m0,
+        options.priorStrength ?? 200,
+      );
       report.passes.push({
         rule: pass.rule,
         pairs: patterns.pairs,
@@ -449,6 +485,8 @@ function emMatchOnly(
   lineWeight: number,
   fixed: Set<number>,
   iterations: number,
+  prior?: Table,
+  strength = 0,
 ): { m: Table; lambda: number; iterations: number } {
   let m = m0.map((row) => row.slice());
   let lambda = 0.3;
@@ -479,7 +517,9 @@ function emMatchOnly(
         if (l !== 0) (mass[c] as number[])[l] = ((mass[c] as number[])[l] as number) + count * posterior;
       }
     }
-    const next = mass.map((row, c) => (fixed.has(c) ? (m[c] as number[]) : normalise(row, c)));
+    const next = mass.map((row, c) =>
+      fixed.has(c) ? (m[c] as number[]) : normaliseWithPrior(row, c, prior?.[c], strength),
+    );
     const nextLambda = Math.min(0.999, Math.max(1e-6, matchMass / Math.max(1, allMass)));
     const change = Math.max(Math.abs(nextLambda - lambda), changeBetween(next, m));
     m = next;

@@ -8,10 +8,10 @@ import { type FeatureIssues, RecordFeatures } from '../../linkage/features.js';
 import { linkFeatures } from '../../linkage/link.js';
 import { CompiledModel, type LinkageModel, probabilityOf } from '../../linkage/model.js';
 import { hashString } from '../../linkage/random.js';
+import { type SafeTrainingReport, trainSafely } from '../../linkage/retrain.js';
 import { Scorer } from '../../linkage/scorer.js';
 import { orderByKey } from '../../linkage/sort.js';
 import { TermFrequencies } from '../../linkage/term-frequencies.js';
-import { type TrainingReport, trainModel } from '../../linkage/train.js';
 import { startWorker } from '../../worker-entry.js';
 import { readModelFile, writeModelFile } from './linkage-model-file.js';
 import {
@@ -62,7 +62,7 @@ export interface LinkSummary {
   /** Unreadable dates per column, treated as missing. */
   invalidDates: FeatureIssues['invalidDates'];
   model: { version: string; threshold: number; trained: boolean; saved?: string };
-  training?: TrainingReport;
+  training?: SafeTrainingReport;
   blocking?: RuleStats[];
   candidatePairs: number;
   clustering?: ClusterStats;
@@ -203,10 +203,11 @@ export async function runLink(options: LinkRunOptions): Promise<LinkSummary> {
   lap('reading');
 
   let model: LinkageModel = readModelFile(options.model);
-  let training: TrainingReport | undefined;
+  let training: SafeTrainingReport | undefined;
   if (options.train) {
     progress?.('training', 0, 1);
-    const trained = trainModel(features, model, { versionPrefix: 'trained' });
+    // Kept only when it does at least as well as the model given (docs/linkage.md, "Training").
+    const trained = trainSafely(features, model, { versionPrefix: 'trained' });
     model = trained.model;
     training = trained.report;
     if (options.saveModel) writeModelFile(options.saveModel, model);

@@ -14,6 +14,7 @@ import { registerInit } from './commands/init.js';
 import { registerLedger } from './commands/ledger.js';
 import { registerLink } from './commands/link.js';
 import { registerMatch } from './commands/match.js';
+import { registerModel } from './commands/model.js';
 import { registerNames } from './commands/names.js';
 import { registerOcr } from './commands/ocr.js';
 import { registerRegistry } from './commands/registry.js';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerMatch(program);
   registerImport(program);
   registerRegistry(program);
+  registerModel(program);
   registerSynth(program);
   registerUsers(program);
   registerContacts(program);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { recordKinds } from '../../domain/person-record.js';
+import { textEncodings } from '../../exchange/text-decode.js';
 import type { Services } from '../../services/index.js';
 import type { ImportTable } from '../../store/schema.js';
 import type { App } from '../app.js';
@@ -16,7 +17,9 @@ export async function importRoutes(app: App, services: Services): Promise<void> 
   await app.register(async (scoped: App) => {
     scoped.addContentTypeParser(
       'text/csv',
-      { parseAs: 'string', bodyLimit: maxCsvBytes },
+      // Bytes, not a string: the service decodes them (UTF-8, UTF-16, Windows-1256) or refuses them, naming the
+      // line and byte, before anything is written.
+      { parseAs: 'buffer', bodyLimit: maxCsvBytes },
       (_request, body, done) => done(null, body),
     );
     scoped.post(
@@ -33,11 +36,12 @@ export async function importRoutes(app: App, services: Services): Promise<void> 
             source: z.string().trim().min(1).max(300).optional(),
             fileName: z.string().trim().min(1).max(300).optional(),
             dryRun: z.enum(['true', 'false', '1', '0']).optional(),
+            encoding: z.enum(textEncodings).optional(),
           }),
         },
       },
       async (request, reply) => {
-        if (typeof request.body !== 'string' || !/^text\/csv\b/.test(request.headers['content-type'] ?? '')) {
+        if (!Buffer.isBuffer(request.body) || !/^text\/csv\b/.test(request.headers['content-type'] ?? '')) {
           throw new Problem('unsupported_media_type', 'send the file as text/csv');
         }
         const q = request.query;
@@ -47,6 +51,7 @@ export async function importRoutes(app: App, services: Services): Promise<void> 
           fileName: q.fileName ?? 'upload.csv',
           dryRun: q.dryRun === 'true' || q.dryRun === '1',
           actor: actorId(request),
+          ...(q.encoding ? { encoding: q.encoding } : {}),
         });
         return reply.status(202).send({ id: started.id });
       },

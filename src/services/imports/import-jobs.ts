@@ -3,6 +3,8 @@
  * table so any request (or another server process) can read it. A server stopped mid-import leaves the row
  * "running" with the batches committed so far; re-sending the file finishes it (imports are idempotent).
  */
+import { DomainError } from '../../domain/errors.js';
+import { decodeText, EncodingError, type TextEncoding } from '../../exchange/text-decode.js';
 import { newId } from '../../ids.js';
 import { ImportRepository } from '../../store/repositories/imports.js';
 import type { ImportTable } from '../../store/schema.js';
@@ -17,8 +19,30 @@ export class ImportService {
 
   constructor(private readonly ctx: AppContext) {}
 
-  /** Starts an import of a CSV's text in the background; its row answers progress until it ends. */
+  /**
+   * Starts an import of a CSV in the background; its row answers progress until it ends. Bytes are decoded first
+   * (UTF-8, UTF-16 or Windows-1256, detected or given): a file that is not text — undeclared encodings, random
+   * bytes, NUL bytes — is refused naming the file, line and byte offset, before anything is written.
+   */
   async start(
+    input: string | Uint8Array,
+    options: Omit<ImportOptions, 'onProgress'> & { encoding?: TextEncoding },
+  ): Promise<{ id: string; done: Promise<void> }> {
+    const { encoding, ...importOptions } = options;
+    let text: string;
+    if (typeof input === 'string') text = input;
+    else {
+      try {
+        text = decodeText(input, options.fileName, encoding).text;
+      } catch (error) {
+        if (error instanceof EncodingError) throw new DomainError('invalid', error.message);
+        throw error;
+      }
+    }
+    return this.startText(text, importOptions);
+  }
+
+  private async startText(
     text: string,
     options: Omit<ImportOptions, 'onProgress'>,
   ): Promise<{ id: string; done: Promise<void> }> {

@@ -29,7 +29,7 @@ export interface ApiHarness {
   dir: string;
   anonymous: ApiClient;
   /** A new user of this role with a live session (and its CSRF token on every write). */
-  as(role: Role, username?: string): Promise<ApiClient>;
+  as(role: Role, username?: string, options?: { mustChangePassword?: boolean }): Promise<ApiClient>;
   close(): Promise<void>;
 }
 
@@ -71,11 +71,12 @@ export async function createApi(store: Store, env: Record<string, string> = {}):
     ctx,
     dir,
     anonymous: client(null),
-    async as(role, username = `${role}-${newId().slice(-12)}`) {
+    async as(role, username = `${role}-${newId().slice(-12)}`, options = {}) {
       const user = await new UserRepository(store.db).create({
         username,
         passwordHash: await (passwordHash as Promise<string>),
         role,
+        ...(options.mustChangePassword ? { mustChangePassword: true } : {}),
       });
       const token = newSecret();
       const csrf = newSecret(18);

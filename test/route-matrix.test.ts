@@ -58,6 +58,29 @@ describeEachDialect('route × role matrix', (store) => {
     expect(failures).toEqual([]);
   });
 
+  it('answers a session holding a one-time password on no route but the password change, the session and sign-out', async () => {
+    const failures: string[] = [];
+    const openTo = new Set<string>();
+    for (const route of routeTable(api.app)) {
+      if (route.access === 'public') continue;
+      const role = roles.find((r) => allows(route.access, r)) as Role;
+      const client = await api.as(role, undefined, { mustChangePassword: true });
+      const url = route.url.replace(/:[A-Za-z_]+/g, '00000000-0000-7000-8000-000000000000').replace('*', 'x');
+      const res = await client.inject({
+        method: route.method as 'GET',
+        url,
+        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
+      });
+      const refused = res.statusCode === 403 && res.json().code === 'password_change_required';
+      if (route.duringPasswordChange) openTo.add(`${route.method} ${route.url}`);
+      if (refused === route.duringPasswordChange) {
+        failures.push(`${route.method} ${route.url} as ${role}: got ${res.statusCode}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect([...openTo].sort()).toEqual(['DELETE /api/session', 'GET /api/session', 'POST /api/me/password']);
+  });
+
   it('refuses a cookie-authenticated write without the CSRF token', async () => {
     const write = routeTable(api.app).find((r) => r.method === 'POST' && r.access !== 'public');
     if (!write) return expect(routeTable(api.app).every((r) => r.method === 'GET')).toBe(true);

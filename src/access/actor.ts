@@ -14,4 +14,6 @@ export interface Actor {
   csrfToken?: string;
   /** The user must enrol TOTP before this session reaches anything but the enrolment routes. */
   enrolmentOnly?: boolean;
+  /** The user signed in with a one-time password: only changing it and signing out answer until they do. */
+  mustChangePassword?: boolean;
 }

@@ -30,8 +30,14 @@ export function can(caller: Caller, permission: Permission): boolean {
 export interface Visibility {
   forensic: boolean;
   reporters: boolean;
+  /** Who and where evidence came from: full file metadata, found-at paths, custody details, reveal reasons. */
+  provenance: boolean;
 }
 
 export function visibilityOf(caller: Caller): Visibility {
-  return { forensic: can(caller, 'forensic:read'), reporters: can(caller, 'reports:read') };
+  return {
+    forensic: can(caller, 'forensic:read'),
+    reporters: can(caller, 'reports:read'),
+    provenance: can(caller, 'evidence:provenance'),
+  };
 }

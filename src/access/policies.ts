@@ -21,6 +21,8 @@ export const permissions = {
   'evidence:original': 'download evidence originals, with a reason',
   'evidence:annotate': 'annotate evidence and record body labels',
   'evidence:ingest': 'add evidence files from the browser (ingested as the command line does)',
+  'evidence:provenance':
+    'read where evidence came from and who gave it (full file metadata, found-at paths, custody details, reveal reasons, ingest custodians), each read audited',
   'forensic:read': 'read forensic notes and ante-mortem profiles',
   'review:read': 'see the candidate-pair queue',
   'review:decide': 'decide candidate pairs',
@@ -56,6 +58,7 @@ export const policy: Record<Role, readonly Permission[]> = {
     'audit:read',
     'users:manage',
     'exports:approve',
+    'evidence:provenance',
   ],
   documenter: [
     'stats:read',
@@ -114,6 +117,7 @@ export const policy: Record<Role, readonly Permission[]> = {
     'evidence:read',
     'evidence:reveal',
     'evidence:original',
+    'evidence:provenance',
     'forensic:read',
     'review:read',
     'identifications:read',

@@ -130,9 +130,35 @@ function lineEndingsOf(text: string): DecodedText['lineEndings'] {
   return lf > 0 && text.charCodeAt(lf - 1) === 13 ? 'crlf' : 'lf';
 }
 
-const refusal = (file: string, offset: number, why: string) =>
+/** The 1-based line holding a byte offset: line feeds before it, as bytes (8-bit) or code units (UTF-16). */
+export function lineAt(bytes: Uint8Array, offset: number, encoding?: TextEncoding): number {
+  let line = 1;
+  const end = Math.min(offset, bytes.length);
+  if (encoding === 'utf-16le' || encoding === 'utf-16be') {
+    const low = encoding === 'utf-16le' ? 0 : 1;
+    for (let i = 0; i + 1 < end; i += 2) {
+      if (bytes[i + low] === 0x0a && bytes[i + 1 - low] === 0) line++;
+    }
+    return line;
+  }
+  let cr = 0;
+  for (let i = 0; i < end; i++) {
+    if (bytes[i] === 0x0a) line++;
+    else if (bytes[i] === 0x0d) cr++;
+  }
+  // CR-only line ends (old Mac exports) count as lines too.
+  return line === 1 && cr > 0 ? cr + 1 : line;
+}
+
+const refusal = (
+  bytes: Uint8Array,
+  encoding: TextEncoding | undefined,
+  file: string,
+  offset: number,
+  why: string,
+) =>
   new EncodingError(
-    `${file}: byte offset ${offset}: ${why}; the file is not UTF-8, UTF-16 or Windows-1256 text (give --encoding if you know its encoding)`,
+    `${file}: byte offset ${offset}: ${why} (line ${lineAt(bytes, offset, encoding)}); the file is not UTF-8, UTF-16 or Windows-1256 text (give --encoding if you know its encoding)`,
     file,
     offset,
   );
@@ -156,7 +182,7 @@ export function decodeText(bytes: Uint8Array, file: string, given?: TextEncoding
   if (encoding === 'utf-16le' || encoding === 'utf-16be') {
     const body = bytes.subarray(bom ? 2 : 0);
     if (body.length % 2 !== 0)
-      throw refusal(file, bytes.length - 1, `an odd number of bytes cannot be ${encoding}`);
+      throw refusal(bytes, encoding, file, bytes.length - 1, `an odd number of bytes cannot be ${encoding}`);
     text = iconv.decode(Buffer.from(body), encoding);
   } else if (encoding === 'windows-1256') {
     text = iconv.decode(Buffer.from(bytes), 'windows-1256');
@@ -168,18 +194,22 @@ export function decodeText(bytes: Uint8Array, file: string, given?: TextEncoding
       encoding = 'utf-8';
     } else if (given === 'utf-8') {
       throw refusal(
+        bytes,
+        encoding,
         file,
         bad + (bom ? 3 : 0),
         `byte 0x${(body[bad] as number).toString(16).padStart(2, '0')} is not valid UTF-8`,
       );
     } else {
       const nul = body.indexOf(0);
-      if (nul >= 0 && nul < bad) throw refusal(file, nul + (bom ? 3 : 0), 'a NUL byte');
+      if (nul >= 0 && nul < bad) throw refusal(bytes, encoding, file, nul + (bom ? 3 : 0), 'a NUL byte');
       const guess = iconv.decode(Buffer.from(body), 'windows-1256');
       if (bom || !plausible1256(body, guess) || firstBadControl(guess) >= 0) {
         const control = firstBadControl(guess);
         const at = control >= 0 && control < bad ? control : bad;
         throw refusal(
+          bytes,
+          encoding,
           file,
           at + (bom ? 3 : 0),
           at === control
@@ -196,6 +226,8 @@ export function decodeText(bytes: Uint8Array, file: string, given?: TextEncoding
   if (control >= 0) {
     const code = text.charCodeAt(control);
     throw refusal(
+      bytes,
+      encoding,
       file,
       byteOffset(text, control, encoding, bom),
       code === 0 ? 'a NUL character' : `control character U+${code.toString(16).padStart(4, '0')}`,

@@ -12,6 +12,11 @@ declare module 'fastify' {
     access?: Access;
     /** The route also answers a session limited to TOTP enrolment (sign-out, enrolment, password change). */
     duringEnrolment?: boolean;
+    /**
+     * The route also answers a session whose user must still change a one-time password (reading the session,
+     * signing out, changing the password): nothing else does, whatever the role (docs/access.md).
+     */
+    duringPasswordChange?: boolean;
   }
   interface FastifyRequest {
     /** The authenticated caller; null on public routes and for anonymous callers. */
@@ -26,6 +31,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   access: Access;
+  /** Answers a session that must still change its one-time password. */
+  duringPasswordChange: boolean;
 }
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -50,7 +57,12 @@ export function registerAccess(app: App, services: Services): { routes: RouteEnt
     }
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      routes.push({ method, url: route.url, access });
+      routes.push({
+        method,
+        url: route.url,
+        access,
+        duringPasswordChange: route.config?.duringPasswordChange === true,
+      });
     }
   });
 
@@ -67,6 +79,9 @@ export function registerAccess(app: App, services: Services): { routes: RouteEnt
     }
     if (actor.enrolmentOnly && !request.routeOptions.config.duringEnrolment) {
       throw new Problem('enrolment_required');
+    }
+    if (actor.mustChangePassword && !request.routeOptions.config.duringPasswordChange) {
+      throw new Problem('password_change_required');
     }
     if (actor.via === 'session' && !safeMethods.has(request.method)) {
       const sent = request.headers[csrfHeader];

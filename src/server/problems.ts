@@ -21,6 +21,11 @@ export const problemCatalogue = {
     status: 403,
     title: 'Set up your authenticator app first (POST /api/me/totp, then /api/me/totp/confirm).',
   },
+  password_change_required: {
+    status: 403,
+    title:
+      'Choose your own password first (POST /api/me/password); until then only that and signing out answer.',
+  },
   not_found: { status: 404, title: 'Nothing is here.' },
   method_not_allowed: { status: 405, title: 'This resource does not accept that method.' },
   conflict: { status: 409, title: 'The request conflicts with the current state; reload and try again.' },

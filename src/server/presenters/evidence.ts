@@ -1,3 +1,5 @@
+import type { Visibility } from '../../access/caller.js';
+import { metadataSummary } from '../../evidence/provenance.js';
 import type { EvidenceBodyLabels } from '../../services/evidence/body-labels.js';
 import type { EvidenceView } from '../../services/evidence/evidence-access.js';
 import type { Annotation } from '../../store/repositories/annotations.js';
@@ -72,8 +74,10 @@ function presentNeighbour(item: EvidenceItem, distance: number | null) {
 }
 
 /** The evidence page: metadata, what people read on it, custody, its place in the log and its look-alikes. */
-export function presentEvidence(view: EvidenceView) {
+export function presentEvidence(view: EvidenceView, visibility: Pick<Visibility, 'provenance'>) {
   const { item } = view;
+  // Without evidence:provenance: a summary of the metadata, custody without its details or reasons, no paths.
+  const provenance = visibility.provenance;
   return {
     id: item.id,
     sha256: item.sha256,
@@ -82,7 +86,8 @@ export function presentEvidence(view: EvidenceView) {
     width: item.width,
     height: item.height,
     originalName: item.originalName,
-    metadata: item.metadata,
+    metadata: provenance ? item.metadata : metadataSummary(item.metadata),
+    provenance,
     graphic: item.graphic,
     decodeStatus: item.decodeStatus,
     decodeError: item.decodeError,
@@ -100,19 +105,22 @@ export function presentEvidence(view: EvidenceView) {
       kind: c.kind,
       actor: c.actor,
       at: c.at,
-      reason: c.reason,
-      details: c.details,
+      reason: provenance ? c.reason : null,
+      details: provenance ? c.details : null,
       ledgerIndex: c.ledgerIndex,
       included: c.included,
     })),
     log: view.log,
-    locations: view.locations.map((l) => ({ path: l.path, foundAt: l.foundAt, ingestRunId: l.ingestRunId })),
+    locations: provenance
+      ? view.locations.map((l) => ({ path: l.path, foundAt: l.foundAt, ingestRunId: l.ingestRunId }))
+      : view.locations.map((l) => ({ path: null, foundAt: l.foundAt, ingestRunId: l.ingestRunId })),
     nearDuplicates: view.nearDuplicates.map((n) => presentNeighbour(n.item, n.distance)),
   };
 }
 
 /** An ingest run as a live page polls it: done so far, and the total once the run has counted it. */
-export function presentIngestRun(run: IngestRun, found: number) {
+export function presentIngestRun(run: IngestRun, found: number, visibility: Pick<Visibility, 'provenance'>) {
+  const provenance = visibility.provenance;
   const seen = run.counts && typeof run.counts.seen === 'number' ? run.counts.seen : null;
   return {
     id: run.id,
@@ -120,10 +128,10 @@ export function presentIngestRun(run: IngestRun, found: number) {
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     actor: run.actor,
-    custodian: run.custodian,
+    custodian: provenance ? run.custodian : null,
     sourceId: run.sourceId,
-    note: run.note,
-    roots: run.roots.map((r) => r.path),
+    note: provenance ? run.note : null,
+    roots: provenance ? run.roots.map((r) => r.path) : [],
     atharVersion: run.atharVersion,
     done: run.status === 'running' ? found : (seen ?? found),
     total: seen,

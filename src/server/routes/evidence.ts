@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { SignedIn } from '../../access/caller.js';
+import { type SignedIn, visibilityOf } from '../../access/caller.js';
 import { DomainError } from '../../domain/errors.js';
 import { annotationKinds, readFromPlaces } from '../../domain/evidence.js';
 import { idAtTime } from '../../ids.js';
 import { bodyLabelParts } from '../../services/evidence/body-labels.js';
 import type { ViewStream } from '../../services/evidence/evidence.js';
 import type { Services } from '../../services/index.js';
-import { actorOf } from '../access.js';
+import { actorOf, callerOf } from '../access.js';
 import type { App } from '../app.js';
 import {
   presentAnnotation,
@@ -101,7 +101,10 @@ export async function evidenceRoutes(app: App, services: Services): Promise<void
         params: idParams,
       },
     },
-    async (request) => presentEvidence(await evidence.view(request.params.id)),
+    async (request) => {
+      const caller = callerOf(request);
+      return presentEvidence(await evidence.view(request.params.id, caller), visibilityOf(caller));
+    },
   );
 
   app.get(

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { visibilityOf } from '../../access/caller.js';
 import type { Services } from '../../services/index.js';
+import { callerOf } from '../access.js';
 import type { App } from '../app.js';
 import { presentIngestRun } from '../presenters/evidence.js';
 import { Problem } from '../problems.js';
@@ -18,11 +20,15 @@ export async function ingestRunRoutes(app: App, services: Services): Promise<voi
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
       },
     },
-    async (request) => ({
-      items: (await services.ingestRuns.list(request.query.limit)).map((r) =>
-        presentIngestRun(r.run, r.found),
-      ),
-    }),
+    async (request) => {
+      const caller = callerOf(request);
+      const visibility = visibilityOf(caller);
+      return {
+        items: (await services.ingestRuns.list(request.query.limit, caller)).map((r) =>
+          presentIngestRun(r.run, r.found, visibility),
+        ),
+      };
+    },
   );
 
   app.get(
@@ -36,9 +42,10 @@ export async function ingestRunRoutes(app: App, services: Services): Promise<voi
       },
     },
     async (request) => {
-      const found = await services.ingestRuns.get(request.params.id);
+      const caller = callerOf(request);
+      const found = await services.ingestRuns.get(request.params.id, caller);
       if (!found) throw new Problem('not_found', `no ingest run ${request.params.id}`);
-      return presentIngestRun(found.run, found.found);
+      return presentIngestRun(found.run, found.found, visibilityOf(caller));
     },
   );
 }

@@ -5,7 +5,7 @@ import { generatePassword, hashPassword, verifyPassword } from '../../access/pas
 import { type Permission, permissionsOf } from '../../access/policies.js';
 import { isRole } from '../../access/roles.js';
 import { newSecret, secretDigest } from '../../access/secrets.js';
-import { sessionIdleMs } from '../../access/sessions.js';
+import { sessionIdleMs, tokenExpiry } from '../../access/sessions.js';
 import { newTotpSecret, totpStep, totpUri } from '../../access/totp.js';
 import { DomainError } from '../../domain/errors.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
@@ -224,7 +224,10 @@ export class AccountService {
     });
   }
 
-  /** A person changes their own password; their other sessions end (someone else may hold one). */
+  /**
+   * A person changes their own password; their other sessions end and every token of theirs is revoked (someone
+   * who held the old password, or the one-time password, may hold one).
+   */
   async changePassword(
     input: { current: string; next: string },
     caller: Caller & { actor: Actor },
@@ -242,12 +245,17 @@ export class AccountService {
       throw new DomainError('invalid', 'choose a password different from the current one', { field: 'next' });
     }
     const hash = await hashPassword(input.next);
-    await this.store.transaction(async (trx) => {
+    const ended = await this.store.transaction(async (trx) => {
       await new UserRepository(trx).setPassword(userId, hash, false);
-      await new CredentialRepository(trx).deleteSessionsOf(userId, sessionId);
+      return new CredentialRepository(trx).endCredentialsOf(userId, this.iso(), sessionId);
     });
     credentialsChanged();
-    await this.audit.record(caller, { action: 'password_changed', subjectType: 'user', subjectId: userId });
+    await this.audit.record(caller, {
+      action: 'password_changed',
+      subjectType: 'user',
+      subjectId: userId,
+      details: ended,
+    });
   }
 
   /** Offers a new TOTP secret; it becomes active only when a code from it is confirmed. */
@@ -285,6 +293,42 @@ export class AccountService {
     return this.credentials.tokensOf(userId);
   }
 
+  /** An admin reads another user's tokens (never the tokens themselves); audited. */
+  async tokensOfUser(userId: string, caller: Caller): Promise<ApiToken[]> {
+    if (!(await this.users.findById(userId))) throw new DomainError('not_found', `no user ${userId}`);
+    const tokens = await this.credentials.tokensOf(userId);
+    await this.audit.record(caller, {
+      action: 'tokens_listed',
+      subjectType: 'user',
+      subjectId: userId,
+      details: { count: tokens.length },
+    });
+    return tokens;
+  }
+
+  /** An admin revokes one token of a user, or (without `tokenId`) every live one; audited per token. */
+  async revokeTokensOfUser(userId: string, tokenId: string | undefined, caller: Caller): Promise<number> {
+    if (!(await this.users.findById(userId))) throw new DomainError('not_found', `no user ${userId}`);
+    const now = this.iso();
+    let revoked: string[];
+    if (tokenId === undefined) revoked = await this.credentials.revokeTokensOf(userId, now);
+    else {
+      if (!(await this.credentials.revokeToken(tokenId, userId, now))) {
+        throw new DomainError('not_found', `no live token ${tokenId} of user ${userId}`);
+      }
+      revoked = [tokenId];
+    }
+    for (const id of revoked) {
+      await this.audit.record(caller, {
+        action: 'token_revoked',
+        subjectType: 'api_token',
+        subjectId: id,
+        details: { owner: userId, by: 'admin' },
+      });
+    }
+    return revoked.length;
+  }
+
   /** A token for scripts, shown once; its scopes must be permissions the owner's role has. */
   async createToken(
     input: { name: string; scopes: readonly string[]; expiresInDays?: number },
@@ -307,8 +351,7 @@ export class AccountService {
       name: input.name,
       tokenHash: secretDigest(token),
       scopes: [...new Set(input.scopes as Permission[])],
-      expiresAt:
-        input.expiresInDays === undefined ? null : this.iso(now + input.expiresInDays * 24 * 60 * 60 * 1000),
+      expiresAt: tokenExpiry(now, input.expiresInDays),
       now: this.iso(now),
     });
     await this.audit.record(caller, {
@@ -376,8 +419,9 @@ export class AccountService {
   }
 
   /**
-   * Changes a user's role, state or TOTP requirement. Disabling ends their sessions (their tokens stop working
-   * with the account). Refused when it would leave no admin who can sign in.
+   * Changes a user's role, state or TOTP requirement. Disabling, a new role or a new TOTP requirement ends every
+   * session and revokes every token of the user (re-enabling brings none back; a new role's power is not
+   * inherited by credentials made under the old one). Refused when it would leave no admin who can sign in.
    */
   async updateUser(id: string, patch: UserPatch, caller: Caller): Promise<{ before: User; after: User }> {
     if (patch.role !== undefined && !isRole(patch.role)) {
@@ -400,11 +444,16 @@ export class AccountService {
           );
         }
         await users.update(id, patch);
-        if (patch.disabled) await new CredentialRepository(trx).deleteSessionsOf(id);
-        return { before, after: (await users.findById(id)) as User };
+        const after = (await users.findById(id)) as User;
+        const ends =
+          (after.disabled && !before.disabled) ||
+          after.role !== before.role ||
+          (after.totpRequired && !before.totpRequired);
+        const ended = ends ? await new CredentialRepository(trx).endCredentialsOf(id, this.iso()) : undefined;
+        return { before, after, ended };
       })
       .finally(credentialsChanged);
-    const { before, after } = changed;
+    const { before, after, ended } = changed;
     // What changed, without personal data: a display name is reported as changed, not quoted.
     const changes: Record<string, unknown> = {};
     if (before.role !== after.role) changes.role = { from: before.role, to: after.role };
@@ -415,14 +464,14 @@ export class AccountService {
       action: 'user_updated',
       subjectType: 'user',
       subjectId: after.id,
-      details: changes,
+      details: { ...changes, ...(ended ?? {}) },
     });
-    return changed;
+    return { before, after };
   }
 
   /**
-   * A new one-time password for a user who lost theirs: failures and lockout are cleared, sessions end, and
-   * with `resetTotp` the authenticator must be enrolled again.
+   * A new one-time password for a user who lost theirs: failures and lockout are cleared, every session ends and
+   * every token is revoked, and with `resetTotp` the authenticator must be enrolled again.
    */
   async resetPassword(
     id: string,
@@ -431,20 +480,20 @@ export class AccountService {
   ): Promise<{ password: string }> {
     const password = generatePassword();
     const hash = await hashPassword(password);
-    await this.store.transaction(async (trx) => {
+    const ended = await this.store.transaction(async (trx) => {
       const users = new UserRepository(trx);
       if (!(await users.findById(id))) throw new DomainError('not_found', `no user ${id}`);
       await users.setPassword(id, hash, true);
       await users.clearFailures(id);
       if (options.resetTotp) await users.clearTotp(id);
-      await new CredentialRepository(trx).deleteSessionsOf(id);
+      return new CredentialRepository(trx).endCredentialsOf(id, this.iso());
     });
     credentialsChanged();
     await this.audit.record(caller, {
       action: 'password_reset',
       subjectType: 'user',
       subjectId: id,
-      details: { resetTotp: options.resetTotp === true },
+      details: { resetTotp: options.resetTotp === true, ...ended },
     });
     return { password };
   }

@@ -79,6 +79,7 @@ export class Authenticator {
       credentialId: session.sessionId,
       csrfToken: session.csrfToken,
       ...(session.enrolmentOnly ? { enrolmentOnly: true } : {}),
+      ...(session.mustChangePassword ? { mustChangePassword: true } : {}),
     };
   }
 

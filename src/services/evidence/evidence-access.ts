@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { SignedIn } from '../../access/caller.js';
+import { type Caller, can, type SignedIn } from '../../access/caller.js';
 import { readAll } from '../../blobs/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { hammingDistanceHex } from '../../evidence/hamming.js';
@@ -14,6 +14,7 @@ import {
   type EvidenceListRow,
 } from '../../store/repositories/evidence-catalogue.js';
 import { LedgerRepository } from '../../store/repositories/ledger.js';
+import type { AuditService } from '../audit/audit.js';
 import type { AppContext } from '../context.js';
 import type { BodyLabels, EvidenceBodyLabels } from './body-labels.js';
 import { recordCustody } from './custody.js';
@@ -31,6 +32,7 @@ export class EvidenceAccess {
       catalogue: EvidenceCatalogue;
       bodyLabels: BodyLabels;
       grants: RevealGrants;
+      audit: AuditService;
     },
   ) {}
 
@@ -50,8 +52,12 @@ export class EvidenceAccess {
       : { items: page };
   }
 
-  /** Everything the evidence page shows about one item. Reading it shows no pixels, so it is no custody event. */
-  async view(id: string): Promise<EvidenceView> {
+  /**
+   * Everything the evidence page shows about one item. Reading it shows no pixels, so it is no custody event; a
+   * caller who may read its provenance (who gave it, where it was found) is audited for the read
+   * (`evidence_provenance_read`), since the presenter shows them those fields.
+   */
+  async view(id: string, caller: Caller): Promise<EvidenceView> {
     const repo = new EvidenceRepository(this.ctx.store.db);
     const item = await repo.get(id);
     if (!item) throw new DomainError('not_found', `no evidence item ${id}`);
@@ -75,6 +81,13 @@ export class EvidenceAccess {
           distance: item.pdq && other.pdq ? (hammingDistanceHex(item.pdq, other.pdq) ?? null) : null,
         }))
         .sort((a, b) => (a.distance ?? 257) - (b.distance ?? 257) || a.item.id.localeCompare(b.item.id));
+    }
+    if (can(caller, 'evidence:provenance')) {
+      await this.deps.audit.record(caller, {
+        action: 'evidence_provenance_read',
+        subjectType: 'evidence',
+        subjectId: id,
+      });
     }
     return {
       item,

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteAdapter, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+} from 'kysely';
 import { StoreError } from '../errors.js';
 import type { Database } from '../schema.js';
 
@@ -12,11 +19,32 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/**
+ * Transactions take the write lock when they begin (`BEGIN IMMEDIATE`), not at their first write. A plain
+ * (deferred) `BEGIN` that reads and then writes while another process committed meanwhile cannot be upgraded and
+ * fails at once with "database is locked", busy timeout or not (SQLite will not wait on a stale snapshot); an
+ * immediate one waits up to the busy timeout for the other writer instead (issue 21, Reliability 1; docs/decisions.md).
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
 class AtharSqliteDialect extends SqliteDialect {
+  constructor(private readonly options: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(options);
+  }
   override createAdapter() {
     return new TransactionalDdlSqliteAdapter();
   }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.options);
+  }
 }
+
+/** How long a writer waits for another process's write lock before SQLite answers "database is locked". */
+export const sqliteBusyTimeoutMs = 10_000;
 
 /** How many distinct SQL texts keep a prepared statement (athar's queries are a few hundred shapes). */
 const statementCacheSize = 500;
@@ -104,7 +132,7 @@ export function openSqlite(file: string): { db: Kysely<Database>; raw: SQLite.Da
     raw = new SQLite(file);
     raw.pragma('journal_mode = WAL');
     raw.pragma('foreign_keys = ON');
-    raw.pragma('busy_timeout = 10000');
+    raw.pragma(`busy_timeout = ${sqliteBusyTimeoutMs}`);
     raw.pragma('synchronous = FULL');
     raw.pragma('temp_store = MEMORY');
     raw.pragma('cache_size = -65536');

@@ -11,6 +11,7 @@ import { intake } from './0010-intake.js';
 import { tracing } from './0011-tracing.js';
 import { exportRequests } from './0012-exports.js';
 import { workspace } from './0013-workspace.js';
+import { hardening } from './0014-hardening.js';
 import { ocr } from './0015-ocr.js';
 
 /**
@@ -30,6 +31,7 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0011-tracing': tracing(caps),
     '0012-exports': exportRequests(),
     '0013-workspace': workspace(),
+    '0014-hardening': hardening(),
     '0015-ocr': ocr(),
   };
 }

@@ -43,6 +43,8 @@ export interface SessionUser {
   createdAt: string;
   /** The user must still enrol TOTP: only the enrolment routes answer this session. */
   enrolmentOnly: boolean;
+  /** The user holds a one-time password: only changing it and signing out answer this session. */
+  mustChangePassword: boolean;
 }
 
 /** An API token as its owner sees it: never the token or its hash. */
@@ -88,6 +90,7 @@ export class CredentialRepository {
         'sessions.last_seen_at as lastSeenAt',
         'sessions.created_at as createdAt',
         'sessions.enrolment_only',
+        'users.must_change_password',
       ])
       .where('sessions.id', '=', sessionId)
       .where('sessions.expires_at', '>', now)
@@ -95,8 +98,8 @@ export class CredentialRepository {
       .where('users.disabled', '=', 0)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { enrolment_only, ...rest } = row;
-    return { ...rest, enrolmentOnly: enrolment_only === 1 };
+    const { enrolment_only, must_change_password, ...rest } = row;
+    return { ...rest, enrolmentOnly: enrolment_only === 1, mustChangePassword: must_change_password === 1 };
   }
 
   async createSession(input: {
@@ -137,13 +140,46 @@ export class CredentialRepository {
     credentialsChanged();
   }
 
-  /** Ends every session of a user, or every other one when `keep` names the session that stays. */
-  async deleteSessionsOf(userId: string, keep?: string): Promise<void> {
+  /** Ends every session of a user, or every other one when `keep` names the session that stays; how many ended. */
+  async deleteSessionsOf(userId: string, keep?: string): Promise<number> {
     let q = this.db.deleteFrom('sessions').where('user_id', '=', userId);
     if (keep) q = q.where('id', '<>', keep);
     credentialsChanged();
-    await q.execute();
+    const result = await q.executeTakeFirst();
     credentialsChanged();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Revokes every live token of a user (their ids, for the audit row). */
+  async revokeTokensOf(userId: string, now: string): Promise<string[]> {
+    const live = await this.db
+      .selectFrom('api_tokens')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    if (live.length === 0) return [];
+    await this.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    return live.map((r) => r.id);
+  }
+
+  /**
+   * Ends every credential of a user — sessions (but `keep`) and tokens — in the caller's transaction: what a
+   * password change, a reset, disabling, a role change or a new TOTP requirement does (docs/access.md).
+   */
+  async endCredentialsOf(
+    userId: string,
+    now: string,
+    keep?: string,
+  ): Promise<{ sessionsEnded: number; tokensRevoked: number }> {
+    const sessionsEnded = await this.deleteSessionsOf(userId, keep);
+    const tokensRevoked = (await this.revokeTokensOf(userId, now)).length;
+    return { sessionsEnded, tokensRevoked };
   }
 
   /** TOTP is set up: the user's sessions reach every route their role allows. */
@@ -236,8 +272,11 @@ export class CredentialRepository {
       ])
       .where('api_tokens.token_hash', '=', tokenHash)
       .where('api_tokens.revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', now)]))
+      // Every token has an expiry since migration 0014; one without is refused rather than taken as endless.
+      .where('api_tokens.expires_at', '>', now)
       .where('users.disabled', '=', 0)
+      // A one-time password's holder may not use a script's token either (its tokens were revoked at the reset).
+      .where('users.must_change_password', '=', 0)
       .executeTakeFirst();
     if (!row) return undefined;
     return { ...row, scopes: JSON.parse(row.scopes) as Permission[] };

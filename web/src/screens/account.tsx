@@ -138,9 +138,10 @@ export function AccountScreen() {
       {session.totpEnrolmentRequired && (
         <p className="warning">{t('Set up two-step sign-in before you can use the workspace.')}</p>
       )}
-      {(session.totpEnrolmentRequired || (session.user.totpRequired && !session.user.totpEnrolled)) && (
-        <EnrolTotp onDone={refresh} />
-      )}
+      {!session.user.mustChangePassword &&
+        (session.totpEnrolmentRequired || (session.user.totpRequired && !session.user.totpEnrolled)) && (
+          <EnrolTotp onDone={refresh} />
+        )}
       <ChangePassword onDone={refresh} />
     </section>
   );

@@ -198,12 +198,15 @@ describeEachDialect('accounts over HTTP', (store) => {
     const admin = await makeUser('admin', { totpRequired: false });
     const boss = holder(await signIn({ username: admin.username, password }));
     expect((await a({ method: 'GET', url: '/api/session' })).json().user.role).toBe('investigator');
-    const demoted = await boss({ method: 'PATCH', url: `/api/users/${u.id}`, payload: { role: 'liaison' } });
-    expect(demoted.statusCode).toBe(200);
-    expect((await a({ method: 'GET', url: '/api/session' })).json().user.role).toBe('liaison');
-
     expect((await a({ method: 'DELETE', url: '/api/session' })).statusCode).toBe(204);
     expect((await a({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
+
+    // A role change ends every session of the user (issue 21), remembered or not.
+    const d = holder(await signIn({ username: u.username, password: next }));
+    expect((await d({ method: 'GET', url: '/api/session' })).json().user.role).toBe('investigator');
+    const demoted = await boss({ method: 'PATCH', url: `/api/users/${u.id}`, payload: { role: 'liaison' } });
+    expect(demoted.statusCode).toBe(200);
+    expect((await d({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
   });
 
   it(`ends a busy session ${sessionMaxMs / 3_600_000} hours after sign-in: the idle window never slides past that`, async () => {
@@ -450,15 +453,18 @@ describeEachDialect('accounts over HTTP', (store) => {
     expect(listed.some((u: { id: string }) => u.id === user.id)).toBe(true);
     expect(JSON.stringify(listed)).not.toMatch(/hash|"secret"|totpSecret|"password"/i);
 
-    const session = holder(await signIn({ username: user.username, password: oneTime }));
-    const token = (
-      await session({
-        method: 'POST',
-        url: '/api/tokens',
-        payload: { name: 'script', scopes: ['records:read'] },
-      })
-    ).json().token;
-    expect(token).toBeTruthy();
+    const first = holder(await signIn({ username: user.username, password: oneTime }));
+    const chosen = 'a-synthetic-chosen-password';
+    expect(
+      (await first({ method: 'POST', url: '/api/me/password', payload: { current: oneTime, next: chosen } }))
+        .statusCode,
+    ).toBe(204);
+    const mint = async (s: typeof first) =>
+      (
+        await s({ method: 'POST', url: '/api/tokens', payload: { name: 'script', scopes: ['records:read'] } })
+      ).json().token as string;
+    const firstToken = await mint(first);
+    expect(firstToken).toBeTruthy();
 
     const patch = (body: unknown) =>
       admin.inject({
@@ -469,29 +475,36 @@ describeEachDialect('accounts over HTTP', (store) => {
     const promoted = await patch({ role: 'reviewer', displayName: 'Another Synthetic Name' });
     expect(promoted.statusCode).toBe(200);
     expect(promoted.json().user.role).toBe('reviewer');
+    // A new role ends the old credentials; the user signs in again and gets the new role's permissions.
+    expect((await first({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
+    const policyBy = (t: string) =>
+      api.app.inject({ method: 'GET', url: '/api/policy', headers: { authorization: `Bearer ${t}` } });
+    expect((await policyBy(firstToken)).statusCode).toBe(401);
+    const session = holder(await signIn({ username: user.username, password: chosen }));
     expect((await session({ method: 'GET', url: '/api/session' })).json().permissions).toContain(
       'review:decide',
     );
+    const token = await mint(session);
 
     const disabled = await patch({ disabled: true });
     expect(disabled.statusCode).toBe(200);
     expect(disabled.json().user.disabled).toBe(true);
     expect((await session({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
-    const viaToken = await api.app.inject({
-      method: 'GET',
-      url: '/api/policy',
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(viaToken.statusCode).toBe(401);
-    const again = await signIn({ username: user.username, password: oneTime });
+    expect((await policyBy(token)).statusCode).toBe(401);
+    const again = await signIn({ username: user.username, password: chosen });
     expect(again.statusCode).toBe(401);
     expect(again.json().code).toBe('unauthenticated');
 
     expect((await auditRows('user_created', user.id))[0]?.actorId).toBe(admin.user?.id);
     const updates = await auditRows('user_updated', user.id);
     expect(updates.map((r) => r.details)).toEqual([
-      { disabled: true },
-      { role: { from: 'documenter', to: 'reviewer' }, displayName: 'changed' },
+      { disabled: true, sessionsEnded: 1, tokensRevoked: 1 },
+      {
+        role: { from: 'documenter', to: 'reviewer' },
+        displayName: 'changed',
+        sessionsEnded: 1,
+        tokensRevoked: 1,
+      },
     ]);
     expect(JSON.stringify(updates)).not.toContain('Synthetic');
     expect((await patch({ role: 'nobody' })).statusCode).toBe(400);

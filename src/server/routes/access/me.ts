@@ -13,7 +13,7 @@ export async function meRoutes(app: App, services: Services): Promise<void> {
   app.post(
     '/api/me/password',
     {
-      config: { access: 'signed_in', duringEnrolment: true },
+      config: { access: 'signed_in', duringEnrolment: true, duringPasswordChange: true },
       schema: {
         summary: 'Change your own password; your other sessions end',
         tags,

@@ -56,7 +56,7 @@ export async function sessionRoutes(app: App, services: Services): Promise<void>
   app.get(
     '/api/session',
     {
-      config: { access: 'signed_in', duringEnrolment: true },
+      config: { access: 'signed_in', duringEnrolment: true, duringPasswordChange: true },
       schema: {
         summary: 'Who is signed in, with the CSRF token and permissions',
         tags,
@@ -74,7 +74,7 @@ export async function sessionRoutes(app: App, services: Services): Promise<void>
   app.delete(
     '/api/session',
     {
-      config: { access: 'signed_in', duringEnrolment: true },
+      config: { access: 'signed_in', duringEnrolment: true, duringPasswordChange: true },
       schema: { summary: 'Sign out: ends this session and clears its cookie', tags },
     },
     async (request, reply) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tokenLifetime } from '../../../access/sessions.js';
 import type { Services } from '../../../services/index.js';
 import type { App } from '../../app.js';
 import { presentToken, tokenView } from '../../presenters/accounts.js';
@@ -32,12 +33,12 @@ export async function tokenRoutes(app: App, services: Services): Promise<void> {
     {
       config: { access: 'signed_in' },
       schema: {
-        summary: 'Create an API token for scripts; the token is shown once',
+        summary: `Create an API token for scripts, shown once; it ends after expiresInDays (default ${tokenLifetime.defaultDays}, at most ${tokenLifetime.maxDays})`,
         tags,
         body: z.object({
           name: z.string().trim().min(1).max(100),
           scopes: z.array(z.string().max(100)).min(1).max(100),
-          expiresInDays: z.number().int().min(1).max(3650).optional(),
+          expiresInDays: z.number().int().min(1).max(tokenLifetime.maxDays).optional(),
         }),
         response: { 201: tokenView.extend({ token: z.string() }) },
       },

@@ -4,9 +4,10 @@ import { roles } from '../../../access/roles.js';
 import type { Services } from '../../../services/index.js';
 import { callerOf } from '../../access.js';
 import type { App } from '../../app.js';
-import { presentUser, userView } from '../../presenters/accounts.js';
+import { presentToken, presentUser, tokenView, userView } from '../../presenters/accounts.js';
 
 const id = z.object({ id: z.string().min(1).max(100) });
+const idAndToken = id.extend({ tokenId: z.string().min(1).max(100) });
 const tags = ['access'];
 
 /** User administration (admins): accounts, roles, disabling, password resets; every change audited. */
@@ -87,6 +88,50 @@ export async function userRoutes(app: App, services: Services): Promise<void> {
       const resetTotp = request.body?.resetTotp === true;
       const result = await accounts.resetPassword(request.params.id, { resetTotp }, callerOf(request));
       return result;
+    },
+  );
+
+  app.get(
+    '/api/users/:id/tokens',
+    {
+      config: { access: 'users:manage' },
+      schema: {
+        summary: "A user's API tokens (never the tokens themselves); audited",
+        tags,
+        params: id,
+        response: { 200: z.object({ items: z.array(tokenView) }) },
+      },
+    },
+    async (request) => ({
+      items: (await accounts.tokensOfUser(request.params.id, callerOf(request))).map(presentToken),
+    }),
+  );
+
+  app.delete(
+    '/api/users/:id/tokens',
+    {
+      config: { access: 'users:manage' },
+      schema: {
+        summary: 'Revoke every live API token of a user; each revocation audited',
+        tags,
+        params: id,
+        response: { 200: z.object({ revoked: z.number().int() }) },
+      },
+    },
+    async (request) => ({
+      revoked: await accounts.revokeTokensOfUser(request.params.id, undefined, callerOf(request)),
+    }),
+  );
+
+  app.delete(
+    '/api/users/:id/tokens/:tokenId',
+    {
+      config: { access: 'users:manage' },
+      schema: { summary: 'Revoke one API token of a user; audited', tags, params: idAndToken },
+    },
+    async (request, reply) => {
+      await accounts.revokeTokensOfUser(request.params.id, request.params.tokenId, callerOf(request));
+      return reply.status(204).send();
     },
   );
 }

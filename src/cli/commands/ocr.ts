@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { commandLine } from '../../access/caller.js';
 import { configFrom, withDataOptions, withJson } from '../options.js';
 import { CliError, exitCodes, note, printJson, printLine } from '../output.js';
 import { stageProgress } from './stage-progress.js';
@@ -31,7 +32,7 @@ export function registerOcr(program: Command): void {
         const ocr = servicesOf(ctx).ocr;
         let refs = items;
         if (flags.ingestRun) {
-          const run = await servicesOf(ctx).ingestRuns.get(flags.ingestRun);
+          const run = await servicesOf(ctx).ingestRuns.get(flags.ingestRun, commandLine);
           if (!run) throw new CliError(`no ingest run ${flags.ingestRun}`, exitCodes.failure);
           refs = await ocr.itemsOfRun(flags.ingestRun);
         }

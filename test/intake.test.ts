@@ -379,7 +379,7 @@ describeEachDialect('family intake', (store, dialect) => {
         token_hash: secretDigest(token),
         scopes: JSON.stringify(['reports:read']),
         created_at: new Date().toISOString(),
-        expires_at: null,
+        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
         last_used_at: null,
         revoked_at: null,
       })

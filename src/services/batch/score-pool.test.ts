@@ -50,7 +50,8 @@ describe('scoring on worker threads while blocking runs', () => {
         return scoring;
       },
     });
-    expect(alone.candidates.pairs.length).toBeGreaterThan(4000);
+    // Enough pairs for several publications (every 997): the linkage-worlds blocking makes fewer candidates.
+    expect(alone.candidates.pairs.length).toBeGreaterThan(2000);
     expect(streamed.candidates.pairs.length).toBe(alone.candidates.pairs.length);
     const n = alone.candidates.pairs.length;
     expect(Array.from(streamed.candidates.pairs.a.subarray(0, n))).toEqual(

@@ -278,6 +278,87 @@ describeEachDialect('importing person-record CSV', (store: () => Store) => {
       expect(await names('Synthetic guessed')).toEqual(['عمر حسن الخطيب (اصطناعي)']);
     });
 
+    it('previews a file with the guessed map and its first rows, imports with the map the user confirmed and keeps it by name', async () => {
+      const documenter = await api.as('documenter');
+      const bytes = iconv.encode(
+        'الرقم,الاسم الثلاثي,اسم الأم,ملاحظة\np1,سامر خالد النجار (اصطناعي),منى,SYNTHETIC\np2,رامي حسن العلي (اصطناعي),,SYNTHETIC\n',
+        'win1256',
+      );
+      const preview = await documenter.inject({
+        method: 'POST',
+        url: '/api/imports/preview?fileName=preview.csv',
+        payload: bytes,
+        headers: { 'content-type': 'text/csv' },
+      });
+      expect(preview.statusCode, preview.body).toBe(200);
+      const body = preview.json();
+      expect(body).toMatchObject({
+        format: 'csv',
+        encoding: 'windows-1256',
+        total: 2,
+        needsConfirmation: true,
+      });
+      expect(body.header).toEqual(['الرقم', 'الاسم الثلاثي', 'اسم الأم', 'ملاحظة']);
+      expect(body.samples[0]).toEqual(['p1', 'سامر خالد النجار (اصطناعي)', 'منى', 'SYNTHETIC']);
+      expect(body.guesses.find((g: { header: string }) => g.header === 'الاسم الثلاثي').column).toBe(
+        'full_name',
+      );
+      expect(body.columns).toContain('mother_name');
+      // Nothing was stored by the preview.
+      expect(await names('Synthetic previewed')).toEqual([]);
+
+      // The user corrects the guess: "ملاحظة" is the notes column; the map goes inline and is kept by name.
+      const map = {
+        columns: {
+          الرقم: 'record_id',
+          'الاسم الثلاثي': 'full_name',
+          'اسم الأم': 'mother_name',
+          ملاحظة: 'notes',
+        },
+      };
+      const q = `kind=registry_line&source=Synthetic%20previewed&fileName=preview.csv&map=${encodeURIComponent(JSON.stringify(map))}&saveMapping=${encodeURIComponent('قائمة اصطناعية')}`;
+      const started = await uploadBytes(documenter, bytes, q, 'text/csv');
+      expect(started.statusCode, started.body).toBe(202);
+      expect(await settle(documenter, started.json().id)).toMatchObject({ created: 2 });
+      expect(await names('Synthetic previewed')).toEqual([
+        'سامر خالد النجار (اصطناعي)',
+        'رامي حسن العلي (اصطناعي)',
+      ]);
+      const saved = await documenter.get('/api/imports/mappings');
+      expect(saved.json().items).toContainEqual({ name: 'قائمة اصطناعية', columns: map.columns });
+
+      // The next file of the same team imports by the map's name, with no guess to accept.
+      const next = Buffer.from(
+        'الرقم,الاسم الثلاثي,اسم الأم,ملاحظة\np3,هادي سمير الحلبي (اصطناعي),,SYNTHETIC\n',
+      );
+      const again = await uploadBytes(
+        documenter,
+        next,
+        `kind=registry_line&source=Synthetic%20previewed&fileName=next.csv&mapping=${encodeURIComponent('قائمة اصطناعية')}`,
+        'text/csv',
+      );
+      expect(again.statusCode, again.body).toBe(202);
+      expect(await settle(documenter, again.json().id)).toMatchObject({ created: 1 });
+
+      const badMap = await uploadBytes(
+        documenter,
+        next,
+        `kind=other&map=${encodeURIComponent('{"columns":{"x":"shoe_size"}}')}`,
+        'text/csv',
+      );
+      expect(badMap.statusCode).toBe(400);
+      expect(badMap.json().errors[0].path).toBe('map');
+      const badName = await uploadBytes(
+        documenter,
+        next,
+        'kind=other&map=%7B%22columns%22%3A%7B%7D%7D&saveMapping=%2F..%2F',
+        'text/csv',
+      );
+      expect(badName.statusCode).toBe(400);
+      const investigator = await api.as('investigator');
+      expect((await investigator.get('/api/imports/mappings')).statusCode).toBe(403);
+    });
+
     it('takes files only, and only from those who may write records', async () => {
       const documenter = await api.as('documenter');
       const json = await documenter.post('/api/imports?kind=other', { rows: [] });

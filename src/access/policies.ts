@@ -37,6 +37,7 @@ export const permissions = {
   'exports:request': 'ask for a court bundle or a data export, with a reason',
   'exports:approve': "approve or refuse another person's export request",
   'users:manage': 'create users, set roles, reset passwords and require TOTP',
+  'backups:manage': "back up the archive into the server's backup folder and check its snapshots",
 } as const;
 
 export type Permission = keyof typeof permissions;
@@ -59,6 +60,7 @@ export const policy: Record<Role, readonly Permission[]> = {
     'users:manage',
     'exports:approve',
     'evidence:provenance',
+    'backups:manage',
   ],
   documenter: [
     'stats:read',

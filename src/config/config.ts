@@ -26,6 +26,8 @@ export interface Config {
   uploads: { maxBytes: number; dir: string };
   /** OCR (docs/ocr.md): the tesseract binary, or null when turned off (ATHAR_TESSERACT=off). */
   ocr: { tesseract: string | null };
+  /** The backup folder the server backs up into from the /backups screen (`athar backup --out` takes any). */
+  backups: { dir: string };
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -103,6 +105,12 @@ export const configVariables = {
     about:
       'largest browser upload in bytes (all its files, zips counted unpacked); the command line has no limit',
   },
+  ATHAR_BACKUPS: {
+    flag: undefined,
+    default: '<data>-backups',
+    about:
+      'the backup folder of the /backups screen (best on another disk); athar backup --out names any folder',
+  },
   ATHAR_TESSERACT: {
     flag: undefined,
     default: 'tesseract',
@@ -176,6 +184,7 @@ const schema = z.object({
     .min(1024, 'must be at least 1024')
     .max(2 ** 50, 'must be at most 2^50'),
   ATHAR_TESSERACT: z.string().min(1, 'must not be empty'),
+  ATHAR_BACKUPS: z.string().optional(),
 });
 
 /**
@@ -212,6 +221,7 @@ export function loadConfig(
     ATHAR_EXPORT_HOURS: pick('ATHAR_EXPORT_HOURS', undefined) ?? '72',
     ATHAR_UPLOAD_MAX_BYTES: pick('ATHAR_UPLOAD_MAX_BYTES', undefined) ?? '2147483648',
     ATHAR_TESSERACT: pick('ATHAR_TESSERACT', undefined) ?? 'tesseract',
+    ATHAR_BACKUPS: pick('ATHAR_BACKUPS', undefined),
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -252,6 +262,7 @@ export function loadConfig(
     exports: { dir: path.join(dataDir, 'exports'), hours: v.ATHAR_EXPORT_HOURS },
     uploads: { maxBytes: v.ATHAR_UPLOAD_MAX_BYTES, dir: path.join(dataDir, 'uploads') },
     ocr: { tesseract: v.ATHAR_TESSERACT === 'off' ? null : v.ATHAR_TESSERACT },
+    backups: { dir: path.resolve(cwd, v.ATHAR_BACKUPS ?? `${dataDir}-backups`) },
   };
 }
 

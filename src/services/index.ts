@@ -7,6 +7,7 @@ import { BodyLabels } from './evidence/body-labels.js';
 import { EvidenceCatalogue } from './evidence/evidence.js';
 import { EvidenceAccess } from './evidence/evidence-access.js';
 import { RevealGrants } from './evidence/reveal-grants.js';
+import { BackupService } from './exchange/backups.js';
 import { ExportRequestService } from './exchange/export-requests.js';
 import { ImportService } from './imports/import-jobs.js';
 import { IngestRunService } from './ingest/ingest-runs.js';
@@ -55,6 +56,7 @@ export interface Services {
   readonly estimate: EstimateService;
   readonly exports: ExportRequestService;
   readonly ocr: OcrService;
+  readonly backups: BackupService;
 }
 
 const built = new WeakMap<AppContext, Services>();
@@ -101,6 +103,7 @@ export function servicesOf(ctx: AppContext): Services {
     estimate: new EstimateService(ctx, { sources, audit }),
     exports: new ExportRequestService(ctx, { audit }),
     ocr: new OcrService(ctx, { catalogue, bodyLabels }),
+    backups: new BackupService(ctx, audit),
   };
   built.set(ctx, services);
   return services;

@@ -1,16 +1,20 @@
 import { z } from 'zod';
-import { recordKinds } from '../../domain/person-record.js';
+import { personRecordColumns, recordKinds } from '../../domain/person-record.js';
 import { textEncodings } from '../../exchange/text-decode.js';
 import {
   applyPfifNotes,
   ImportFileError,
   type ImportSource,
+  listImportMappings,
   loadImportMapping,
   readImportBytes,
+  saveImportMapping,
+  validMappingName,
 } from '../../services/exchange/import-source.js';
 import { type ColumnMap, parseColumnMap } from '../../services/imports/record-import.js';
 import type { Services } from '../../services/index.js';
 import type { ImportTable } from '../../store/schema.js';
+import { callerOf } from '../access.js';
 import type { App } from '../app.js';
 import { Problem } from '../problems.js';
 import { actorId } from './registry-support.js';
@@ -23,6 +27,49 @@ const uploadTypes = [
   'application/xml',
   'text/xml',
 ];
+
+const readQuery = z.object({
+  fileName: z.string().trim().min(1).max(300).optional(),
+  encoding: z.enum(textEncodings).optional(),
+  sheet: z.string().trim().min(1).max(100).optional(),
+});
+
+/** The uploaded bytes as an import source; a file athar cannot read is a 400 naming the file and the byte. */
+async function readUpload(
+  body: unknown,
+  contentType: string | undefined,
+  q: z.infer<typeof readQuery>,
+): Promise<{ source: ImportSource; fileName: string }> {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!Buffer.isBuffer(body) || !uploadTypes.includes(type)) {
+    throw new Problem('unsupported_media_type', `send the file as one of ${uploadTypes.join(', ')}`);
+  }
+  const fileName = q.fileName ?? (type === 'text/csv' ? 'upload.csv' : 'upload');
+  try {
+    const source = await readImportBytes(body, fileName, {
+      ...(q.encoding ? { encoding: q.encoding } : {}),
+      ...(q.sheet ? { sheet: q.sheet } : {}),
+    });
+    return { source, fileName };
+  } catch (error) {
+    // Nothing is written for a file athar cannot read: the message names the file and the byte.
+    if (error instanceof ImportFileError)
+      throw new Problem('validation_failed', error.message, {
+        errors: [{ path: 'body', message: error.message }],
+      });
+    throw error;
+  }
+}
+
+/** A map given inline (`map`, JSON): the one the user confirmed on the imports screen. */
+function inlineMap(text: string): ColumnMap {
+  try {
+    return parseColumnMap(JSON.parse(text));
+  } catch (error) {
+    const message = error instanceof SyntaxError ? 'the map is not JSON' : (error as Error).message;
+    throw new Problem('validation_failed', `map: ${message}`, { errors: [{ path: 'map', message }] });
+  }
+}
 
 /** CSV imports over HTTP: started in the background, followed by their progress. docs/import.md. */
 export async function importRoutes(app: App, services: Services): Promise<void> {
@@ -37,6 +84,38 @@ export async function importRoutes(app: App, services: Services): Promise<void> 
       (_request, body, done) => done(null, body),
     );
     scoped.post(
+      '/api/imports/preview',
+      {
+        config: { access: 'records:write' },
+        bodyLimit: maxImportBytes,
+        schema: {
+          summary:
+            'Read a file as POST /api/imports would and store nothing: its format, encoding, rows, headers with the column athar guesses for each, and the first rows (for the imports screen to show before a trial run)',
+          tags: ['imports'],
+          querystring: readQuery,
+        },
+      },
+      async (request) => {
+        const { source, fileName } = await readUpload(
+          request.body,
+          request.headers['content-type'],
+          request.query,
+        );
+        return {
+          fileName,
+          format: source.format,
+          encoding: source.encoding,
+          sheet: source.sheet,
+          total: source.total,
+          header: source.header,
+          guesses: source.guesses.guesses,
+          needsConfirmation: source.guesses.needsConfirmation,
+          samples: source.samples,
+          columns: personRecordColumns,
+        };
+      },
+    );
+    scoped.post(
       '/api/imports',
       {
         config: { access: 'records:write' },
@@ -45,42 +124,29 @@ export async function importRoutes(app: App, services: Services): Promise<void> 
           summary:
             'Import a file of person records in the background (at most 20 MB): a CSV in UTF-8, UTF-16 or Windows-1256 (text/csv), an XLSX workbook or a PFIF 1.4 document (or application/octet-stream; fileName decides); answers 202 { id, encoding, format }',
           tags: ['imports'],
-          querystring: z.object({
+          querystring: readQuery.extend({
             kind: z.enum(recordKinds),
             source: z.string().trim().min(1).max(300).optional(),
-            fileName: z.string().trim().min(1).max(300).optional(),
             dryRun: z.enum(['true', 'false', '1', '0']).optional(),
-            encoding: z.enum(textEncodings).optional(),
-            sheet: z.string().trim().min(1).max(100).optional(),
             mapping: z.string().trim().min(1).max(64).optional(),
+            map: z.string().min(2).max(16_000).optional(),
+            saveMapping: z.string().trim().min(1).max(64).optional(),
             acceptGuess: z.enum(['true', 'false', '1', '0']).optional(),
           }),
         },
       },
       async (request, reply) => {
-        const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-        if (!Buffer.isBuffer(request.body) || !uploadTypes.includes(type)) {
-          throw new Problem('unsupported_media_type', `send the file as one of ${uploadTypes.join(', ')}`);
-        }
         const q = request.query;
         const yes = (v: string | undefined) => v === 'true' || v === '1';
-        const fileName = q.fileName ?? (type === 'text/csv' ? 'upload.csv' : 'upload');
-        let source: ImportSource;
-        try {
-          source = await readImportBytes(request.body, fileName, {
-            ...(q.encoding ? { encoding: q.encoding } : {}),
-            ...(q.sheet ? { sheet: q.sheet } : {}),
+        const { source, fileName } = await readUpload(request.body, request.headers['content-type'], q);
+        if (q.saveMapping !== undefined && !validMappingName(q.saveMapping))
+          throw new Problem('validation_failed', 'saveMapping: letters, digits, space . _ - (up to 64)', {
+            errors: [{ path: 'saveMapping', message: 'letters, digits, space . _ - (up to 64)' }],
           });
-        } catch (error) {
-          // Nothing is written for a file athar cannot read: the message names the file and the byte.
-          if (error instanceof ImportFileError)
-            throw new Problem('validation_failed', error.message, {
-              errors: [{ path: 'body', message: error.message }],
-            });
-          throw error;
-        }
         let map: ColumnMap | null = null;
-        if (q.mapping) {
+        if (q.map) {
+          map = inlineMap(q.map);
+        } else if (q.mapping) {
           const saved = await loadImportMapping(services.ctx.store, q.mapping);
           if (saved === undefined)
             throw new Problem(
@@ -106,6 +172,17 @@ export async function importRoutes(app: App, services: Services): Promise<void> 
           map = parseColumnMap(source.guesses.map);
         }
         const actor = actorId(request);
+        // A map named to keep is kept when the import starts for real (a trial run keeps nothing).
+        if (q.saveMapping && !yes(q.dryRun)) {
+          const used = map ?? { columns: {} };
+          await saveImportMapping(services.ctx.store, q.saveMapping, used);
+          await services.audit.record(callerOf(request), {
+            action: 'imports.mapping.saved',
+            subjectType: 'import_mapping',
+            subjectId: q.saveMapping,
+            details: { columns: Object.keys(used.columns).length },
+          });
+        }
         const started = await services.imports.start(source, {
           kind: q.kind,
           sourceName: q.source ?? null,
@@ -128,6 +205,24 @@ export async function importRoutes(app: App, services: Services): Promise<void> 
       },
     );
   });
+
+  app.get(
+    '/api/imports/mappings',
+    {
+      config: { access: 'records:write' },
+      schema: {
+        summary:
+          'The maps of headers saved by name (with --save-mapping or the imports screen): { items: [{ name, columns }] }',
+        tags: ['imports'],
+      },
+    },
+    async () => ({
+      items: (await listImportMappings(services.ctx.store)).map((m) => ({
+        name: m.name,
+        columns: m.map.columns,
+      })),
+    }),
+  );
 
   app.get(
     '/api/imports',

@@ -7,6 +7,7 @@ import { sessionRoutes } from './access/session.js';
 import { tokenRoutes } from './access/tokens.js';
 import { userRoutes } from './access/users.js';
 import { assertionRoutes } from './assertions.js';
+import { backupRoutes } from './backups.js';
 import { estimateRoutes } from './estimate.js';
 import { eventRoutes } from './events.js';
 import { evidenceRoutes } from './evidence.js';
@@ -61,4 +62,5 @@ export async function registerRoutes(app: App, services: Services): Promise<void
   await tracingRoutes(app, services);
   await estimateRoutes(app, services);
   await exportRoutes(app, services);
+  await backupRoutes(app, services);
 }

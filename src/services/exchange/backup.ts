@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -352,5 +353,115 @@ export async function restore(
     keys,
     counts,
     ms: Math.round(performance.now() - start),
+  };
+}
+
+export interface SnapshotSummary {
+  id: string;
+  /** False for a snapshot whose backup never finished (no snapshot.json): it is never restored. */
+  complete: boolean;
+  createdAt: string | null;
+  dialect: 'sqlite' | 'postgres' | null;
+  rows: number | null;
+  blobs: { count: number; bytes: number } | null;
+  keys: string[];
+  databaseBytes: number | null;
+}
+
+/** The snapshots of a backup folder, newest first; an absent folder holds none. */
+export function listSnapshots(target: string): SnapshotSummary[] {
+  const snaps = path.join(path.resolve(target), 'snapshots');
+  if (!fs.existsSync(snaps)) return [];
+  const out: SnapshotSummary[] = [];
+  for (const id of fs.readdirSync(snaps).sort().reverse()) {
+    const dir = path.join(snaps, id);
+    if (!fs.statSync(dir).isDirectory()) continue;
+    const file = path.join(dir, 'snapshot.json');
+    if (!fs.existsSync(file)) {
+      out.push({
+        id,
+        complete: false,
+        createdAt: null,
+        dialect: null,
+        rows: null,
+        blobs: null,
+        keys: [],
+        databaseBytes: null,
+      });
+      continue;
+    }
+    const m = JSON.parse(fs.readFileSync(file, 'utf8')) as SnapshotManifest;
+    const db = fs.statSync(path.join(dir, m.database), { throwIfNoEntry: false });
+    out.push({
+      id,
+      complete: m.format === backupFormat,
+      createdAt: m.createdAt,
+      dialect: m.dialect,
+      rows: Object.values(m.counts).reduce((a, b) => a + b, 0),
+      blobs: m.blobs,
+      keys: m.keys,
+      databaseBytes: db?.size ?? null,
+    });
+  }
+  return out;
+}
+
+export interface SnapshotCheck {
+  snapshot: string;
+  ok: boolean;
+  blobsChecked: number;
+  bytesChecked: number;
+  /** Each fault, naming the file: a missing or changed blob, a missing database copy or key. */
+  problems: string[];
+}
+
+/**
+ * Checks a snapshot without restoring it: the database copy and every key it lists are there, and every blob it
+ * needs is in the backup folder with its SHA-256 (each re-hashed). A restore drill without a second place.
+ */
+export async function checkSnapshot(
+  target: string,
+  id: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<SnapshotCheck> {
+  const { dir, manifest } = findSnapshot(target, id);
+  const problems: string[] = [];
+  if (!fs.existsSync(path.join(dir, manifest.database)))
+    problems.push(`${manifest.database}: the database copy is missing`);
+  for (const key of manifest.keys)
+    if (!fs.existsSync(path.join(dir, 'keys', key))) problems.push(`keys/${key}: missing`);
+  const wanted = fs
+    .readFileSync(path.join(dir, 'blobs.txt'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [sha = '', size = '0'] = line.split(' ');
+      return { sha, size: Number(size) };
+    });
+  if (wanted.length !== manifest.blobs.count)
+    problems.push(`blobs.txt lists ${wanted.length} blobs; the snapshot counted ${manifest.blobs.count}`);
+  const blobs = path.join(path.resolve(target), 'blobs');
+  let bytes = 0;
+  let done = 0;
+  for (const b of wanted) {
+    const file = blobPath(blobs, b.sha);
+    const rel = path.relative(path.resolve(target), file);
+    const stat = await fsp.stat(file).catch(() => undefined);
+    if (!stat) problems.push(`${rel}: missing`);
+    else if (stat.size !== b.size) problems.push(`${rel}: ${stat.size} bytes, the snapshot says ${b.size}`);
+    else {
+      const hash = createHash('sha256');
+      for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+      if (hash.digest('hex') !== b.sha) problems.push(`${rel}: its bytes no longer hash to its name`);
+      bytes += stat.size;
+    }
+    onProgress?.(++done, wanted.length);
+  }
+  return {
+    snapshot: manifest.id,
+    ok: problems.length === 0,
+    blobsChecked: done,
+    bytesChecked: bytes,
+    problems,
   };
 }

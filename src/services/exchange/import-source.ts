@@ -43,6 +43,19 @@ export interface ImportSource {
   /** PFIF: the documents' persons with their notes (the notes become claims after the import). */
   pfif?: PfifRecord[];
   guesses: HeaderGuesses;
+  /** The first few data rows, as cells in header order: what a preview shows beside each column. */
+  samples: string[][];
+}
+
+const sampleRows = 3;
+
+function samplesOf(rows: readonly ImportRowItem[]): string[][] {
+  const out: string[][] = [];
+  for (const item of rows) {
+    if ('cells' in item) out.push(item.cells);
+    if (out.length === sampleRows) break;
+  }
+  return out;
 }
 
 const zipMagic = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
@@ -152,17 +165,21 @@ function pfifRows(records: PfifRecord[]): ImportRowItem[] {
   return out;
 }
 
-function csvHeader(text: string, file: string): { header: string[]; total: number } {
+function csvHeader(text: string, file: string): { header: string[]; total: number; samples: string[][] } {
   const splitter = new CsvRowSplitter(file);
   let header: string[] | undefined;
   let total = 0;
+  const samples: string[][] = [];
   const onRow = (cells: string[]) => {
     if (!header) header = cells;
-    else if (!(cells.length === 1 && cells[0] === '')) total++;
+    else if (!(cells.length === 1 && cells[0] === '')) {
+      total++;
+      if (samples.length < sampleRows) samples.push(cells);
+    }
   };
   splitter.push(text, onRow);
   splitter.end(onRow);
-  return { header: header ?? [], total };
+  return { header: header ?? [], total, samples };
 }
 
 export async function readImportFile(
@@ -204,6 +221,7 @@ export async function readImportBytes(
       rows,
       total: rows.length - 1,
       guesses: guessHeaders(header),
+      samples: samplesOf(rows),
     };
   }
   let decoded: ReturnType<typeof decodeText>;
@@ -234,9 +252,10 @@ export async function readImportBytes(
       total: pfif.length,
       pfif,
       guesses: guessHeaders(header),
+      samples: samplesOf(rows),
     };
   }
-  let parsed: { header: string[]; total: number };
+  let parsed: { header: string[]; total: number; samples: string[][] };
   try {
     parsed = csvHeader(decoded.text, file);
   } catch (error) {
@@ -253,6 +272,7 @@ export async function readImportBytes(
     text: decoded.text,
     total: parsed.total,
     guesses: guessHeaders(parsed.header),
+    samples: parsed.samples,
   };
 }
 
@@ -273,6 +293,22 @@ export async function saveImportMapping(
       `mapping name ${JSON.stringify(name)}: letters, digits, space . _ - (up to 64)`,
     );
   await setMeta(store.db, mappingKey(name), JSON.stringify(map));
+}
+
+/** Every saved map, by name. */
+export async function listImportMappings(
+  store: Store,
+): Promise<{ name: string; map: { columns: Record<string, PersonRecordColumn> } }[]> {
+  const rows = await store.db
+    .selectFrom('meta')
+    .select(['key', 'value'])
+    .where('key', 'like', 'import.mapping:%')
+    .orderBy('key')
+    .execute();
+  return rows.map((r) => ({
+    name: r.key.slice('import.mapping:'.length),
+    map: JSON.parse(r.value) as { columns: Record<string, PersonRecordColumn> },
+  }));
 }
 
 export async function loadImportMapping(store: Store, name: string): Promise<unknown | undefined> {

@@ -215,8 +215,15 @@ async function suite(dialect: 'sqlite' | 'postgres', synthDir: string, truthFile
       autoLinkAt,
       moved: Number(job.json.moved),
       reviewPairs: Number(job.json.reviewPairs),
+      // Where the job's time goes, stage by stage (seconds).
+      ...Object.fromEntries(
+        Object.entries((job.json.timingsMs ?? {}) as Record<string, number>)
+          .filter(([stage]) => stage !== 'total')
+          .map(([stage, ms]) => [`${stage}S`, Math.round(ms / 100) / 10]),
+      ),
     },
   });
+  log(`${dialect}: registry link stages ${JSON.stringify(job.json.timingsMs)}`);
 
   // The loop in a running server: records imported by another process, and family reports.
   log(`${dialect}: serving; ${added} more records by the CLI`);

@@ -5,13 +5,15 @@ import { FreeNotice, LanguageSwitch, Loading } from './components/common.js';
 import { roleLabel, screensFor } from './lib/index.js';
 import { AccountScreen } from './screens/account.js';
 import { AuditScreen } from './screens/audit.js';
+import { BackupsScreen } from './screens/backups.js';
 import { BranchesScreen, BranchScreen } from './screens/branches.js';
 import { EvidenceScreen } from './screens/evidence.js';
 import { EvidenceGridScreen } from './screens/evidence-grid.js';
 import { ExportsScreen } from './screens/exports.js';
 import { IdentificationsScreen } from './screens/identifications.js';
+import { ImportsScreen } from './screens/imports.js';
 import { PersonScreen } from './screens/person.js';
-import { ImportScreen, ImportsScreen, IngestScreen } from './screens/progress.js';
+import { ImportScreen, IngestScreen } from './screens/progress.js';
 import { NewRecordScreen, RecordScreen } from './screens/record.js';
 import { ReportScreen } from './screens/report.js';
 import { FamilyReportScreen, FamilyReportsScreen } from './screens/reports.js';
@@ -207,6 +209,7 @@ export function App() {
             <Route path="estimate/methods" element={<EstimateMethodsScreen />} />
             <Route path="audit" element={guarded('audit:read', <AuditScreen />)} />
             <Route path="users" element={guarded('users:manage', <UsersScreen />)} />
+            <Route path="backups" element={guarded('backups:manage', <BackupsScreen />)} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

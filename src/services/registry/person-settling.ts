@@ -1,5 +1,6 @@
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import type { Db } from '../../store/store.js';
+import type { PersonTable } from '../../store/schema.js';
 
 /**
  * After links moved, in the same transaction: a person left with no record is marked merged into the person that
@@ -10,18 +11,23 @@ export async function settlePersons(trx: Db, personIds: Iterable<string>, at: st
   const ids = [...new Set(personIds)];
   if (ids.length === 0) return;
   const links = new RecordLinkRepository(trx);
+  // A few queries for any number of persons: a registry-wide run settles thousands in one transaction.
   const counts = await links.openCounts(ids);
-  for (const id of ids) {
-    const person = await links.person(id);
-    if (!person) continue;
-    if ((counts.get(id) ?? 0) > 0) {
-      if (person.merged_into !== null) await links.setMergedInto(id, null, null);
-      continue;
-    }
-    const went = await links.whereRecordsWent(id);
-    const into = [...went.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? null;
-    if (into !== person.merged_into) await links.setMergedInto(id, into, into ? at : null);
+  const persons = await links.personsByIds(ids);
+  const changes: { id: string; into: string | null; at: string | null }[] = [];
+  const emptied: PersonTable[] = [];
+  for (const person of persons) {
+    if ((counts.get(person.id) ?? 0) > 0) {
+      if (person.merged_into !== null) changes.push({ id: person.id, into: null, at: null });
+    } else emptied.push(person);
   }
+  const wentMany = await links.whereRecordsWentMany(emptied.map((p) => p.id));
+  for (const person of emptied) {
+    const went = wentMany.get(person.id) ?? new Map<string, number>();
+    const into = [...went.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? null;
+    if (into !== person.merged_into) changes.push({ id: person.id, into, at: into ? at : null });
+  }
+  await links.setMergedIntoMany(changes);
 }
 
 /** The person an id names now: itself, or the person it was merged into (followed to the end). */

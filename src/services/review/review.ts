@@ -65,15 +65,17 @@ export class ReviewService {
     const decided = await new DecisionRepository(this.store.db).currentAmong(
       [...distinct.values()].map((p) => [p.recordA, p.recordB] as [string, string]),
     );
-    const links = new RecordLinkRepository(this.store.db);
+    const records = new Set<string>();
+    for (const pair of distinct.values()) records.add(pair.recordA).add(pair.recordB);
+    const personOf = await new RecordLinkRepository(this.store.db).activePersons([...records]);
     const fresh: NewCandidatePair[] = [];
     for (const [key, pair] of distinct) {
       if (decided.has(key)) {
         result.skippedDecided++;
         continue;
       }
-      const [la, lb] = [await links.active(pair.recordA), await links.active(pair.recordB)];
-      if (la && lb && la.personId === lb.personId) {
+      const [la, lb] = [personOf.get(pair.recordA), personOf.get(pair.recordB)];
+      if (la && lb && la === lb) {
         result.skippedSamePerson++;
         continue;
       }

@@ -315,9 +315,15 @@ async function link(
       for (const c of closed) touched.add(c.person_id);
       const opening: Parameters<RecordLinkRepository['openMany']>[1][number][] = [];
       const matched: number[] = [];
+      // New persons for the clusters that keep none, in one insert.
+      const fresh = await repo.createPersons(
+        store.capabilities,
+        batch.filter((m) => m.keeper < 0).length,
+        at,
+        options.by ?? null,
+      );
       for (const move of batch) {
-        let keeper = move.keeper >= 0 ? (personIds[move.keeper] as string) : '';
-        if (!keeper) keeper = await repo.createPerson(at, options.by ?? null);
+        const keeper = move.keeper >= 0 ? (personIds[move.keeper] as string) : (fresh.pop() as string);
         touched.add(keeper);
         for (const r of move.records) {
           opening.push({

@@ -172,6 +172,87 @@ export class RecordLinkRepository {
   }
 
   /** Marks a person merged into another (null: not merged, it holds records again). */
+  /** Persons by id, 500 ids a query. */
+  async personsByIds(ids: readonly string[]): Promise<PersonTable[]> {
+    const out: PersonTable[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      out.push(
+        ...(await this.db
+          .selectFrom('persons')
+          .selectAll()
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute()),
+      );
+    }
+    return out;
+  }
+
+  /**
+   * For persons whose links were all closed: the persons their records belong to now, with how many each (as
+   * `whereRecordsWent`, for many persons in a few queries).
+   */
+  async whereRecordsWentMany(personIds: readonly string[]): Promise<Map<string, Map<string, number>>> {
+    const out = new Map<string, Map<string, number>>();
+    for (let i = 0; i < personIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('record_links as old')
+        .innerJoin('record_links as now', 'now.record_id', 'old.record_id')
+        .select([
+          'old.person_id as from_id',
+          'now.person_id as person_id',
+          (eb) => eb.fn.countAll<string | number>().as('n'),
+        ])
+        .where('old.person_id', 'in', personIds.slice(i, i + 500))
+        .where('now.unlinked_at', 'is', null)
+        .whereRef('now.person_id', '<>', 'old.person_id')
+        .groupBy(['old.person_id', 'now.person_id'])
+        .execute();
+      for (const r of rows) {
+        let went = out.get(r.from_id);
+        if (!went) out.set(r.from_id, (went = new Map()));
+        went.set(r.person_id, Number(r.n));
+      }
+    }
+    return out;
+  }
+
+  /** Sets where each person went (or null), in as few statements as there are distinct targets per 500 rows. */
+  async setMergedIntoMany(
+    changes: readonly { id: string; into: string | null; at: string | null }[],
+  ): Promise<void> {
+    const byTarget = new Map<string, string[]>();
+    for (const c of changes) {
+      const key = `${c.into ?? ''}\u0000${c.at ?? ''}`;
+      let ids = byTarget.get(key);
+      if (!ids) byTarget.set(key, (ids = []));
+      ids.push(c.id);
+    }
+    for (const [key, ids] of byTarget) {
+      const [into, at] = key.split('\u0000') as [string, string];
+      for (let i = 0; i < ids.length; i += 500)
+        await this.db
+          .updateTable('persons')
+          .set({ merged_into: into || null, merged_at: at || null })
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute();
+    }
+  }
+
+  /** The person each record belongs to now, for many records (500 a query). */
+  async activePersons(recordIds: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (let i = 0; i < recordIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('record_links')
+        .select(['record_id', 'person_id'])
+        .where('record_id', 'in', recordIds.slice(i, i + 500))
+        .where('unlinked_at', 'is', null)
+        .execute();
+      for (const r of rows) out.set(r.record_id, r.person_id);
+    }
+    return out;
+  }
+
   async setMergedInto(id: string, into: string | null, at: string | null): Promise<void> {
     await this.db
       .updateTable('persons')

@@ -1,3 +1,4 @@
+export { bytesText } from './bytes.js';
 export { asciiDigits } from './digits.js';
 export { droppedFiles, type PickedFile, pickedFiles } from './dropped-files.js';
 export { comparisonOf, fieldLabel, levelLabel, recordFields, snake } from './fields.js';

@@ -23,6 +23,7 @@ export const staffScreens: readonly {
   { path: '/exports', label: msg('Exports'), permission: ['exports:request', 'exports:approve'] },
   { path: '/audit', label: msg('Audit log'), permission: 'audit:read' },
   { path: '/users', label: msg('Users'), permission: 'users:manage' },
+  { path: '/backups', label: msg('Backups'), permission: 'backups:manage' },
 ];
 
 export type StaffScreen = (typeof staffScreens)[number];

@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api, type ExportRequest, type List } from '../api.js';
 import { ErrorNote, Loading, useFormatDate } from '../components/common.js';
 import { usePoll } from '../components/poll.js';
-import { apiWord, msg, purposes } from '../lib/index.js';
+import { apiWord, bytesText, msg, purposes } from '../lib/index.js';
 import { useSession } from '../session.js';
 
 const scopes = [
@@ -235,15 +235,6 @@ function RequestForm({ onSent }: { onSent: () => void }) {
       </button>
     </form>
   );
-}
-
-function bytesText(n: number | null, language: string): string {
-  if (n === null) return '';
-  const number = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
-  if (n < 1024) return `${number.format(n)} B`;
-  if (n < 1024 ** 2) return `${number.format(n / 1024)} KiB`;
-  if (n < 1024 ** 3) return `${number.format(n / 1024 ** 2)} MiB`;
-  return `${number.format(n / 1024 ** 3)} GiB`;
 }
 
 function Decide({ request, onDone }: { request: ExportRequest; onDone: () => void }) {

@@ -1,10 +1,9 @@
-import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { api, type List, type Progress } from '../api.js';
 import { ErrorNote, Loading, useFormatDate } from '../components/common.js';
 import { usePoll } from '../components/poll.js';
-import { apiWord, fieldLabel, msg } from '../lib/index.js';
+import { apiWord, fieldLabel } from '../lib/index.js';
 import { useSession } from '../session.js';
 import { UploadPanel } from './upload.js';
 
@@ -82,144 +81,6 @@ export function IngestScreen() {
           </li>
         ))}
       </ul>
-    </section>
-  );
-}
-
-const recordKinds = [
-  ['registry_line', msg('Line of a registry or list')],
-  ['family_report', msg('Family report')],
-  ['death_notice', msg('Death notice')],
-  ['diaspora_list', msg('Diaspora list')],
-  ['evidence_card', msg('Evidence card')],
-  ['other', msg('Other')],
-] as const;
-
-// The API has no list of imports; this browser remembers the ones it started.
-const startedKey = 'athar.imports';
-function startedImports(): { id: string; fileName: string; at: string }[] {
-  try {
-    return JSON.parse(sessionStorage.getItem(startedKey) ?? '[]') as {
-      id: string;
-      fileName: string;
-      at: string;
-    }[];
-  } catch {
-    return [];
-  }
-}
-
-export function ImportsScreen() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const formatDate = useFormatDate();
-  const [file, setFile] = useState<File | null>(null);
-  const [kind, setKind] = useState('registry_line');
-  const [source, setSource] = useState('');
-  const [dryRun, setDryRun] = useState(true);
-  const [acceptGuess, setAcceptGuess] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (!file) return;
-    setBusy(true);
-    setError(null);
-    try {
-      // The file goes as it is: the server reads UTF-8, UTF-16 and Windows-1256 CSVs, XLSX workbooks and PFIF.
-      const { id } = await api.postFile<{ id: string }>('/api/imports', file, {
-        kind,
-        source: source.trim() || undefined,
-        fileName: file.name,
-        dryRun: dryRun ? 'true' : 'false',
-        ...(acceptGuess ? { acceptGuess: 'true' } : {}),
-      });
-      sessionStorage.setItem(
-        startedKey,
-        JSON.stringify(
-          [{ id, fileName: file.name, at: new Date().toISOString() }, ...startedImports()].slice(0, 50),
-        ),
-      );
-      navigate(`/imports/${id}`);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  const started = startedImports();
-  return (
-    <section>
-      <h1 tabIndex={-1}>{t('Imports')}</h1>
-      <form onSubmit={submit} className="form narrow">
-        <label>
-          {t('Person-record CSV file')}
-          <input
-            type="file"
-            name="file"
-            accept=".csv,text/csv"
-            required
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-          />
-        </label>
-        <label>
-          {t('What the rows are')}
-          <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)}>
-            {recordKinds.map(([value, label]) => (
-              <option key={value} value={value}>
-                {t(label)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('Source name')}
-          <input name="source" value={source} onChange={(e) => setSource(e.target.value)} dir="auto" />
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            name="dryRun"
-            checked={dryRun}
-            onChange={(e) => setDryRun(e.target.checked)}
-          />
-          <span>{t('Trial run: check every row and store nothing')}</span>
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            name="acceptGuess"
-            checked={acceptGuess}
-            onChange={(e) => setAcceptGuess(e.target.checked)}
-          />
-          <span>
-            {t(
-              'Columns named otherwise: read them as athar guessed (the guess is listed if the import is refused)',
-            )}
-          </span>
-        </label>
-        <ErrorNote error={error} />
-        <button type="submit" disabled={busy || !file}>
-          {t('Start the import')}
-        </button>
-      </form>
-      {started.length > 0 && (
-        <>
-          <h2>{t('Imports started here')}</h2>
-          <ul>
-            {started.map((s) => (
-              <li key={s.id}>
-                <Link to={`/imports/${s.id}`} dir="auto">
-                  {s.fileName}
-                </Link>{' '}
-                · {formatDate(s.at)}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
     </section>
   );
 }

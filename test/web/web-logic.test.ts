@@ -59,6 +59,7 @@ describe('the menu', () => {
       '/exports',
       '/audit',
       '/users',
+      '/backups',
     ]);
     // Exports open to either permission: investigators ask, admins approve.
     expect(screensFor(policy.investigator).map((s) => s.path)).toContain('/exports');

@@ -19,6 +19,8 @@ export const recordFields = [
 ] as const;
 
 const labels: Record<string, string> = {
+  record_id: msg('Number of the record in its source'),
+  source: msg('Source'),
   full_name: msg('Full name'),
   first_name: msg('First name'),
   father_name: msg('Father’s name'),

@@ -310,12 +310,10 @@ export const ar: Record<string, string> = {
   'Diaspora list': 'قائمة من المهجر',
   'Evidence card': 'بطاقة دليل',
   Other: 'غير ذلك',
-  'Person-record CSV file': 'ملف CSV بسجلات الأشخاص',
   'What the rows are': 'نوع الصفوف',
   'Source name': 'اسم المصدر',
   'Trial run: check every row and store nothing': 'تشغيل تجريبي: افحص كل صف ولا تخزّن شيئاً',
   'Start the import': 'ابدأ الاستيراد',
-  'Imports started here': 'استيرادات بدأت من هنا',
   Created: 'أُنشئ',
   Skipped: 'تُخطّي',
   Problem: 'المشكلة',
@@ -828,6 +826,60 @@ export const ar: Record<string, string> = {
     'الشخص {{old}} الذي طلبته دُمج في هذا الشخص؛ الروابط إليه تبقى صالحة.',
   'probability {{p}}% against record {{record}} (model {{version}})':
     'احتمال {{p}}٪ مقابل السجل {{record}} (النموذج {{version}})',
-  'Columns named otherwise: read them as athar guessed (the guess is listed if the import is refused)':
-    'أعمدة بأسماء أخرى: اقرأها كما خمّنها أثر (يُعرض التخمين إن رُفض الاستيراد)',
+  Backups: 'النسخ الاحتياطية',
+  'Backing up…': 'يجري النسخ الاحتياطي…',
+  'Checking snapshot {{id}}: {{done}} of {{total}} files':
+    'يجري فحص النسخة {{id}}: {{done}} من {{total}} ملفًا',
+  'The backup failed': 'فشل النسخ الاحتياطي',
+  'The check failed': 'فشل الفحص',
+  'Backup {{id}} made: {{rows}} rows, {{copied}} new files copied ({{bytes}}), {{reused}} already in the folder':
+    'صُنعت النسخة {{id}}: {{rows}} صفًا، ونُسخ {{copied}} ملفًا جديدًا ({{bytes}})، و{{reused}} موجودة في المجلد من قبل',
+  'Snapshot {{id}} is whole: its database copy is there and all {{count}} files match their hashes':
+    'النسخة {{id}} سليمة: نسخة قاعدة البيانات موجودة، وكل الملفات ({{count}}) تطابق بصماتها',
+  'Snapshot {{id}} is damaged: do not rely on it; make a new backup':
+    'النسخة {{id}} تالفة: لا تعتمد عليها، واصنع نسخة احتياطية جديدة',
+  'Backups go into this folder on the server:': 'تُحفظ النسخ الاحتياطية في هذا المجلد على الخادم:',
+  'Each backup copies the database while athar runs and only the files that are new since the last backup. Keep the folder on another disk, and copy it off the machine.':
+    'كل نسخة احتياطية تنسخ قاعدة البيانات وأثر يعمل، ولا تنسخ من الملفات إلا ما استجد منذ النسخة السابقة. اجعل المجلد على قرص آخر، وانسخه إلى خارج هذا الجهاز.',
+  'Back up now': 'انسخ الآن',
+  'Put the keys in the backup (the log’s signing key and the key of contact details)':
+    'ضع المفاتيح في النسخة (مفتاح توقيع السجل ومفتاح بيانات التواصل)',
+  'Whoever holds a backup with the keys can sign the log and open families’ contact details. Keep it as safe as the server, or leave the keys out and keep them apart.':
+    'من يملك نسخة فيها المفاتيح يستطيع توقيع السجل وفتح بيانات تواصل العائلات. احفظها بأمان الخادم نفسه، أو اترك المفاتيح خارجها واحفظها على حدة.',
+  Snapshots: 'النسخ',
+  'No backup yet.': 'لا نسخة احتياطية بعد.',
+  Made: 'صُنعت',
+  Rows: 'الصفوف',
+  Files: 'الملفات',
+  Keys: 'المفاتيح',
+  'incomplete: the backup did not finish': 'ناقصة: لم يكتمل النسخ',
+  included: 'مضمّنة',
+  'left out': 'غير مضمّنة',
+  'Check the snapshot of {{date}}': 'افحص نسخة {{date}}',
+  Restoring: 'الاستعادة',
+  'A snapshot is restored with the command line, into a new empty folder (and, for PostgreSQL, an empty database), never over the running archive. Every count is checked; then run athar verify and start athar on the new folder.':
+    'تُستعاد النسخة من سطر الأوامر إلى مجلد جديد فارغ (وإلى قاعدة بيانات فارغة في PostgreSQL)، ولا تُستعاد أبدًا فوق الأرشيف العامل. يُتحقق من كل عدد؛ ثم شغّل athar verify وابدأ أثر على المجلد الجديد.',
+  'Earlier jobs since the server started': 'مهام سابقة منذ بدء الخادم',
+  'Leave out': 'اتركه',
+  'Import a file': 'استيراد ملف',
+  'File of person records (CSV, Excel workbook or PFIF)': 'ملف سجلات أشخاص (CSV أو مصنف Excel أو PFIF)',
+  'Reading the file…': 'يجري قراءة الملف…',
+  '{{format}} file, {{count}} rows': 'ملف {{format}}، {{count}} صفًا',
+  encoding: 'الترميز',
+  sheet: 'الورقة',
+  'Some columns are not named as athar names them. Check what each column will be read as, correct it if needed, then start a trial run.':
+    'بعض الأعمدة ليست مسماة كما يسميها أثر. راجع ما سيُقرأ به كل عمود، وصحّحه إن لزم، ثم ابدأ تجربة.',
+  'Read the columns with': 'اقرأ الأعمدة حسب',
+  'athar’s guess': 'تخمين أثر',
+  'What each column will be read as': 'ما سيُقرأ به كل عمود',
+  'Column in the file': 'العمود في الملف',
+  'First values': 'القيم الأولى',
+  'Read as': 'يُقرأ على أنه',
+  'Read {{header}} as': 'اقرأ {{header}} على أنه',
+  'Two columns are read as this field': 'عمودان يُقرآن على أنهما هذا الحقل',
+  'Keep this map under a name, for the next file like it (optional)':
+    'احفظ هذه المطابقة باسم، للملف القادم المشابه (اختياري)',
+  'Recent imports': 'آخر عمليات الاستيراد',
+  'Number of the record in its source': 'رقم السجل في مصدره',
+  Source: 'المصدر',
 };

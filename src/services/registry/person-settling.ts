@@ -1,6 +1,6 @@
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
-import type { Db } from '../../store/store.js';
 import type { PersonTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
 
 /**
  * After links moved, in the same transaction: a person left with no record is marked merged into the person that

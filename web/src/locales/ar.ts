@@ -881,5 +881,4 @@ export const ar: Record<string, string> = {
     'احفظ هذه المطابقة باسم، للملف القادم المشابه (اختياري)',
   'Recent imports': 'آخر عمليات الاستيراد',
   'Number of the record in its source': 'رقم السجل في مصدره',
-  Source: 'المصدر',
 };

@@ -881,4 +881,20 @@ export const ar: Record<string, string> = {
     'احفظ هذه المطابقة باسم، للملف القادم المشابه (اختياري)',
   'Recent imports': 'آخر عمليات الاستيراد',
   'Number of the record in its source': 'رقم السجل في مصدره',
+  'as read': 'كما قُرئ',
+  corrected: 'مصحَّح',
+  rejected: 'مرفوض',
+  'Numbers read from the card': 'أرقام قُرئت من البطاقة',
+  'The card reader proposes; a person decides. ↓ ↑ move, Enter takes a number as read, e corrects it, r rejects it, Ctrl+Enter records the decisions.':
+    'قارئ البطاقات يقترح، والإنسان يقرر. ↓ ↑ للتنقل، Enter لقبول الرقم كما قُرئ، e لتصحيحه، r لرفضه، Ctrl+Enter لتسجيل القرارات.',
+  'The photo, blurred; the box marks the number': 'الصورة مموّهة؛ يحدد الإطار موضع الرقم',
+  'Numbers to decide': 'أرقام تنتظر القرار',
+  'confidence {{p}}%': 'الثقة {{p}}٪',
+  'As read': 'كما قُرئ',
+  Correct: 'صحّح',
+  Reject: 'ارفض',
+  'The number as you read it': 'الرقم كما تقرؤه أنت',
+  'Record {{count}} decisions': 'سجّل القرارات ({{count}})',
+  'The decisions were recorded; confirmed numbers are now the body’s labels.':
+    'سُجّلت القرارات؛ صارت الأرقام المؤكدة تسميات الجثمان.',
 };

@@ -5,6 +5,7 @@ import { ApiError, api, type EvidenceAnswer } from '../api.js';
 import { BlurredThumbnail, ErrorNote, Field, Loading, useFormatDate, useLoad } from '../components/common.js';
 import { apiWord, asciiDigits, msg } from '../lib/index.js';
 import { useSession } from '../session.js';
+import { CardProposals } from './card-proposals.js';
 import { readFromNames } from './evidence-labels.js';
 
 /** A body is keyed on these four (design.md): never on the detainee number alone. */
@@ -297,6 +298,15 @@ export function EvidenceScreen() {
         </div>
       )}
 
+      {can('evidence:annotate') && (
+        <CardProposals
+          evidenceId={data.id}
+          width={data.width}
+          height={data.height}
+          collection={bodies[0]?.body.collection ?? null}
+          onDecided={reload}
+        />
+      )}
       {can('evidence:annotate') && <LabelForm evidenceId={data.id} onSaved={reload} />}
 
       <h2>{t('Custody')}</h2>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, type Estimate, type EstimateOutcome, type List } from '../api.js';
+import { ChoiceSelect } from '../components/choice-select.js';
 import { ErrorNote, Loading, locale, useLoad, usePlaces } from '../components/common.js';
 import { apiWord, msg } from '../lib/index.js';
 import { methodsText } from '../lib/methods-text.js';
@@ -200,16 +201,7 @@ export function EstimatePanel() {
   return (
     <section className="chart-card estimate-panel" aria-labelledby="estimate-panel">
       <h2 id="estimate-panel">{t('How many are missing: an estimate')}</h2>
-      <label>
-        {t('Groups')}
-        <select name="by" value={by} onChange={(e) => setBy(e.target.value)}>
-          {strataChoices.map(([value, label]) => (
-            <option key={value} value={value}>
-              {t(label)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ChoiceSelect label={t('Groups')} name="by" value={by} choices={strataChoices} onChange={setBy} />
       {loading && <Loading />}
       <ErrorNote error={error} />
       {data && !loading && <EstimateTable data={data} />}
@@ -246,26 +238,14 @@ export function EstimateScreen() {
         <Link to="/estimate/methods">{t('What this number means and when not to trust it')}</Link>
       </p>
       <form className="form filters" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          {t('Groups')}
-          <select name="by" value={by} onChange={(e) => setBy(e.target.value)}>
-            {strataChoices.map(([value, label]) => (
-              <option key={value} value={value}>
-                {t(label)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('Method')}
-          <select name="method" value={method} onChange={(e) => setMethod(e.target.value)}>
-            {methods.map(([value, label]) => (
-              <option key={value} value={value}>
-                {t(label)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceSelect label={t('Groups')} name="by" value={by} choices={strataChoices} onChange={setBy} />
+        <ChoiceSelect
+          label={t('Method')}
+          name="method"
+          value={method}
+          choices={methods}
+          onChange={setMethod}
+        />
         {(sources.data?.items.length ?? 0) > 0 && (
           <fieldset>
             <legend>{t('Lists (three to six; none chosen: every source)')}</legend>

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api, type ExportRequest, type List } from '../api.js';
+import { ChoiceSelect } from '../components/choice-select.js';
 import { ErrorNote, Loading, useFormatDate } from '../components/common.js';
 import { usePoll } from '../components/poll.js';
 import { apiWord, bytesText, msg, purposes } from '../lib/index.js';
@@ -177,41 +178,34 @@ function RequestForm({ onSent }: { onSent: () => void }) {
       )}
       {kind === 'export' && (
         <>
-          <label>
-            {t('Which table')}
-            <select name="what" value={what} onChange={(e) => setWhat(e.target.value)}>
-              {exportKinds.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {t(label)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t('Format')}
-            <select name="format" value={format} onChange={(e) => setFormat(e.target.value)}>
-              {exportFormats.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {t(label)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ChoiceSelect
+            label={t('Which table')}
+            name="what"
+            value={what}
+            choices={exportKinds}
+            onChange={setWhat}
+          />
+          <ChoiceSelect
+            label={t('Format')}
+            name="format"
+            value={format}
+            choices={exportFormats}
+            onChange={setFormat}
+          />
         </>
       )}
-      <label>
-        {t('Purpose')}
-        <select name="purpose" value={purpose} onChange={(e) => setPurpose(e.target.value)}>
-          {purposes.map(([value, label]) => (
-            <option key={value} value={value}>
-              {t(label)}
-            </option>
-          ))}
-        </select>
-        <span className="muted">
-          {t('Only records whose families consented to this purpose are exported.')}
-        </span>
-      </label>
+      <ChoiceSelect
+        label={t('Purpose')}
+        name="purpose"
+        value={purpose}
+        choices={purposes}
+        onChange={setPurpose}
+        hint={
+          <span className="muted">
+            {t('Only records whose families consented to this purpose are exported.')}
+          </span>
+        }
+      />
       <label>
         {t('Reason (kept in the audit log and in the bundle)')}
         <textarea

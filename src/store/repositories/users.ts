@@ -11,7 +11,7 @@ export interface User {
   totpRequired: boolean;
   disabled: boolean;
   mustChangePassword: boolean;
-  /** Whether an authenticator app is set up (the secret itself never leaves this repository's sign-in reads). */
+  /** Whether an authenticator app is set up (the sealed seed never leaves this repository's sign-in reads). */
   totpEnrolled: boolean;
   createdAt: string;
 }
@@ -19,14 +19,7 @@ export interface User {
 /** What a sign-in needs to check: the stored secrets and the account's state. */
 export type SignInRow = Pick<
   UserTable,
-  | 'id'
-  | 'password_hash'
-  | 'totp_secret'
-  | 'totp_required'
-  | 'failed_logins'
-  | 'locked_until'
-  | 'disabled'
-  | 'totp_pending_secret'
+  'id' | 'password_hash' | 'totp_secret' | 'totp_required' | 'disabled' | 'totp_pending_secret'
 >;
 
 export interface UserPatch {
@@ -113,16 +106,7 @@ export class UserRepository {
   async signInRow(by: { username: string } | { id: string }): Promise<SignInRow | undefined> {
     let q = this.db
       .selectFrom('users')
-      .select([
-        'id',
-        'password_hash',
-        'totp_secret',
-        'totp_required',
-        'failed_logins',
-        'locked_until',
-        'disabled',
-        'totp_pending_secret',
-      ]);
+      .select(['id', 'password_hash', 'totp_secret', 'totp_required', 'disabled', 'totp_pending_secret']);
     q = 'id' in by ? q.where('id', '=', by.id) : q.where('username', '=', by.username);
     return q.executeTakeFirst();
   }
@@ -164,34 +148,6 @@ export class UserRepository {
     if (except) q = q.where('id', '<>', except);
     const row = await q.executeTakeFirstOrThrow();
     return Number(row.n);
-  }
-
-  /**
-   * Counts one failed sign-in; the `lockAfter`-th in a row locks the account until `lockedUntil` and starts the
-   * count again. Answers whether this failure locked it.
-   */
-  async recordFailure(id: string, lockAfter: number, lockedUntil: string): Promise<boolean> {
-    const row = await this.db
-      .updateTable('users')
-      .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
-      .where('id', '=', id)
-      .returning('failed_logins')
-      .executeTakeFirst();
-    if (!row || Number(row.failed_logins) < lockAfter) return false;
-    await this.db
-      .updateTable('users')
-      .set({ failed_logins: 0, locked_until: lockedUntil })
-      .where('id', '=', id)
-      .execute();
-    return true;
-  }
-
-  async clearFailures(id: string): Promise<void> {
-    await this.db
-      .updateTable('users')
-      .set({ failed_logins: 0, locked_until: null })
-      .where('id', '=', id)
-      .execute();
   }
 
   async setPendingTotp(id: string, secret: string): Promise<void> {

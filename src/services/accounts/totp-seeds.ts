@@ -1,5 +1,6 @@
 import type { Config } from '../../config/config.js';
 import { DomainError } from '../../domain/errors.js';
+import { UserRepository } from '../../store/repositories/users.js';
 import type { Db } from '../../store/store.js';
 import {
   cachedKey,
@@ -49,12 +50,12 @@ export class TotpSeeds {
     if (isSealed(stored)) {
       return this.keyed(() => openText(this.key(), `totp:${userId}`, stored, totpKeyFile(this.config)));
     }
-    await this.db()
-      .updateTable('users')
-      .set({ totp_secret: this.seal(userId, stored) })
-      .where('id', '=', userId)
-      .where('totp_secret', '=', stored)
-      .execute();
+    await new UserRepository(this.db()).replaceTotpSeed(
+      userId,
+      'totp_secret',
+      stored,
+      this.seal(userId, stored),
+    );
     return stored;
   }
 
@@ -66,31 +67,14 @@ export class TotpSeeds {
 
   /** Seals every seed still stored in clear, active or pending; answers how many were. Idempotent. */
   async sealClearSeeds(): Promise<number> {
-    const rows = await this.db()
-      .selectFrom('users')
-      .select(['id', 'totp_secret', 'totp_pending_secret'])
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('totp_secret', 'is not', null), eb('totp_secret', 'not like', 'sealed:%')]),
-          eb.and([
-            eb('totp_pending_secret', 'is not', null),
-            eb('totp_pending_secret', 'not like', 'sealed:%'),
-          ]),
-        ]),
-      )
-      .execute();
+    const users = new UserRepository(this.db());
+    const rows = await users.seedsNotStartingWith('sealed:');
     let sealed = 0;
     for (const row of rows) {
       for (const column of ['totp_secret', 'totp_pending_secret'] as const) {
         const value = row[column];
         if (value === null || isSealed(value)) continue;
-        const result = await this.db()
-          .updateTable('users')
-          .set({ [column]: this.seal(row.id, value) })
-          .where('id', '=', row.id)
-          .where(column, '=', value)
-          .executeTakeFirst();
-        sealed += Number(result.numUpdatedRows);
+        if (await users.replaceTotpSeed(row.id, column, value, this.seal(row.id, value))) sealed++;
       }
     }
     return sealed;

@@ -1,5 +1,6 @@
 import type { Config } from '../../config/config.js';
 import { normalize } from '../../names/index.js';
+import { AuditRepository } from '../../store/repositories/audit.js';
 import type { Db } from '../../store/store.js';
 import { auditKeyFile, cachedKey, keyedDigest, keyIdOf } from '../keys/installation-keys.js';
 
@@ -28,30 +29,21 @@ export class SearchDigests {
    * many rows changed.
    */
   async redactWrittenNames(db: Db): Promise<number> {
+    const audit = new AuditRepository(db);
     let changed = 0;
     let after = 0;
     for (;;) {
-      const rows = await db
-        .selectFrom('audit_log')
-        .select(['id', 'details'])
-        .where('action', '=', 'search')
-        .where('id', '>', after)
-        .where('details', 'like', '%"q":%')
-        .orderBy('id')
-        .limit(500)
-        .execute();
+      const rows = await audit.searchesNamingText(after, 500);
       if (rows.length === 0) return changed;
       for (const row of rows) {
         after = Number(row.id);
         const details = JSON.parse(row.details ?? '{}') as Record<string, unknown>;
         if (!('q' in details)) continue;
         const { q, ...rest } = details;
-        const redacted = { ...rest, qDigest: typeof q === 'string' && q.trim() ? this.digest(q) : null };
-        await db
-          .updateTable('audit_log')
-          .set({ details: JSON.stringify(redacted) })
-          .where('id', '=', row.id)
-          .execute();
+        await audit.redactDetails(row.id, {
+          ...rest,
+          qDigest: typeof q === 'string' && q.trim() ? this.digest(q) : null,
+        });
         changed++;
       }
     }

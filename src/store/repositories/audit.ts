@@ -29,7 +29,7 @@ export interface AuditRow extends Required<Omit<AuditEntry, 'details'>> {
   details: Record<string, unknown> | null;
 }
 
-/** Who read or did what, when. Append-only: nothing here updates or deletes. */
+/** Who read or did what, when. Append-only: nothing here deletes, and only `redactDetails` updates. */
 export class AuditRepository {
   constructor(private readonly db: Db) {}
 
@@ -70,6 +70,34 @@ export class AuditRepository {
       .execute();
     for (const r of rows) if (r.subject_id && r.at) out.set(r.subject_id, String(r.at));
     return out;
+  }
+
+  /** Search rows after `afterId` whose details still name the searched text (`"q":`), oldest first. */
+  async searchesNamingText(
+    afterId: number,
+    limit: number,
+  ): Promise<{ id: number; details: string | null }[]> {
+    return this.db
+      .selectFrom('audit_log')
+      .select(['id', 'details'])
+      .where('action', '=', 'search')
+      .where('id', '>', afterId)
+      .where('details', 'like', '%"q":%')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Puts new details on a written row: only to take a searched name out of it (issue 21, docs/access.md), the one
+   * change ever made to the log.
+   */
+  async redactDetails(id: number, details: Record<string, unknown>): Promise<void> {
+    await this.db
+      .updateTable('audit_log')
+      .set({ details: JSON.stringify(details) })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Rows of searches whose details hold this digest of the searched name, newest first. */

@@ -150,6 +150,41 @@ export class UserRepository {
     return Number(row.n);
   }
 
+  /** Replaces a stored TOTP seed (active or pending) if it is still `seen`: sealing one stored in clear. */
+  async replaceTotpSeed(
+    id: string,
+    column: 'totp_secret' | 'totp_pending_secret',
+    seen: string,
+    next: string,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ [column]: next })
+      .where('id', '=', id)
+      .where(column, '=', seen)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The users with a TOTP seed, active or pending, not stored as `prefix…` (seeds from before sealing). */
+  async seedsNotStartingWith(
+    prefix: string,
+  ): Promise<{ id: string; totp_secret: string | null; totp_pending_secret: string | null }[]> {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'totp_secret', 'totp_pending_secret'])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('totp_secret', 'is not', null), eb('totp_secret', 'not like', `${prefix}%`)]),
+          eb.and([
+            eb('totp_pending_secret', 'is not', null),
+            eb('totp_pending_secret', 'not like', `${prefix}%`),
+          ]),
+        ]),
+      )
+      .execute();
+  }
+
   async setPendingTotp(id: string, secret: string): Promise<void> {
     await this.db.updateTable('users').set({ totp_pending_secret: secret }).where('id', '=', id).execute();
   }

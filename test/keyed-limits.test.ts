@@ -63,6 +63,11 @@ describeEachDialect('keyed rate limits', (store) => {
       expect(Date.parse(r.bucket) % bucketMs).toBe(0);
       expect(r.bucket).toBe('2026-03-14T12:00:00.000Z');
     }
+    // One key a day: the same address in another window, or on another day, is another counter no one can join.
+    const w = intakeLimits.filingPerAddress.windowMs;
+    const here = limiter.keyOf('intake:file', addresses[0] as string, w, now);
+    expect(limiter.keyOf('intake:file', addresses[0] as string, w, now + w)).not.toBe(here);
+    expect(limiter.keyOf('intake:file', addresses[0] as string, w, now + dayMs)).not.toBe(here);
     const day = path.join(rateLimitKeysDir(api.ctx.config), '2026-03-14.key');
     expect(fs.statSync(day).mode & 0o777).toBe(0o600);
     // The filing's time is not stored with the counter, to the minute or the hour.

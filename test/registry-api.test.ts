@@ -3,7 +3,12 @@
  * with provenance, the sibling guard, derived status, presenters per role, audit rows and bulk answers. Every name
  * and number here is synthetic.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SearchDigests } from '../src/services/audit/search-digest.js';
+import { auditKeyFile } from '../src/services/keys/installation-keys.js';
+import { AuditRepository } from '../src/store/repositories/audit.js';
 import type { Store } from '../src/store/store.js';
 import { type ApiClient, type ApiHarness, createApi } from './api.js';
 import { describeEachDialect } from './stores.js';
@@ -161,8 +166,9 @@ describeEachDialect('registry API', (store: () => Store) => {
     expect((await documenter.get(`/api/records/${ids.latin}`)).json().createdBy).toBe(documenter.user?.id);
   });
 
-  it('audits every search with its query and every record read', async () => {
+  it('audits every search with a keyed digest of the name and the filters, never the name (issue 21)', async () => {
     await investigator.get(`/api/records?q=Omar&governorate=Homs`);
+    await investigator.get(`/api/records?q=${encodeURIComponent('  OMAR ')}`);
     await investigator.get(`/api/records/${ids.other}`);
     const rows = await store()
       .db.selectFrom('audit_log')
@@ -170,11 +176,60 @@ describeEachDialect('registry API', (store: () => Store) => {
       .where('actor_id', '=', investigator.user?.id as string)
       .orderBy('id')
       .execute();
-    const search = rows.filter((r) => r.action === 'search').pop();
-    expect(JSON.parse(search?.details ?? '{}')).toMatchObject({ q: 'Omar', governorate: 'Homs' });
+    const searches = rows.filter((r) => r.action === 'search').map((r) => r.details ?? '');
+    const [first, second] = searches.slice(-2).map((d) => JSON.parse(d) as Record<string, unknown>);
+    expect(first).toMatchObject({ governorate: 'Homs', results: expect.any(Number) });
+    expect(first).not.toHaveProperty('q');
+    for (const text of searches.slice(-2)) expect(text.toLowerCase()).not.toContain('omar');
+    // HMAC under keys/audit.key, named by the key's id; the spellings a search treats as one digest alike.
+    const digests = new SearchDigests(api.ctx.config);
+    expect(first?.qDigest).toBe(digests.digest('Omar'));
+    expect(second?.qDigest).toBe(first?.qDigest);
+    expect(first?.qDigest).toMatch(/^[0-9a-f]{16}:[0-9a-f]{32}$/);
+    const plain = createHash('sha256').update('omar').digest('hex');
+    expect(String(first?.qDigest)).not.toContain(plain.slice(0, 32));
+    expect(fs.statSync(auditKeyFile(api.ctx.config)).mode & 0o777).toBe(0o600);
     expect(
       rows.some((r) => r.action === 'read' && r.subject_type === 'record' && r.subject_id === ids.other),
     ).toBe(true);
+  });
+
+  it('reads of the audit log are themselves audited, with the filter used', async () => {
+    const admin = await api.as('admin');
+    const res = await admin.get('/api/audit?action=search');
+    expect(res.statusCode).toBe(200);
+    for (const item of res.json().items) expect(item.details).not.toHaveProperty('q');
+    const reads = await store()
+      .db.selectFrom('audit_log')
+      .selectAll()
+      .where('actor_id', '=', admin.user?.id as string)
+      .where('action', '=', 'audit_read')
+      .execute();
+    expect(reads).toHaveLength(1);
+    expect(JSON.parse(reads[0]?.details ?? '{}')).toMatchObject({ filter: { action: 'search' } });
+  });
+
+  it('takes the names out of search rows written before digests, keeping the rest of the row', async () => {
+    await new AuditRepository(store().db).append({
+      actorId: 'synthetic-old-actor',
+      actorRole: 'investigator',
+      action: 'search',
+      subjectType: 'record',
+      details: { q: 'Synthetic Oldname', governorate: 'Homs', results: 2 },
+    });
+    const digests = new SearchDigests(api.ctx.config);
+    expect(await digests.redactWrittenNames(store().db)).toBeGreaterThanOrEqual(1);
+    const row = await store()
+      .db.selectFrom('audit_log')
+      .selectAll()
+      .where('actor_id', '=', 'synthetic-old-actor')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.details ?? '{}')).toEqual({
+      qDigest: digests.digest('synthetic oldname'),
+      governorate: 'Homs',
+      results: 2,
+    });
+    expect(await digests.redactWrittenNames(store().db)).toBe(0);
   });
 
   it('answers a bulk create per item', async () => {

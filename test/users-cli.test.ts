@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { signInBackoff } from '../src/access/account-rules.js';
+import { commandLine } from '../src/access/caller.js';
 import { verifyPassword } from '../src/access/passwords.js';
+import { loadConfig } from '../src/config/config.js';
+import { servicesOf } from '../src/services/index.js';
+import { initialise } from '../src/services/setup.js';
 import { openStore } from '../src/store/store.js';
 import { runAthar } from './cli.js';
 
@@ -90,5 +95,75 @@ describe('athar users', () => {
     expect(role.stderr).toMatch(/--role must be one of/);
     expect((await runAthar(['users', 'add', 'Bad Name', '--role', 'liaison', '--data', dir])).code).toBe(2);
     expect((await runAthar(['users', 'add', 'synthetic.c', '--data', dir])).code).toBe(2);
+  }, 120_000);
+
+  it('unlock ends the sign-in back-off of the last admin; reset-password gives them a new one-time password', async () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'athar-users-')), 'data');
+    const config = loadConfig({ ATHAR_DATA: dir, ATHAR_LOG_LEVEL: 'silent' });
+    const { ctx } = await initialise(config);
+    const from = { ...commandLine, ip: '10.30.0.1' };
+    const attempt = (password: string, caller = from) =>
+      servicesOf(ctx).accounts.signIn({ username: 'admin', password }, caller);
+    try {
+      // Someone guesses at the only admin until it is held back.
+      for (let i = 0; i <= signInBackoff.perUsername.free; i++) await attempt(`guess-${i}`);
+      const held = await attempt('guess');
+      expect(held).toMatchObject({ ok: false, refusal: 'rate_limited', failure: 'username_backoff' });
+    } finally {
+      await ctx.close();
+    }
+
+    const unlocked = await runAthar(['users', 'unlock', 'admin', '--data', dir, '--json']);
+    expect(unlocked.code, unlocked.stderr).toBe(0);
+    expect(JSON.parse(unlocked.stdout)).toMatchObject({ username: 'admin', known: true, cleared: 1 });
+    const reset = await runAthar(['users', 'reset-password', 'admin', '--data', dir, '--json']);
+    expect(reset.code, reset.stderr).toBe(0);
+    const { password } = JSON.parse(reset.stdout) as { password: string };
+    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect((await runAthar(['users', 'reset-password', 'nobody', '--data', dir])).code).toBe(2);
+
+    const again = await initialise(config);
+    try {
+      const ok = await servicesOf(again.ctx).accounts.signIn({ username: 'admin', password }, from);
+      expect(ok.ok).toBe(true);
+      const acts = await again.ctx.store.db
+        .selectFrom('audit_log')
+        .select(['action', 'details'])
+        .where('action', 'in', ['sign_in_unlocked', 'password_reset'])
+        .execute();
+      expect(acts.map((a) => a.action).sort()).toEqual(['password_reset', 'sign_in_unlocked']);
+      for (const a of acts) expect(JSON.parse(a.details ?? '{}').via).toBe('cli');
+    } finally {
+      await again.ctx.close();
+    }
+  }, 120_000);
+
+  it('audit searched finds the searches of a name by its digest, and is itself audited', async () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'athar-users-')), 'data');
+    const { ctx } = await initialise(loadConfig({ ATHAR_DATA: dir, ATHAR_LOG_LEVEL: 'silent' }));
+    try {
+      const search = servicesOf(ctx).search;
+      await search.searchFor({ q: 'Synthetic Searched', filter: {}, limit: 5 }, commandLine);
+      await search.searchFor({ q: 'Synthetic Other', filter: {}, limit: 5 }, commandLine);
+    } finally {
+      await ctx.close();
+    }
+    const found = await runAthar(['audit', 'searched', 'synthetic  SEARCHED', '--data', dir, '--json']);
+    expect(found.code, found.stderr).toBe(0);
+    expect(JSON.parse(found.stdout).items).toHaveLength(1);
+    const none = await runAthar(['audit', 'searched', 'Synthetic Nobody', '--data', dir]);
+    expect(none.stdout).toMatch(/no search of that name/);
+    const store = await openStore({ kind: 'sqlite', file: path.join(dir, 'athar.db') });
+    try {
+      const reads = await store.db
+        .selectFrom('audit_log')
+        .select('details')
+        .where('action', '=', 'audit_read')
+        .execute();
+      expect(reads).toHaveLength(2);
+      for (const r of reads) expect(r.details?.toLowerCase()).not.toContain('synthetic');
+    } finally {
+      await store.close();
+    }
   }, 120_000);
 });

@@ -1,21 +1,32 @@
 /**
- * The rules of accounts in numbers. Guessing passwords meets fixed-window rate limits per client address and per
- * username, and a lockout after consecutive failures. docs/access.md quotes these numbers.
+ * The rules of accounts in numbers. Guessing passwords meets a back-off per client address and per typed username
+ * (known or not, so the answers do not tell them apart): a few failures are free, then each one makes the next
+ * attempt wait twice as long as the last, up to a cap. The cap is what an owner waits at worst; nothing locks an
+ * account for good (issue 21, Security 4). docs/access.md quotes these numbers.
  */
-export const signInLimits = {
-  /** Attempts one address may make per window, whatever usernames it tries. */
-  perAddress: { max: 30, windowMs: 15 * 60 * 1000 },
-  /** Attempts on one username per window, from anywhere (known or not, so answers do not tell them apart). */
-  perUsername: { max: 10, windowMs: 15 * 60 * 1000 },
-  /** Consecutive failures (wrong password or wrong TOTP code) that lock an account ... */
-  lockAfter: 5,
-  /** ... and for how long. */
-  lockMs: 15 * 60 * 1000,
-} as const;
+export interface BackoffRule {
+  /** Failures that cost no wait. */
+  free: number;
+  /** The wait after the first failure past the free ones; it doubles with each further failure ... */
+  firstWaitMs: number;
+  /** ... up to this. */
+  maxWaitMs: number;
+  /** A count with no new failure for this long is forgotten. */
+  forgetMs: number;
+}
 
-/** The start of the fixed window holding a moment, as stored text. */
-export function windowStart(nowMs: number, windowMs: number): string {
-  return new Date(Math.floor(nowMs / windowMs) * windowMs).toISOString();
+export const signInBackoff = {
+  /** One address, whatever usernames it tries. */
+  perAddress: { free: 20, firstWaitMs: 1000, maxWaitMs: 15 * 60 * 1000, forgetMs: 24 * 60 * 60 * 1000 },
+  /** One typed username, from anywhere. */
+  perUsername: { free: 5, firstWaitMs: 1000, maxWaitMs: 5 * 60 * 1000, forgetMs: 24 * 60 * 60 * 1000 },
+} as const satisfies Record<string, BackoffRule>;
+
+/** How long the attempt after the `failures`-th failure waits. */
+export function backoffWaitMs(rule: BackoffRule, failures: number): number {
+  if (failures <= rule.free) return 0;
+  const doublings = Math.min(failures - rule.free - 1, 40);
+  return Math.min(rule.maxWaitMs, rule.firstWaitMs * 2 ** doublings);
 }
 
 /** Roles whose new accounts require TOTP unless an admin says otherwise (issue 7: admins and investigators). */

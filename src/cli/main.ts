@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config.js';
 import { DomainError } from '../domain/errors.js';
 import { version } from '../version.js';
+import { registerAudit } from './commands/audit.js';
 import { registerBackup } from './commands/backup.js';
 import { registerBundle } from './commands/bundle.js';
 import { registerContacts } from './commands/contacts.js';
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
   registerModel(program);
   registerSynth(program);
   registerUsers(program);
+  registerAudit(program);
   registerContacts(program);
   registerEstimate(program);
   registerBundle(program);

@@ -32,7 +32,6 @@ export const problemCatalogue = {
   payload_too_large: { status: 413, title: 'The request body is too large.' },
   unsupported_media_type: { status: 415, title: 'Send application/json.' },
   rate_limited: { status: 429, title: 'Too many requests; wait and try again.' },
-  locked: { status: 423, title: 'This account is locked for a while after failed sign-ins.' },
   internal: { status: 500, title: 'Something went wrong on our side; it has been logged.' },
   unavailable: { status: 503, title: 'The service cannot answer right now; try again shortly.' },
 } as const satisfies Record<string, { status: number; title: string }>;

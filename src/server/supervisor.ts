@@ -51,7 +51,9 @@ async function serveAlone(config: Config): Promise<void> {
   const sequencer = await startSequencer(ctx, (error) => app.log.error({ err: error }, 'log sequencer'));
   const tracer = await startTracer(ctx, (error) => app.log.error({ err: error }, 'tracing loop'));
   const ocr = await startOcr(ctx, (error) => app.log.error({ err: error }, 'ocr job'));
+  const pruning = await startLimitPruning(ctx, (error) => app.log.error({ err: error }, 'pruning limits'));
   stopOnSignals(async () => {
+    await pruning.stop();
     await ocr.stop();
     await tracer.stop();
     await sequencer.stop();
@@ -76,6 +78,9 @@ async function servePrimary(config: Config): Promise<void> {
   // One tracing loop per database, here: the workers' records reach it through the queue.
   const tracer = await startTracer(ctx, (error) => say.note(`tracing loop: ${(error as Error).message}`));
   const ocr = await startOcr(ctx, (error) => say.note(`ocr job: ${(error as Error).message}`));
+  const pruning = await startLimitPruning(ctx, (error) =>
+    say.note(`pruning limits: ${(error as Error).message}`),
+  );
   const env = { ATHAR_REVEAL_KEY: (config.server.revealKey ?? randomBytes(32)).toString('base64') };
   const workers = config.server.workers;
   let stopping = false;
@@ -96,6 +101,7 @@ async function servePrimary(config: Config): Promise<void> {
           }),
       ),
     );
+    await pruning.stop();
     await ocr.stop();
     await tracer.stop();
     await sequencer.stop();
@@ -215,6 +221,19 @@ async function startTracer(
   // Export files a stopped server was building are built again.
   await services.exports.resume().catch(onError);
   return services.tracing.tracer;
+}
+
+/**
+ * Rate-limit counters and sign-in back-offs that can no longer limit anything are deleted every ten minutes, and
+ * rate-limit keys of past days with them (issue 21, Security 3).
+ */
+async function startLimitPruning(
+  ctx: AppContext,
+  onError: (error: unknown) => void,
+): Promise<{ stop(): Promise<void> }> {
+  const { servicesOf } = await import('../services/index.js');
+  const { startPruning } = await import('../services/limits/rate-limiter.js');
+  return startPruning(servicesOf(ctx).intake.limiter, onError);
 }
 
 async function startSequencer(

@@ -37,6 +37,7 @@ export interface Database {
   evidence_groups: EvidenceGroupTable;
   api_tokens: ApiTokenTable;
   rate_limits: RateLimitTable;
+  sign_in_backoff: SignInBackoffTable;
   bodies: BodyTable;
   body_labels: BodyLabelTable;
   identification_steps: IdentificationStepTable;
@@ -305,10 +306,12 @@ export interface UserTable {
   password_hash: string;
   /** admin | documenter | reviewer | liaison | investigator */
   role: string;
+  /** Sealed (`sealed:v1:…`, src/services/accounts/totp-seeds.ts); in clear only before migration 0016's time. */
   totp_secret: string | null;
   totp_required: number;
   disabled: number;
   must_change_password: number;
+  /** No longer read: the sign-in back-off (table sign_in_backoff) replaced the lockout (migration 0016). */
   failed_logins: number;
   locked_until: string | null;
   created_at: string;
@@ -450,11 +453,25 @@ export interface ApiTokenTable {
   revoked_at: string | null;
 }
 
-/** A fixed-window counter for rate limits (sign-in, family intake and status lookup). */
+/**
+ * A fixed-window counter for rate limits (family intake and status lookup; migration 0016). The key is an HMAC that
+ * names one window; `bucket` is the start of the 6-hour span in which the window ends, for pruning.
+ */
 export interface RateLimitTable {
   key: string;
-  window_start: string;
+  bucket: string;
   count: number;
+}
+
+/** The sign-in back-off of one address or one typed username, by an HMAC key (migration 0016). */
+export interface SignInBackoffTable {
+  key: string;
+  /** Failed (or not yet finished) attempts since the count was last forgotten. */
+  failures: number;
+  /** No attempt is taken before this time. */
+  not_before: string;
+  /** After this, the count is forgotten (and the row may be pruned). */
+  forget_after: string;
 }
 
 /** A photographed body, keyed on (collection, branch, detainee number, examination number) (migration 0009). */

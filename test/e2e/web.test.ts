@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInBackoff } from '../../src/access/account-rules.js';
 import { hashPassword } from '../../src/access/passwords.js';
 import { newTotpSecret, totpCode } from '../../src/access/totp.js';
 import { UserRepository } from '../../src/store/repositories/users.js';
@@ -52,6 +53,25 @@ describe('the web interface in a real browser', () => {
     await page.waitForSelector('.totals');
     await page.waitForSelector('.chart-card svg');
     await screenshot(page, 'dashboard-en');
+    await ctx.close();
+  });
+
+  it('says how long a held-back sign-in must wait, in Arabic too (issue 21: a back-off, not a lockout)', async () => {
+    const ctx = await context('ar');
+    const page = await ctx.newPage();
+    const username = 'synthetic-nobody-guessed';
+    for (let i = 0; i <= signInBackoff.perUsername.free; i++) {
+      const res = await page.request.post(`${server.url}/api/session`, {
+        data: { username, password: `guess-${i}` },
+      });
+      expect(res.status()).toBe(401);
+    }
+    await page.goto(`${server.url}/sign-in`);
+    await page.fill('input[name="username"]', username);
+    await page.fill('input[name="password"]', 'one more guess');
+    await page.press('input[name="password"]', 'Enter');
+    await page.waitForSelector('.error-note');
+    expect(await page.textContent('.error-note')).toMatch(/محاولات كثيرة\. حاول مرة أخرى بعد \d+ ثانية/);
     await ctx.close();
   });
 

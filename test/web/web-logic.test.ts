@@ -3,7 +3,7 @@ import { policy } from '../../src/access/policies.js';
 import { asciiDigits } from '../../web/src/lib/digits.js';
 import { fieldLabel, levelLabel, snake } from '../../web/src/lib/fields.js';
 import { homeFor, screensFor } from '../../web/src/lib/nav.js';
-import { problemFields, problemSentence } from '../../web/src/lib/problems.js';
+import { backoffSentence, problemFields, problemSentence } from '../../web/src/lib/problems.js';
 import { reasonSentence } from '../../web/src/lib/reasons.js';
 import { verdictForKey } from '../../web/src/lib/review-keys.js';
 import { waterfallBars } from '../../web/src/lib/waterfall.js';
@@ -85,7 +85,10 @@ describe('labels and problems', () => {
   });
 
   it('says every problem in plain words and names invalid fields', () => {
-    expect(problemSentence('locked')).toMatch(/locked/);
+    expect(problemSentence('rate_limited')).toMatch(/Too many attempts/);
+    // The sign-in back-off says how long to wait (issue 21): seconds, then whole minutes.
+    expect(backoffSentence(8)).toEqual({ key: 'Too many attempts. Try again in {{n}} seconds.', count: 8 });
+    expect(backoffSentence(290)).toEqual({ key: 'Too many attempts. Try again in {{n}} minutes.', count: 5 });
     expect(problemSentence('no_such_code')).toBe('Something went wrong. Please try again.');
     expect(
       problemFields({ code: 'validation_failed', errors: [{ path: 'body.person.birthDate', message: 'x' }] }),

@@ -10,7 +10,9 @@ interface DataOptions {
 
 /** `athar users add|list`: accounts from the command line, for the operator of the machine. */
 export function registerUsers(program: Command): void {
-  const users = program.command('users').description('user accounts: add one, list them');
+  const users = program
+    .command('users')
+    .description('user accounts: add one, list them, end a sign-in back-off, reset a password');
 
   withJson(withDataOptions(users.command('add')))
     .description('create a user with a one-time password (printed once; changed at first sign-in)')
@@ -79,5 +81,63 @@ export function registerUsers(program: Command): void {
         ].filter(Boolean);
         printLine(`${u.username.padEnd(24)} ${u.role.padEnd(13)} ${flags.join(', ')}`);
       }
+    });
+
+  withJson(withDataOptions(users.command('unlock')))
+    .description(
+      'end the sign-in back-off of a username (known or not), e.g. an admin held back by someone guessing',
+    )
+    .argument('<username>', 'the username as it is typed at sign-in')
+    .option('--address <ip>', 'also end the back-off of this client address')
+    .option('--all-addresses', 'also end the back-off of every client address')
+    .action(async (username: string, options: DataOptions & { address?: string; allAddresses?: boolean }) => {
+      const { withWritableData } = await import('../data-session.js');
+      const { servicesOf } = await import('../../services/index.js');
+      const { commandLine } = await import('../../access/caller.js');
+      const done = await withWritableData(configFrom(options), (ctx) =>
+        servicesOf(ctx).accounts.unlock(
+          username,
+          {
+            ...(options.address ? { address: options.address } : {}),
+            ...(options.allAddresses ? { allAddresses: true } : {}),
+          },
+          commandLine,
+        ),
+      );
+      if (options.json)
+        return printJson({ username, known: done.userId !== undefined, cleared: done.cleared });
+      printLine(
+        done.cleared > 0
+          ? `${username} may sign in again at once (${done.cleared} back-off ${done.cleared === 1 ? 'entry' : 'entries'} cleared).`
+          : `${username} was not held back; nothing to clear.`,
+      );
+    });
+
+  withJson(withDataOptions(users.command('reset-password')))
+    .description(
+      'give a user a new one-time password (printed once); ends their sessions, tokens and sign-in back-off',
+    )
+    .argument('<username>', 'an existing username')
+    .option('--reset-totp', 'also remove their authenticator, to be enrolled again (a lost phone)')
+    .action(async (username: string, options: DataOptions & { resetTotp?: boolean }) => {
+      const { withWritableData } = await import('../data-session.js');
+      const { servicesOf } = await import('../../services/index.js');
+      const { commandLine } = await import('../../access/caller.js');
+      const done = await withWritableData(configFrom(options), async (ctx) => {
+        const accounts = servicesOf(ctx).accounts;
+        const user = await accounts.userByName(username);
+        if (!user) throw new CliError(`no user ${username} (athar users list shows them)`, exitCodes.usage);
+        const { password } = await accounts.resetPassword(
+          user.id,
+          { resetTotp: options.resetTotp === true },
+          commandLine,
+        );
+        return { user, password };
+      });
+      if (options.json) return printJson({ user: done.user, password: done.password });
+      printLine(`${done.user.username}: new one-time password, shown once: ${done.password}`);
+      printLine(
+        `  they choose their own at next sign-in${options.resetTotp ? ' and set up TOTP again' : ''}.`,
+      );
     });
 }

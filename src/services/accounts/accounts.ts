@@ -1,4 +1,4 @@
-import { minPasswordLength, signInLimits, totpByDefault, windowStart } from '../../access/account-rules.js';
+import { minPasswordLength, totpByDefault } from '../../access/account-rules.js';
 import type { Actor } from '../../access/actor.js';
 import type { Caller } from '../../access/caller.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../access/passwords.js';
@@ -14,16 +14,17 @@ import {
   CredentialRepository,
   credentialsChanged,
 } from '../../store/repositories/credentials.js';
-import { RateLimitRepository } from '../../store/repositories/rate-limits.js';
 import { type User, type UserPatch, UserRepository } from '../../store/repositories/users.js';
 import type { AuditService } from '../audit/audit.js';
 import type { AppContext } from '../context.js';
+import { isSealed } from '../keys/installation-keys.js';
+import { SignInBackoff } from '../limits/backoff.js';
+import { TotpSeeds } from './totp-seeds.js';
 
 /** Why a sign-in failed, for the audit log; the caller learns only the refusal. */
 export type SignInFailure =
-  | 'address_limit'
-  | 'username_limit'
-  | 'locked'
+  | 'address_backoff'
+  | 'username_backoff'
   | 'unknown_user'
   | 'password'
   | 'disabled'
@@ -43,10 +44,10 @@ export type SignInOutcome =
     }
   | {
       ok: false;
-      refusal: 'rate_limited' | 'locked' | 'unauthenticated' | 'totp_required';
+      refusal: 'rate_limited' | 'unauthenticated' | 'totp_required';
       failure: SignInFailure;
       userId?: string;
-      /** Seconds until a throttled or locked caller may try again. */
+      /** Seconds until a caller held back may try again. */
       retryAfter?: number;
     };
 
@@ -55,10 +56,18 @@ let dummyHash: Promise<string> | undefined;
 
 /** Sign-in, passwords, TOTP enrolment, API tokens and user administration: the accounts of issue 7. */
 export class AccountService {
+  /** The sign-in back-off per address and per typed username (src/services/limits/backoff.ts). */
+  readonly backoff: SignInBackoff;
+  /** TOTP seeds, sealed at rest (src/services/accounts/totp-seeds.ts). */
+  readonly totpSeeds: TotpSeeds;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly audit: AuditService,
-  ) {}
+  ) {
+    this.backoff = new SignInBackoff(ctx.config, () => ctx.store.db);
+    this.totpSeeds = new TotpSeeds(ctx.config, () => ctx.store.db);
+  }
 
   private get store() {
     return this.ctx.store;
@@ -114,6 +123,10 @@ export class AccountService {
     return outcome;
   }
 
+  /**
+   * One attempt, let in (and counted) by the back-off first: a refusal there answers 429 alike for known and unknown
+   * usernames, before any password is checked. What turns out not to be a failure is taken back.
+   */
   private async attemptSignIn(input: {
     username: string;
     password: string;
@@ -121,9 +134,25 @@ export class AccountService {
     address: string;
   }): Promise<SignInOutcome> {
     const now = this.clock();
-    const throttled = await this.throttle(input.address, input.username, now);
-    if (throttled) return throttled;
+    const admitted = await this.backoff.admit(input.address, input.username, now);
+    if (!admitted.ok) {
+      return {
+        ok: false,
+        refusal: 'rate_limited',
+        failure: admitted.failure,
+        retryAfter: admitted.retryAfter,
+      };
+    }
+    const outcome = await this.checkSignIn(input, now);
+    if (outcome.ok) await this.backoff.succeeded(admitted);
+    else if (outcome.failure === 'totp_missing') await this.backoff.notAFailure(admitted);
+    return outcome;
+  }
 
+  private async checkSignIn(
+    input: { username: string; password: string; totp?: string },
+    now: number,
+  ): Promise<SignInOutcome> {
     const row = await this.users.signInRow({ username: input.username });
     if (!row) {
       dummyHash ??= hashPassword(newSecret());
@@ -131,30 +160,21 @@ export class AccountService {
       return { ok: false, refusal: 'unauthenticated', failure: 'unknown_user' };
     }
     const userId = row.id;
-    if (row.locked_until && row.locked_until > this.iso(now)) {
-      return {
-        ok: false,
-        refusal: 'locked',
-        failure: 'locked',
-        userId,
-        retryAfter: Math.ceil((Date.parse(row.locked_until) - now) / 1000),
-      };
-    }
     if (!(await verifyPassword(row.password_hash, input.password))) {
-      return this.fail(userId, 'unauthenticated', 'password', now);
+      return { ok: false, refusal: 'unauthenticated', failure: 'password', userId };
     }
     // Checked after the password so that a disabled account answers like a wrong password, in the same time.
     if (row.disabled === 1) return { ok: false, refusal: 'unauthenticated', failure: 'disabled', userId };
     if (row.totp_secret) {
       // Asking for the code is the normal second step, not a failure.
       if (!input.totp) return { ok: false, refusal: 'totp_required', failure: 'totp_missing', userId };
-      const step = totpStep(row.totp_secret, input.totp, now);
-      if (step === null) return this.fail(userId, 'totp_required', 'totp_wrong', now);
+      const secret = await this.totpSeeds.open(userId, row.totp_secret);
+      const step = totpStep(secret, input.totp, now);
+      if (step === null) return { ok: false, refusal: 'totp_required', failure: 'totp_wrong', userId };
       if (!(await this.users.acceptTotpStep(userId, step))) {
-        return this.fail(userId, 'totp_required', 'totp_replayed', now);
+        return { ok: false, refusal: 'totp_required', failure: 'totp_replayed', userId };
       }
     }
-    if (row.failed_logins > 0 || row.locked_until) await this.users.clearFailures(userId);
 
     const enrolmentOnly = row.totp_required === 1 && !row.totp_secret;
     const token = newSecret();
@@ -172,41 +192,29 @@ export class AccountService {
     return { ok: true, user, token, sessionId, csrfToken, enrolmentOnly };
   }
 
-  /** Counts the attempt against its address and its username; answers a refusal once either is over its limit. */
-  private async throttle(address: string, username: string, now: number): Promise<SignInOutcome | null> {
-    const limits = new RateLimitRepository(this.store.db);
-    // Keys are digests: the table should not hold typed usernames (sometimes a password typed in the wrong box).
-    const checks = [
-      ['address_limit', `sign-in:address:${secretDigest(address)}`, signInLimits.perAddress],
-      ['username_limit', `sign-in:username:${secretDigest(username)}`, signInLimits.perUsername],
-    ] as const;
-    for (const [failure, key, limit] of checks) {
-      const start = windowStart(now, limit.windowMs);
-      if ((await limits.hit(key, limit.windowMs, now)) > limit.max) {
-        const retryAfter = Math.ceil((Date.parse(start) + limit.windowMs - now) / 1000);
-        return { ok: false, refusal: 'rate_limited', failure, retryAfter };
-      }
-    }
-    // Now and then, forget windows that ended long ago.
-    if (Math.random() < 0.01) await limits.prune(this.iso(now - 24 * 60 * 60 * 1000));
-    return null;
-  }
-
-  private async fail(
-    userId: string,
-    refusal: 'unauthenticated' | 'totp_required',
-    failure: SignInFailure,
-    now: number,
-  ): Promise<SignInOutcome> {
-    const locked = await this.users.recordFailure(
-      userId,
-      signInLimits.lockAfter,
-      this.iso(now + signInLimits.lockMs),
-    );
-    if (locked) {
-      return { ok: false, refusal: 'locked', failure, userId, retryAfter: signInLimits.lockMs / 1000 };
-    }
-    return { ok: false, refusal, failure, userId };
+  /**
+   * `athar users unlock USERNAME`: ends the back-off of a username (known or not) and, when asked, of one address
+   * or of every address. The recovery path of an admin held back by someone guessing (docs/access.md).
+   */
+  async unlock(
+    username: string,
+    options: { address?: string; allAddresses?: boolean },
+    caller: Caller,
+  ): Promise<{ cleared: number; userId?: string }> {
+    const cleared = await this.backoff.unlock(username, {
+      ...(options.address ? { address: options.address } : {}),
+      ...(options.allAddresses ? { all: true } : {}),
+    });
+    const user = await this.users.findByUsername(username);
+    await this.audit.record(caller, {
+      action: 'sign_in_unlocked',
+      ...(user ? { subjectType: 'user', subjectId: user.id } : {}),
+      details: {
+        cleared,
+        address: options.address ? 'one' : options.allAddresses ? 'all' : 'none',
+      },
+    });
+    return { cleared, ...(user ? { userId: user.id } : {}) };
   }
 
   /** Ends a session without an act of its own (a new sign-in replaces the old session). */
@@ -266,7 +274,7 @@ export class AccountService {
       throw new DomainError('conflict', 'TOTP is already set up; an admin can reset it (password reset)');
     }
     const secret = newTotpSecret();
-    await this.users.setPendingTotp(userId, secret);
+    await this.users.setPendingTotp(userId, this.totpSeeds.seal(userId, secret));
     return { secret, uri: totpUri(secret, username) };
   }
 
@@ -277,12 +285,14 @@ export class AccountService {
     if (!row?.totp_pending_secret) {
       throw new DomainError('conflict', 'start enrolment first (POST /api/me/totp)');
     }
-    const secret = row.totp_pending_secret;
-    const step = totpStep(secret, code, this.clock());
+    const stored = row.totp_pending_secret;
+    const step = totpStep(this.totpSeeds.openPending(userId, stored), code, this.clock());
     if (step === null)
       throw new DomainError('invalid', 'the code does not match; check the app', { field: 'code' });
+    // The seed stays sealed: the pending value becomes the active one as it is.
+    const active = isSealed(stored) ? stored : this.totpSeeds.seal(userId, stored);
     await this.store.transaction(async (trx) => {
-      await new UserRepository(trx).activateTotp(userId, secret, step);
+      await new UserRepository(trx).activateTotp(userId, active, step);
       await new CredentialRepository(trx).endEnrolment(userId);
     });
     credentialsChanged();
@@ -470,7 +480,7 @@ export class AccountService {
   }
 
   /**
-   * A new one-time password for a user who lost theirs: failures and lockout are cleared, every session ends and
+   * A new one-time password for a user who lost theirs: the username's back-off ends, every session ends and
    * every token is revoked, and with `resetTotp` the authenticator must be enrolled again.
    */
   async resetPassword(
@@ -480,15 +490,20 @@ export class AccountService {
   ): Promise<{ password: string }> {
     const password = generatePassword();
     const hash = await hashPassword(password);
-    const ended = await this.store.transaction(async (trx) => {
+    const { ended, username } = await this.store.transaction(async (trx) => {
       const users = new UserRepository(trx);
-      if (!(await users.findById(id))) throw new DomainError('not_found', `no user ${id}`);
+      const user = await users.findById(id);
+      if (!user) throw new DomainError('not_found', `no user ${id}`);
       await users.setPassword(id, hash, true);
-      await users.clearFailures(id);
       if (options.resetTotp) await users.clearTotp(id);
-      return new CredentialRepository(trx).endCredentialsOf(id, this.iso());
+      return {
+        ended: await new CredentialRepository(trx).endCredentialsOf(id, this.iso()),
+        username: user.username,
+      };
     });
     credentialsChanged();
+    // The new password is no use while the username waits out a back-off someone else ran up.
+    await this.backoff.unlock(username);
     await this.audit.record(caller, {
       action: 'password_reset',
       subjectType: 'user',

@@ -2,6 +2,7 @@ import type { Caller } from '../../access/caller.js';
 import { type AuditFilter, AuditRepository, type AuditRow } from '../../store/repositories/audit.js';
 import type { AppContext } from '../context.js';
 import { AuditWriter } from './audit-writer.js';
+import { SearchDigests } from './search-digest.js';
 
 /** What one audited act says: what was done to what, and anything that explains it (never personal data). */
 export interface AuditedAct {
@@ -57,5 +58,20 @@ export class AuditService {
     });
     const last = items.at(-1);
     return { items, ...(rows.length > page.limit && last ? { nextCursor: String(last.id) } : {}) };
+  }
+
+  /**
+   * Whether (and when, by whom) a name was searched: the rows of searches whose `qDigest` is the name's digest under
+   * `keys/audit.key`. For whoever holds the key (the command line); audited as `audit_read` with the digest, never
+   * the name.
+   */
+  async searchesOf(name: string, caller: Caller, limit = 500): Promise<AuditRow[]> {
+    const digest = new SearchDigests(this.ctx.config).digest(name);
+    const rows = await new AuditRepository(this.ctx.store.db).searchesWithDigest(digest, limit);
+    await this.record(caller, {
+      action: 'audit_read',
+      details: { filter: { action: 'search', qDigest: digest } },
+    });
+    return rows;
   }
 }

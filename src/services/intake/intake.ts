@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type Caller, can } from '../../access/caller.js';
 import { sameSecret, secretDigest } from '../../access/secrets.js';
 import {
@@ -17,13 +16,13 @@ import { DomainError } from '../../domain/errors.js';
 import type { PublicStatus, ReportStatus } from '../../domain/reports.js';
 import { newId } from '../../ids.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
-import { RateLimitRepository } from '../../store/repositories/rate-limits.js';
 import { RecordRepository } from '../../store/repositories/records.js';
 import { ReportRepository, type ReportRepository as Reports } from '../../store/repositories/reports.js';
 import { UserRepository } from '../../store/repositories/users.js';
 import type { Db } from '../../store/store.js';
 import type { AuditService } from '../audit/audit.js';
 import type { AppContext } from '../context.js';
+import { RateLimiter } from '../limits/rate-limiter.js';
 import { seesWithdrawn } from '../registry/consent-filter.js';
 import { tracingQueued } from '../tracing/signal.js';
 import { type ContactDetails, ContactKeyError, openContact, sealContact } from './contact-cipher.js';
@@ -62,21 +61,22 @@ export interface FiledReport {
 /** A hash of the same shape as a stored one, compared against when the reference is unknown. */
 const decoyHash = secretDigest(newCaseSecret());
 
-/** Rate-limit keys carry digests, not addresses or references, so the table says nothing about who asked. */
-function limitKey(kind: string, value: string): string {
-  return `intake:${kind}:${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
-}
-
 /** Family intake: filing a report, the anonymous status lookup, and what liaisons do with reports. */
 export class IntakeService {
   /** The contacts keys (AES-256-GCM); read lazily so a server without one still serves everything else. */
   private readonly contactKeys: ContactKeys;
+  /**
+   * Counters keyed by HMACs under a key of the day, dated to a 6-hour bucket, pruned on a schedule: the table gives
+   * back no address and dates no filing (src/services/limits/rate-limiter.ts).
+   */
+  readonly limiter: RateLimiter;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly audit: AuditService,
   ) {
     this.contactKeys = contactKeysProvider(ctx.config);
+    this.limiter = new RateLimiter(ctx);
   }
 
   /** The contacts key cannot be read: say so without naming server paths; the cause goes to the server's log. */
@@ -100,20 +100,17 @@ export class IntakeService {
   }
 
   /** Counts a hit and says whether it went over the limit. */
-  private async over(key: string, limit: { max: number; windowMs: number }): Promise<boolean> {
-    const limits = new RateLimitRepository(this.ctx.store.db);
-    const now = this.ctx.clock();
-    const count = await limits.hit(key, limit.windowMs, now);
-    // Now and then, forget windows that can no longer limit anything.
-    if (Math.random() < 0.01) {
-      await limits.prune(new Date(now - 2 * 60 * 60_000).toISOString(), 'intake:');
-    }
-    return count > limit.max;
+  private async over(
+    kind: string,
+    value: string,
+    limit: { max: number; windowMs: number },
+  ): Promise<boolean> {
+    return (await this.limiter.hit(`intake:${kind}`, value, limit)).over;
   }
 
   /** Whether a public filing from this address is over its limit (counted per call). */
   async filingLimited(address: string): Promise<boolean> {
-    return this.over(limitKey('file', address), intakeLimits.filingPerAddress);
+    return this.over('file', address, intakeLimits.filingPerAddress);
   }
 
   /**
@@ -208,8 +205,8 @@ export class IntakeService {
    */
   async lookupStatus(typedReference: string, typedSecret: string, address: string): Promise<LookupAnswer> {
     const reference = canonicalReference(typedReference);
-    const overAddress = await this.over(limitKey('status-addr', address), intakeLimits.statusPerAddress);
-    const overReference = await this.over(limitKey('status-ref', reference), intakeLimits.statusPerReference);
+    const overAddress = await this.over('status-addr', address, intakeLimits.statusPerAddress);
+    const overReference = await this.over('status-ref', reference, intakeLimits.statusPerReference);
     const found = await new ReportRepository(this.ctx.store.db).credentialsOf(reference);
     const matches = sameSecret(secretDigest(canonicalSecret(typedSecret)), found?.secretHash ?? decoyHash);
     if (overAddress || overReference) return 'rate_limited';

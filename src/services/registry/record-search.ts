@@ -12,6 +12,7 @@ import { compareTokens, explainTokens, keys, parseParts, prepareToken } from '..
 import { type RecordFilter, RecordRepository, type RecordView } from '../../store/repositories/records.js';
 import type { Store } from '../../store/store.js';
 import type { AuditService } from '../audit/audit.js';
+import { SearchDigests } from '../audit/search-digest.js';
 import type { AppContext } from '../context.js';
 import { seesWithdrawn } from './consent-filter.js';
 import type { PlaceService } from './places.js';
@@ -151,6 +152,8 @@ export function scoreName(
 }
 
 export class RecordSearch {
+  private readonly digests: SearchDigests;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly deps: {
@@ -159,7 +162,9 @@ export class RecordSearch {
       sources: SourceService;
       audit: AuditService;
     },
-  ) {}
+  ) {
+    this.digests = new SearchDigests(ctx.config);
+  }
 
   private get store(): Store {
     return this.ctx.store;
@@ -210,8 +215,9 @@ export class RecordSearch {
     await this.deps.audit.record(caller, {
       action: 'search',
       subjectType: 'record',
+      // The searched name only as a keyed digest, the filters as given (docs/access.md, "Searches in the audit").
       details: {
-        q: query.q ?? null,
+        qDigest: query.q?.trim() ? this.digests.digest(query.q) : null,
         governorate: query.filter.governorate ?? null,
         branch: query.filter.branch ?? null,
         source: query.filter.source ?? null,

@@ -93,6 +93,16 @@ export class StatementCache {
 
 const header = Buffer.from('SQLite format 3\0', 'latin1');
 
+/** Takes the group and other bits off a file, if it is there and ours to change (a read-only copy is left alone). */
+export function ownerOnly(file: string): void {
+  try {
+    const stat = fs.statSync(file);
+    if ((stat.mode & 0o077) !== 0) fs.chmodSync(file, stat.mode & 0o7700);
+  } catch {
+    // Missing, or not ours to change: nothing to do here.
+  }
+}
+
 /**
  * Opens (or creates) the SQLite file with the settings athar relies on: WAL so readers never block the writer,
  * foreign keys enforced, a busy timeout instead of immediate SQLITE_BUSY, and full sync so a committed row
@@ -127,6 +137,10 @@ export function openSqlite(file: string): { db: Kysely<Database>; raw: SQLite.Da
   } catch {
     throw new StoreError(`database folder ${dir} is not writable`, 'not_writable');
   }
+  // Owner-only (issue 21, Security 6): made 0600 before SQLite opens it, so its WAL and shared-memory files, which
+  // SQLite makes with the database's own mode, are 0600 too; files made earlier with wider modes are narrowed.
+  if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', 0o600));
+  ownerOnly(file);
   let raw: SQLite.Database;
   try {
     raw = new SQLite(file);
@@ -139,6 +153,7 @@ export function openSqlite(file: string): { db: Kysely<Database>; raw: SQLite.Da
     // Reads through a memory map rather than read() calls: log proofs at 10M entries drop from ~1.2 to ~0.86 ms.
     raw.pragma('mmap_size = 1073741824');
     raw.prepare('select count(*) from sqlite_master').get();
+    for (const companion of [`${file}-wal`, `${file}-shm`, `${file}-journal`]) ownerOnly(companion);
   } catch (error) {
     throw new StoreError(
       `${file} cannot be opened as a SQLite database: ${(error as Error).message}`,

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import { nowIso } from '../../ids.js';
+import type { AuditLogTable } from '../schema.js';
 import type { Db } from '../store.js';
 
 export interface AuditEntry {
@@ -27,7 +29,7 @@ export interface AuditRow extends Required<Omit<AuditEntry, 'details'>> {
   details: Record<string, unknown> | null;
 }
 
-/** Who read or did what, when. Append-only: nothing here updates or deletes. */
+/** Who read or did what, when. Append-only: nothing here deletes, and only `redactDetails` updates. */
 export class AuditRepository {
   constructor(private readonly db: Db) {}
 
@@ -70,6 +72,47 @@ export class AuditRepository {
     return out;
   }
 
+  /** Search rows after `afterId` whose details still name the searched text (`"q":`), oldest first. */
+  async searchesNamingText(
+    afterId: number,
+    limit: number,
+  ): Promise<{ id: number; details: string | null }[]> {
+    return this.db
+      .selectFrom('audit_log')
+      .select(['id', 'details'])
+      .where('action', '=', 'search')
+      .where('id', '>', afterId)
+      .where('details', 'like', '%"q":%')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Puts new details on a written row: only to take a searched name out of it (issue 21, docs/access.md), the one
+   * change ever made to the log.
+   */
+  async redactDetails(id: number, details: Record<string, unknown>): Promise<void> {
+    await this.db
+      .updateTable('audit_log')
+      .set({ details: JSON.stringify(details) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Rows of searches whose details hold this digest of the searched name, newest first. */
+  async searchesWithDigest(digest: string, limit: number): Promise<AuditRow[]> {
+    const rows = await this.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'search')
+      .where('details', 'like', `%"qDigest":"${digest.replace(/[^0-9a-f:]/g, '')}"%`)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRow);
+  }
+
   async query(filter: AuditFilter & { limit?: number; beforeId?: number }): Promise<AuditRow[]> {
     let q = this.db.selectFrom('audit_log').selectAll();
     if (filter.actorId) q = q.where('actor_id', '=', filter.actorId);
@@ -83,16 +126,20 @@ export class AuditRepository {
       .orderBy('id', 'desc')
       .limit(Math.min(filter.limit ?? 100, 1000))
       .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      at: r.at,
-      actorId: r.actor_id,
-      actorRole: r.actor_role,
-      action: r.action,
-      subjectType: r.subject_type,
-      subjectId: r.subject_id,
-      details: r.details ? (JSON.parse(r.details) as Record<string, unknown>) : null,
-      ip: r.ip,
-    }));
+    return rows.map(toRow);
   }
+}
+
+function toRow(r: Selectable<AuditLogTable>): AuditRow {
+  return {
+    id: r.id,
+    at: r.at,
+    actorId: r.actor_id,
+    actorRole: r.actor_role,
+    action: r.action,
+    subjectType: r.subject_type,
+    subjectId: r.subject_id,
+    details: r.details ? (JSON.parse(r.details) as Record<string, unknown>) : null,
+    ip: r.ip,
+  };
 }

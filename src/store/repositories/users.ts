@@ -11,7 +11,7 @@ export interface User {
   totpRequired: boolean;
   disabled: boolean;
   mustChangePassword: boolean;
-  /** Whether an authenticator app is set up (the secret itself never leaves this repository's sign-in reads). */
+  /** Whether an authenticator app is set up (the sealed seed never leaves this repository's sign-in reads). */
   totpEnrolled: boolean;
   createdAt: string;
 }
@@ -19,14 +19,7 @@ export interface User {
 /** What a sign-in needs to check: the stored secrets and the account's state. */
 export type SignInRow = Pick<
   UserTable,
-  | 'id'
-  | 'password_hash'
-  | 'totp_secret'
-  | 'totp_required'
-  | 'failed_logins'
-  | 'locked_until'
-  | 'disabled'
-  | 'totp_pending_secret'
+  'id' | 'password_hash' | 'totp_secret' | 'totp_required' | 'disabled' | 'totp_pending_secret'
 >;
 
 export interface UserPatch {
@@ -113,16 +106,7 @@ export class UserRepository {
   async signInRow(by: { username: string } | { id: string }): Promise<SignInRow | undefined> {
     let q = this.db
       .selectFrom('users')
-      .select([
-        'id',
-        'password_hash',
-        'totp_secret',
-        'totp_required',
-        'failed_logins',
-        'locked_until',
-        'disabled',
-        'totp_pending_secret',
-      ]);
+      .select(['id', 'password_hash', 'totp_secret', 'totp_required', 'disabled', 'totp_pending_secret']);
     q = 'id' in by ? q.where('id', '=', by.id) : q.where('username', '=', by.username);
     return q.executeTakeFirst();
   }
@@ -166,31 +150,38 @@ export class UserRepository {
     return Number(row.n);
   }
 
-  /**
-   * Counts one failed sign-in; the `lockAfter`-th in a row locks the account until `lockedUntil` and starts the
-   * count again. Answers whether this failure locked it.
-   */
-  async recordFailure(id: string, lockAfter: number, lockedUntil: string): Promise<boolean> {
-    const row = await this.db
+  /** Replaces a stored TOTP seed (active or pending) if it is still `seen`: sealing one stored in clear. */
+  async replaceTotpSeed(
+    id: string,
+    column: 'totp_secret' | 'totp_pending_secret',
+    seen: string,
+    next: string,
+  ): Promise<boolean> {
+    const result = await this.db
       .updateTable('users')
-      .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
+      .set({ [column]: next })
       .where('id', '=', id)
-      .returning('failed_logins')
+      .where(column, '=', seen)
       .executeTakeFirst();
-    if (!row || Number(row.failed_logins) < lockAfter) return false;
-    await this.db
-      .updateTable('users')
-      .set({ failed_logins: 0, locked_until: lockedUntil })
-      .where('id', '=', id)
-      .execute();
-    return true;
+    return Number(result.numUpdatedRows) === 1;
   }
 
-  async clearFailures(id: string): Promise<void> {
-    await this.db
-      .updateTable('users')
-      .set({ failed_logins: 0, locked_until: null })
-      .where('id', '=', id)
+  /** The users with a TOTP seed, active or pending, not stored as `prefix…` (seeds from before sealing). */
+  async seedsNotStartingWith(
+    prefix: string,
+  ): Promise<{ id: string; totp_secret: string | null; totp_pending_secret: string | null }[]> {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'totp_secret', 'totp_pending_secret'])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('totp_secret', 'is not', null), eb('totp_secret', 'not like', `${prefix}%`)]),
+          eb.and([
+            eb('totp_pending_secret', 'is not', null),
+            eb('totp_pending_secret', 'not like', `${prefix}%`),
+          ]),
+        ]),
+      )
       .execute();
   }
 

@@ -2,7 +2,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api, type List, type Place } from '../api.js';
 import { type Language, languages } from '../i18n.js';
-import { fieldLabel, problemFields, problemSentence } from '../lib/index.js';
+import { backoffSentence, fieldLabel, problemFields, problemSentence } from '../lib/index.js';
 
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
@@ -30,9 +30,11 @@ export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
   const code = error instanceof ApiError ? error.code : 'internal';
   const fields = error instanceof ApiError ? problemFields(error.problem) : [];
+  const wait = error instanceof ApiError ? error.problem.retryAfter : undefined;
+  const backoff = code === 'rate_limited' && typeof wait === 'number' ? backoffSentence(wait) : undefined;
   return (
     <div className="error-note" role="alert">
-      <p>{t(problemSentence(code))}</p>
+      <p>{backoff ? t(backoff.key, { n: backoff.count }) : t(problemSentence(code))}</p>
       {fields.length > 0 && (
         <ul>
           {fields.map((f) => (

@@ -4,7 +4,7 @@ export { droppedFiles, type PickedFile, pickedFiles } from './dropped-files.js';
 export { comparisonOf, fieldLabel, levelLabel, recordFields, snake } from './fields.js';
 export { msg } from './msg.js';
 export { homeFor, screensFor, staffScreens } from './nav.js';
-export { problemFields, problemSentence } from './problems.js';
+export { backoffSentence, problemFields, problemSentence } from './problems.js';
 export { purposes } from './purposes.js';
 export { type MatchReason, reasonSentence } from './reasons.js';
 export { type Verdict, verdictForKey } from './review-keys.js';

@@ -7,6 +7,8 @@ export interface ProblemBody {
   code?: string;
   detail?: string;
   errors?: { path: string; message: string }[];
+  /** Seconds to wait, on a sign-in held back (429). */
+  retryAfter?: number;
 }
 
 /** Plain-language sentences (translation keys) for each problem code a person can meet. */
@@ -21,11 +23,16 @@ const sentences: Record<string, string> = {
   conflict: msg('This changed while you were looking at it. Reload and try again.'),
   payload_too_large: msg('What you sent is too large.'),
   rate_limited: msg('Too many attempts. Wait a minute and try again.'),
-  locked: msg('This account is locked for a while after failed sign-ins. Try again later.'),
   internal: msg('Something went wrong on our side. It has been logged; please try again later.'),
   unavailable: msg('The service cannot answer right now. Please try again shortly.'),
   network: msg('The service cannot be reached. Check your connection and try again.'),
 };
+
+/** What a person held back by the sign-in back-off reads: the wait, rounded up to seconds or minutes. */
+export function backoffSentence(seconds: number): { key: string; count: number } {
+  if (seconds < 90) return { key: msg('Too many attempts. Try again in {{n}} seconds.'), count: seconds };
+  return { key: msg('Too many attempts. Try again in {{n}} minutes.'), count: Math.ceil(seconds / 60) };
+}
 
 export function problemSentence(code: string | undefined): string {
   return sentences[code ?? ''] ?? msg('Something went wrong. Please try again.');

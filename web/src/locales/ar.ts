@@ -125,8 +125,8 @@ export const ar: Record<string, string> = {
     'تغيّر هذا أثناء اطلاعك عليه. أعد التحميل وحاول مرة أخرى.',
   'What you sent is too large.': 'ما أرسلته كبير جداً.',
   'Too many attempts. Wait a minute and try again.': 'محاولات كثيرة. انتظر دقيقة وحاول مرة أخرى.',
-  'This account is locked for a while after failed sign-ins. Try again later.':
-    'هذا الحساب مقفل لبعض الوقت بعد محاولات دخول فاشلة. حاول لاحقاً.',
+  'Too many attempts. Try again in {{n}} seconds.': 'محاولات كثيرة. حاول مرة أخرى بعد {{n}} ثانية.',
+  'Too many attempts. Try again in {{n}} minutes.': 'محاولات كثيرة. حاول مرة أخرى بعد {{n}} دقيقة.',
   'Something went wrong on our side. It has been logged; please try again later.':
     'حدث خطأ من جهتنا وقد سُجّل. يرجى المحاولة لاحقاً.',
   'The service cannot answer right now. Please try again shortly.':

@@ -35,7 +35,11 @@ export async function sessionRoutes(app: App, services: Services): Promise<void>
         callerOf(request),
       );
       if (!outcome.ok) {
-        if (outcome.retryAfter !== undefined) reply.header('retry-after', String(outcome.retryAfter));
+        // Held back: the same 429 and body for a known and an unknown username (the back-off keys on the typed name).
+        if (outcome.retryAfter !== undefined) {
+          reply.header('retry-after', String(outcome.retryAfter));
+          throw new Problem(outcome.refusal, undefined, { retryAfter: outcome.retryAfter });
+        }
         throw new Problem(outcome.refusal);
       }
       const { user } = outcome;

@@ -357,13 +357,8 @@ export class ExportRequestService {
   }
 
   private async named(views: ExportRequestView[]): Promise<ExportRequestView[]> {
-    const users = new UserRepository(this.ctx.store.db);
     const ids = new Set(views.flatMap((v) => (v.decidedBy ? [v.requestedBy, v.decidedBy] : [v.requestedBy])));
-    const names = new Map<string, string | null>();
-    for (const id of ids) {
-      const user = await users.findById(id);
-      names.set(id, user ? (user.displayName ?? user.username) : null);
-    }
+    const names = await new UserRepository(this.ctx.store.db).namesOf([...ids]);
     return views.map((v) => ({
       ...v,
       requestedByName: names.get(v.requestedBy) ?? null,

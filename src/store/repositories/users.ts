@@ -88,6 +88,17 @@ export class UserRepository {
     return row ? toUser(row) : undefined;
   }
 
+  /** How each of these users is named to colleagues (display name, else username), in one query. */
+  async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'display_name'])
+      .where('id', 'in', [...ids])
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.display_name ?? r.username]));
+  }
+
   async findByUsername(username: string): Promise<User | undefined> {
     const row = await this.db
       .selectFrom('users')

@@ -22,6 +22,11 @@ export interface Store {
    * append-only rows such as the audit log's, which a group-commit writer batches.
    */
   append(statements: readonly CompiledQuery[]): Promise<void>;
+  /**
+   * A compiled select's rows as arrays, in its column order: for reads of a million rows (exports), where building
+   * an object per row costs more than reading it.
+   */
+  rows(query: CompiledQuery): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
@@ -38,12 +43,22 @@ export async function openStore(
   let db: Kysely<Database>;
   let capabilities: Capabilities;
   let location: string;
+  let rows: Store['rows'];
   if (database.kind === 'sqlite') {
-    ({ db } = openSqlite(database.file));
+    let raw: ReturnType<typeof openSqlite>['raw'];
+    ({ db, raw } = openSqlite(database.file));
+    rows = async (query) =>
+      raw
+        .prepare(query.sql)
+        .raw(true)
+        .all(...(query.parameters as unknown[])) as unknown[][];
     capabilities = sqliteCapabilities;
     location = database.file;
   } else {
-    ({ db } = await openPostgres(database.url, database.poolSize));
+    let pool: Awaited<ReturnType<typeof openPostgres>>['pool'];
+    ({ db, pool } = await openPostgres(database.url, database.poolSize));
+    rows = async (query) =>
+      (await pool.query({ text: query.sql, values: [...query.parameters], rowMode: 'array' })).rows;
     capabilities = postgresCapabilities;
     location = database.url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
   }
@@ -62,6 +77,7 @@ export async function openStore(
           for (const statement of statements) await trx.executeQuery(statement);
         });
     },
+    rows,
     close: () => db.destroy(),
   };
   try {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -10,7 +11,11 @@ export interface Config {
   server: {
     host: string;
     port: number;
-    trustProxy: boolean;
+    /**
+     * Which proxies in front may speak for the client (X-Forwarded-For/-Proto): false for none, a hop count, or
+     * addresses/CIDRs (and proxy-addr's names loopback, linklocal, uniquelocal). Never "every peer".
+     */
+    trustProxy: false | number | string[];
     webRoot: string;
     /** Server processes sharing the port (node:cluster); 1 serves in this process. */
     workers: number;
@@ -67,7 +72,8 @@ export const configVariables = {
   ATHAR_TRUST_PROXY: {
     flag: undefined,
     default: 'false',
-    about: 'true when behind a TLS-terminating proxy: honour X-Forwarded-*, mark cookies Secure',
+    about:
+      'the proxies in front (TLS-terminating): their addresses/CIDRs, comma-separated, or a hop count; true means loopback only. Their X-Forwarded-* is honoured, cookies marked Secure',
   },
   ATHAR_LOG_LEVEL: {
     flag: '--log-level',
@@ -116,9 +122,44 @@ const secretVariables: ReadonlySet<string> = new Set(['ATHAR_CONTACTS_KEY', 'ATH
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
-const boolText = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One trusted proxy: an address, an address/prefix, or one of proxy-addr's names. */
+function isProxyAddress(text: string): boolean {
+  if (proxyNames.has(text)) return true;
+  const [address = '', prefix, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * ATHAR_TRUST_PROXY (docs/access.md "Client addresses"): false, a hop count (1–10), or a list of proxies. `true`
+ * trusts a proxy on this machine only (loopback): it no longer lets every peer name its own address.
+ */
+const trustProxyText = z.string().transform((v, ctx): false | number | string[] => {
+  const text = v.trim().toLowerCase();
+  if (['false', 'no', 'off', '0', ''].includes(text)) return false;
+  if (['true', 'yes', 'on'].includes(text)) return ['loopback'];
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops >= 1 && hops <= 10) return hops;
+  } else {
+    const list = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    if (list.length > 0 && list.every(isProxyAddress)) return list;
+  }
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      "must be false, a hop count 1–10, or the proxies' addresses/CIDRs, comma-separated (true: loopback only)",
+  });
+  return z.NEVER;
+});
 
 const key32 = z
   .string()
@@ -155,7 +196,7 @@ const schema = z.object({
     .int('must be a whole number')
     .min(1, 'must be 1–64')
     .max(64, 'must be 1–64'),
-  ATHAR_TRUST_PROXY: boolText,
+  ATHAR_TRUST_PROXY: trustProxyText,
   ATHAR_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     message: 'must be one of fatal, error, warn, info, debug, trace, silent',
   }),

@@ -18,9 +18,6 @@ export function windowStart(nowMs: number, windowMs: number): string {
   return new Date(Math.floor(nowMs / windowMs) * windowMs).toISOString();
 }
 
-/** Roles whose new accounts require TOTP unless an admin says otherwise (issue 7: admins and investigators). */
-export const totpByDefault: readonly string[] = ['admin', 'investigator'];
-
 /** Shortest password a person may choose; generated one-time passwords are longer. */
 export const minPasswordLength = 12;
 

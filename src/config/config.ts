@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { isRole, type Role, roles } from '../access/roles.js';
 
 /** Everything athar reads from its environment, validated once at start. */
 export interface Config {
@@ -31,6 +32,13 @@ export interface Config {
   uploads: { maxBytes: number; dir: string };
   /** OCR (docs/ocr.md): the tesseract binary, or null when turned off (ATHAR_TESSERACT=off). */
   ocr: { tesseract: string | null };
+  /** Account rules an installation may set (docs/access.md "TOTP" and "Bulk reads of contacts"). */
+  accounts: {
+    /** Roles whose accounts must use TOTP: new accounts, and accounts given the role, cannot be without it. */
+    totpRoles: Role[];
+    /** An alert (audit row and log line) when one account reads contacts of this many reports in the window. */
+    contactsAlert: { reports: number; windowMs: number };
+  };
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -115,6 +123,18 @@ export const configVariables = {
     about:
       'the tesseract binary that reads card numbers and scanned registries (docs/ocr.md); off turns OCR off',
   },
+  ATHAR_TOTP_ROLES: {
+    flag: undefined,
+    default: 'admin,investigator,liaison',
+    about:
+      'roles whose accounts must use TOTP (comma-separated, or none); by default admins and every role that reads contacts or originals',
+  },
+  ATHAR_CONTACTS_ALERT: {
+    flag: undefined,
+    default: '20/60',
+    about:
+      'REPORTS/MINUTES: alert (audit row contacts_bulk_read, a log line) when one account reads the contacts of that many reports within that many minutes',
+  },
 } as const;
 
 /** Variables whose values are secrets: never echoed in configuration errors. */
@@ -159,6 +179,40 @@ const trustProxyText = z.string().transform((v, ctx): false | number | string[] 
       "must be false, a hop count 1–10, or the proxies' addresses/CIDRs, comma-separated (true: loopback only)",
   });
   return z.NEVER;
+});
+
+/** ATHAR_TOTP_ROLES: roles, comma-separated; `none` for no role. */
+const totpRolesText = z.string().transform((v, ctx): Role[] => {
+  const text = v.trim().toLowerCase();
+  if (text === 'none') return [];
+  const list = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const unknown = list.filter((r) => !isRole(r));
+  if (list.length === 0 || unknown.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be roles (${roles.join(', ')}), comma-separated, or none`,
+    });
+    return z.NEVER;
+  }
+  return [...new Set(list)] as Role[];
+});
+
+/** ATHAR_CONTACTS_ALERT: REPORTS/MINUTES. */
+const contactsAlertText = z.string().transform((v, ctx) => {
+  const m = /^\s*(\d{1,6})\s*\/\s*(\d{1,5})\s*$/.exec(v);
+  const reports = Number(m?.[1]);
+  const minutes = Number(m?.[2]);
+  if (!m || reports < 2 || minutes < 1 || minutes > 7 * 24 * 60) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be REPORTS/MINUTES, e.g. 20/60 (at least 2 reports, 1–10080 minutes)',
+    });
+    return z.NEVER;
+  }
+  return { reports, windowMs: minutes * 60_000 };
 });
 
 const key32 = z
@@ -217,6 +271,8 @@ const schema = z.object({
     .min(1024, 'must be at least 1024')
     .max(2 ** 50, 'must be at most 2^50'),
   ATHAR_TESSERACT: z.string().min(1, 'must not be empty'),
+  ATHAR_TOTP_ROLES: totpRolesText,
+  ATHAR_CONTACTS_ALERT: contactsAlertText,
 });
 
 /**
@@ -253,6 +309,9 @@ export function loadConfig(
     ATHAR_EXPORT_HOURS: pick('ATHAR_EXPORT_HOURS', undefined) ?? '72',
     ATHAR_UPLOAD_MAX_BYTES: pick('ATHAR_UPLOAD_MAX_BYTES', undefined) ?? '2147483648',
     ATHAR_TESSERACT: pick('ATHAR_TESSERACT', undefined) ?? 'tesseract',
+    ATHAR_TOTP_ROLES: pick('ATHAR_TOTP_ROLES', undefined) ?? configVariables.ATHAR_TOTP_ROLES.default,
+    ATHAR_CONTACTS_ALERT:
+      pick('ATHAR_CONTACTS_ALERT', undefined) ?? configVariables.ATHAR_CONTACTS_ALERT.default,
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -293,6 +352,7 @@ export function loadConfig(
     exports: { dir: path.join(dataDir, 'exports'), hours: v.ATHAR_EXPORT_HOURS },
     uploads: { maxBytes: v.ATHAR_UPLOAD_MAX_BYTES, dir: path.join(dataDir, 'uploads') },
     ocr: { tesseract: v.ATHAR_TESSERACT === 'off' ? null : v.ATHAR_TESSERACT },
+    accounts: { totpRoles: v.ATHAR_TOTP_ROLES, contactsAlert: v.ATHAR_CONTACTS_ALERT },
   };
 }
 

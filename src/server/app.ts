@@ -172,6 +172,8 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   });
 
   const services = servicesOf(ctx);
+  // Alerts (docs/access.md "Bulk reads of contacts") go to the log as well: ids and numbers, no personal data.
+  services.audit.onAlert((alert) => app.log.warn({ alert }, `alert: ${alert.action}`));
   const access = registerAccess(app, services);
   app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () =>
     app.swagger(),

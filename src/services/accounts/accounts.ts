@@ -1,4 +1,4 @@
-import { minPasswordLength, signInLimits, totpByDefault, windowStart } from '../../access/account-rules.js';
+import { minPasswordLength, signInLimits, windowStart } from '../../access/account-rules.js';
 import type { Actor } from '../../access/actor.js';
 import type { Caller } from '../../access/caller.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../access/passwords.js';
@@ -391,12 +391,27 @@ export class AccountService {
     return users.map((u) => ({ ...u, lastSignInAt: last.get(u.id) ?? null }));
   }
 
+  /** Whether accounts of this role must use TOTP (ATHAR_TOTP_ROLES; docs/access.md "TOTP"). */
+  mustUseTotp(role: string): boolean {
+    return (this.ctx.config.accounts.totpRoles as readonly string[]).includes(role);
+  }
+
+  private totpRuleError(role: string): DomainError {
+    return new DomainError(
+      'invalid',
+      `a ${role} must use TOTP on this installation (ATHAR_TOTP_ROLES): it reads contact details, originals or accounts`,
+      { field: 'totpRequired' },
+    );
+  }
+
   /** A new account with a one-time password (shown once; changed at first sign-in). */
   async createUser(
     input: { username: string; displayName?: string | null; role: string; totpRequired?: boolean },
     caller: Caller,
   ): Promise<{ user: User; password: string }> {
     if (!isRole(input.role)) throw new DomainError('invalid', `no role ${input.role}`, { field: 'role' });
+    const totpRequired = input.totpRequired ?? this.mustUseTotp(input.role);
+    if (!totpRequired && this.mustUseTotp(input.role)) throw this.totpRuleError(input.role);
     if (await this.users.findByUsername(input.username)) {
       throw new DomainError('conflict', `username ${input.username} is taken`, { field: 'username' });
     }
@@ -407,7 +422,7 @@ export class AccountService {
       passwordHash: await hashPassword(password),
       role: input.role,
       mustChangePassword: true,
-      totpRequired: input.totpRequired ?? totpByDefault.includes(input.role),
+      totpRequired,
     });
     await this.audit.record(caller, {
       action: 'user_created',
@@ -443,7 +458,14 @@ export class AccountService {
             { field: patch.disabled ? 'disabled' : 'role' },
           );
         }
-        await users.update(id, patch);
+        // A role that must use TOTP (ATHAR_TOTP_ROLES) brings the requirement, and it cannot be lifted.
+        const role = patch.role ?? before.role;
+        const effective = { ...patch };
+        if (this.mustUseTotp(role)) {
+          if (patch.totpRequired === false) throw this.totpRuleError(role);
+          if (!before.totpRequired) effective.totpRequired = true;
+        }
+        await users.update(id, effective);
         const after = (await users.findById(id)) as User;
         const ends =
           (after.disabled && !before.disabled) ||

@@ -296,6 +296,7 @@ export class IntakeService {
         subjectId: id,
         details: { present: contact !== null },
       });
+      await this.audit.watchContactReads(caller);
     }
     return {
       ...report,
@@ -364,6 +365,7 @@ export class IntakeService {
       subjectId: id,
       details: { present: contact !== null, reason: why },
     });
+    await this.audit.watchContactReads(caller);
     return contact;
   }
 

@@ -357,7 +357,9 @@ describeEachDialect('family intake', (store, dialect) => {
     const view = read.json();
     expect(view.contact).toEqual({ name: 'هدى', phone: '+963 933 111 222' });
     expect(view.record.fullName).toBe('محمد أحمد خالد الحلبي');
-    expect(view.anteMortem.heightCm).toBe(178);
+    // Medical history needs forensic:read of its own (issue 21): a liaison files it but does not read it back.
+    expect(view).not.toHaveProperty('anteMortem');
+    expect(read.body).not.toContain('تاج ذهبي');
     expect(view).not.toHaveProperty('secretHash');
     const audits = await store()
       .db.selectFrom('audit_log')

@@ -279,7 +279,9 @@ export class IntakeService {
     const report = await this.reports().get(id);
     if (!report) throw new DomainError('not_found', `no report ${id}`);
     const history = await this.reports().consentHistory(id);
-    const anteMortem = await this.reports().profile(id);
+    // Medical history is forensic material: it needs forensic:read of its own, not only reports:read.
+    const readsProfile = can(caller, 'forensic:read');
+    const anteMortem = readsProfile ? await this.reports().profile(id) : undefined;
     const record = await this.records().get(report.recordId);
     let contact: ContactDetails | null | undefined;
     if (withContact) {
@@ -289,6 +291,9 @@ export class IntakeService {
         : null;
     }
     await this.audit.record(caller, { action: 'read_report', subjectType: 'report', subjectId: id });
+    if (readsProfile && anteMortem !== undefined) {
+      await this.audit.record(caller, { action: 'read_antemortem', subjectType: 'report', subjectId: id });
+    }
     if (withContact) {
       await this.audit.record(caller, {
         action: 'read_contact',
@@ -321,7 +326,7 @@ export class IntakeService {
         : null,
       consent: currentConsent(history),
       consentHistory: history,
-      anteMortem: anteMortem ?? null,
+      ...(readsProfile ? { anteMortem: anteMortem ?? null } : {}),
       notes: await this.reports().notes(id),
       ...(contact !== undefined ? { contact } : {}),
     };

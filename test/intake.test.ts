@@ -290,18 +290,41 @@ describeEachDialect('family intake', (store, dialect) => {
     expect((await status(newCaseReference(), newCaseSecret(), freshAddress())).statusCode).toBe(404);
   });
 
-  it('limits lookups per reference, whether or not the reference exists, even with the right secret', async () => {
+  it('limits lookups per reference from one address, whether or not it exists, without blocking the family', async () => {
     const { reference, secret } = (await file()).json();
     const invented = newCaseReference();
+    const attacker = freshAddress();
     for (let i = 0; i < intakeLimits.statusPerReference.max; i++) {
-      expect((await status(reference, newCaseSecret())).statusCode).toBe(404);
-      expect((await status(invented, newCaseSecret())).statusCode).toBe(404);
+      expect((await status(reference, newCaseSecret(), attacker)).statusCode).toBe(404);
+      expect((await status(invented, newCaseSecret(), attacker)).statusCode).toBe(404);
     }
-    const real = await status(reference, secret);
-    const fake = await status(invented, secret);
+    const real = await status(reference, secret, attacker);
+    const fake = await status(invented, secret, attacker);
     expect(real.statusCode).toBe(429);
     expect(fake.statusCode).toBe(429);
     expect(real.body).toBe(fake.body);
+    // Whoever knows the reference and guesses from one address cannot lock the family out (issue 21).
+    const family = await status(reference, secret, freshAddress());
+    expect(family.statusCode).toBe(200);
+  });
+
+  it('writes no row for a refused lookup: the counters stand where the refusal found them', async () => {
+    const address = freshAddress();
+    for (let i = 0; i < intakeLimits.statusPerAddress.max; i++) {
+      await status(newCaseReference(), newCaseSecret(), address);
+    }
+    const counters = () =>
+      store()
+        .db.selectFrom('rate_limits')
+        .select(['key', 'count', 'window_start'])
+        .where('key', 'like', 'intake:status%')
+        .orderBy('key')
+        .execute();
+    const before = await counters();
+    for (let i = 0; i < 5; i++) {
+      expect((await status(newCaseReference(), newCaseSecret(), address)).statusCode).toBe(429);
+    }
+    expect(await counters()).toEqual(before);
   });
 
   it('limits filings per client address', async () => {

@@ -59,6 +59,9 @@ export interface FiledReport {
   recordId: string;
 }
 
+/** Thrown inside the lookup's transaction to roll back a half-counted refusal. */
+const refused = new Error('status lookup over its limit');
+
 /** A hash of the same shape as a stored one, compared against when the reference is unknown. */
 const decoyHash = secretDigest(newCaseSecret());
 
@@ -204,15 +207,40 @@ export class IntakeService {
   /**
    * The anonymous status lookup. A wrong reference and a wrong secret take the same path: both rate-limit
    * counters are hit, the reference is looked up, the secret is hashed and compared in constant time against the
-   * stored hash or a decoy, and the answer is the same 'not_found'.
+   * stored hash or a decoy, and the answer is the same 'not_found'. Limits are per address, and per reference from
+   * that address (never per reference alone, or whoever knows a reference could block its family's lookups); a
+   * refused lookup counts nothing and writes no row (docs/intake.md "Limits").
    */
   async lookupStatus(typedReference: string, typedSecret: string, address: string): Promise<LookupAnswer> {
     const reference = canonicalReference(typedReference);
-    const overAddress = await this.over(limitKey('status-addr', address), intakeLimits.statusPerAddress);
-    const overReference = await this.over(limitKey('status-ref', reference), intakeLimits.statusPerReference);
+    const now = this.ctx.clock();
+    const counted = await this.ctx.store
+      .transaction(async (trx) => {
+        const limits = new RateLimitRepository(trx);
+        const perAddress = intakeLimits.statusPerAddress;
+        const perReference = intakeLimits.statusPerReference;
+        if (
+          !(await limits.hitUnder(limitKey('status-addr', address), perAddress.windowMs, now, perAddress.max))
+        )
+          return false;
+        const pair = limitKey('status-ref', `${reference}\n${address}`);
+        // Over the reference's limit: undo the address's count too, so that nothing of the refusal stays.
+        if (!(await limits.hitUnder(pair, perReference.windowMs, now, perReference.max))) throw refused;
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (error === refused) return false;
+        throw error;
+      });
+    if (!counted) return 'rate_limited';
+    if (Math.random() < 0.01) {
+      await new RateLimitRepository(this.ctx.store.db).prune(
+        new Date(now - 2 * 60 * 60_000).toISOString(),
+        'intake:',
+      );
+    }
     const found = await new ReportRepository(this.ctx.store.db).credentialsOf(reference);
     const matches = sameSecret(secretDigest(canonicalSecret(typedSecret)), found?.secretHash ?? decoyHash);
-    if (overAddress || overReference) return 'rate_limited';
     if (!found || !matches) return 'not_found';
     return { status: publicStatusOf[found.status] };
   }

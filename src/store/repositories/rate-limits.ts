@@ -34,4 +34,31 @@ export class RateLimitRepository {
     const result = await q.executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+
+  /**
+   * Counts one hit on `key` only while the window holding `nowMs` has fewer than `max`: answers false, writing
+   * nothing, when it is full (a refused attempt leaves no row behind). One conditional upsert on both dialects.
+   */
+  async hitUnder(key: string, windowMs: number, nowMs: number, max: number): Promise<boolean> {
+    const row = await this.db
+      .insertInto('rate_limits')
+      .values({ key, window_start: windowStart(nowMs, windowMs), count: 1 })
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({
+            count: sql<number>`case when ${sql.ref('rate_limits.window_start')} = ${sql.ref('excluded.window_start')} then ${sql.ref('rate_limits.count')} + 1 else 1 end`,
+            window_start: sql<string>`${sql.ref('excluded.window_start')}`,
+          })
+          .where((eb) =>
+            eb.or([
+              eb('rate_limits.window_start', '<>', eb.ref('excluded.window_start')),
+              eb('rate_limits.count', '<', max),
+            ]),
+          ),
+      )
+      .returning('count')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
 }

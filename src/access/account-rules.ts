@@ -18,6 +18,9 @@ export function windowStart(nowMs: number, windowMs: number): string {
   return new Date(Math.floor(nowMs / windowMs) * windowMs).toISOString();
 }
 
+/** Attempts at `POST /api/me/password` per user and window: each checks a guess at the current password. */
+export const passwordChangeLimits = { max: 5, windowMs: 15 * 60 * 1000 } as const;
+
 /** Shortest password a person may choose; generated one-time passwords are longer. */
 export const minPasswordLength = 12;
 

@@ -1,6 +1,12 @@
-import { minPasswordLength, signInLimits, windowStart } from '../../access/account-rules.js';
+import {
+  minPasswordLength,
+  passwordChangeLimits,
+  signInLimits,
+  windowStart,
+} from '../../access/account-rules.js';
 import type { Actor } from '../../access/actor.js';
 import type { Caller } from '../../access/caller.js';
+import { isCommonPassword } from '../../access/common-passwords.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../access/passwords.js';
 import { type Permission, permissionsOf } from '../../access/policies.js';
 import { isRole } from '../../access/roles.js';
@@ -231,18 +237,47 @@ export class AccountService {
   async changePassword(
     input: { current: string; next: string },
     caller: Caller & { actor: Actor },
-  ): Promise<void> {
+  ): Promise<{ retryAfter?: number }> {
     const userId = caller.actor.userId;
     const sessionId = caller.actor.credentialId;
     if (input.next.length < minPasswordLength) {
       throw new DomainError('invalid', `use at least ${minPasswordLength} characters`, { field: 'next' });
     }
+    // Each attempt checks a guess at the current password: a stolen session must not try them without end.
+    const now = this.clock();
+    const limit = passwordChangeLimits;
+    const attempts = await new RateLimitRepository(this.store.db).hit(
+      `me-password:${userId}`,
+      limit.windowMs,
+      now,
+    );
+    if (attempts > limit.max) {
+      await this.audit.record(caller, {
+        action: 'password_change_failed',
+        subjectType: 'user',
+        subjectId: userId,
+        details: { reason: 'rate_limited' },
+      });
+      const start = Date.parse(windowStart(now, limit.windowMs));
+      return { retryAfter: Math.ceil((start + limit.windowMs - now) / 1000) };
+    }
     const row = await this.users.signInRow({ id: userId });
     if (!row || !(await verifyPassword(row.password_hash, input.current))) {
+      await this.audit.record(caller, {
+        action: 'password_change_failed',
+        subjectType: 'user',
+        subjectId: userId,
+        details: { reason: 'current' },
+      });
       throw new DomainError('invalid', 'the current password is not right', { field: 'current' });
     }
     if (input.next === input.current) {
       throw new DomainError('invalid', 'choose a password different from the current one', { field: 'next' });
+    }
+    if (isCommonPassword(input.next, caller.actor.username)) {
+      throw new DomainError('invalid', 'this password is among the first an attacker tries; choose another', {
+        field: 'next',
+      });
     }
     const hash = await hashPassword(input.next);
     const ended = await this.store.transaction(async (trx) => {
@@ -256,6 +291,7 @@ export class AccountService {
       subjectId: userId,
       details: ended,
     });
+    return {};
   }
 
   /** Offers a new TOTP secret; it becomes active only when a code from it is confirmed. */

@@ -157,6 +157,10 @@ describeEachDialect('family intake', (store, dialect) => {
       .where('id', '=', record.source_id)
       .executeTakeFirstOrThrow();
     expect(source.kind).toBe('family');
+    // Sources are listed to every staff role: the name does not carry the report's id (issue 21).
+    expect(source.name).toMatch(/^family report [0-9a-f]{12}$/);
+    expect(JSON.stringify(source)).not.toContain(report.id);
+    expect(JSON.stringify(source)).not.toContain(report.id.replaceAll('-', '').slice(-12));
 
     const consents = await db
       .selectFrom('report_consents')

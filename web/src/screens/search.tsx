@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { api, type List, type Place, type RecordItem } from '../api.js';
+import { api, type List, type Place, type RecordItem, searchRecords } from '../api.js';
 import { ErrorNote, Loading, useFormatDate, useLoad, usePlaceName } from '../components/common.js';
 import { msg, reasonSentence } from '../lib/index.js';
 import { useSession } from '../session.js';
@@ -55,7 +55,7 @@ export function SearchScreen() {
   const results = useLoad(
     () =>
       searched
-        ? api.get<List<RecordItem>>('/api/records', { ...current, limit: 50 })
+        ? searchRecords<List<RecordItem>>({ ...current, limit: 50 })
         : Promise.resolve({ items: [] } as List<RecordItem>),
     [query],
   );
@@ -73,7 +73,7 @@ export function SearchScreen() {
 
   async function loadMore() {
     if (!nextCursor) return;
-    const page = await api.get<List<RecordItem>>('/api/records', {
+    const page = await searchRecords<List<RecordItem>>({
       ...current,
       limit: 50,
       cursor: nextCursor,

@@ -5,6 +5,7 @@ import { roles } from '../src/access/roles.js';
 import { loadConfig } from '../src/config/config.js';
 import type { Alert } from '../src/services/audit/audit.js';
 import { servicesOf } from '../src/services/index.js';
+import { totpRoles } from '../src/store/migrations/0017-totp-roles.js';
 import { AuditRepository } from '../src/store/repositories/audit.js';
 import { type ApiClient, type ApiHarness, createApi } from './api.js';
 import { describeEachDialect } from './stores.js';
@@ -48,6 +49,25 @@ describeEachDialect('TOTP by role, and bulk reads of contacts', (store) => {
   afterAll(async () => api.close());
 
   const username = () => `syn-${randomBytes(5).toString('hex')}`;
+
+  it('migration 0017 requires TOTP of existing liaisons and investigators and limits their sessions to enrolment', async () => {
+    const liaison = await api.as('liaison');
+    const reviewer = await api.as('reviewer');
+    // biome-ignore lint/suspicious/noExplicitAny: the migration takes an untyped database
+    await totpRoles().up(store().db as any);
+    const users = await store()
+      .db.selectFrom('users')
+      .select(['id', 'totp_required'])
+      .where('id', 'in', [liaison.user?.id ?? '', reviewer.user?.id ?? ''])
+      .execute();
+    const required = Object.fromEntries(users.map((u) => [u.id, u.totp_required]));
+    expect(required[liaison.user?.id ?? '']).toBe(1);
+    expect(required[reviewer.user?.id ?? '']).toBe(0);
+    const limited = await liaison.get('/api/records?limit=1');
+    expect(limited.statusCode).toBe(403);
+    expect(limited.json().code).toBe('enrolment_required');
+    expect((await reviewer.get('/api/records?limit=1')).statusCode).toBe(200);
+  });
 
   it('makes liaisons and investigators use TOTP, and the requirement cannot be lifted for them', async () => {
     for (const role of ['liaison', 'investigator', 'admin']) {

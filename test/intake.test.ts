@@ -157,6 +157,10 @@ describeEachDialect('family intake', (store, dialect) => {
       .where('id', '=', record.source_id)
       .executeTakeFirstOrThrow();
     expect(source.kind).toBe('family');
+    // Sources are listed to every staff role: the name does not carry the report's id (issue 21).
+    expect(source.name).toMatch(/^family report [0-9a-f]{12}$/);
+    expect(JSON.stringify(source)).not.toContain(report.id);
+    expect(JSON.stringify(source)).not.toContain(report.id.replaceAll('-', '').slice(-12));
 
     const consents = await db
       .selectFrom('report_consents')
@@ -290,18 +294,36 @@ describeEachDialect('family intake', (store, dialect) => {
     expect((await status(newCaseReference(), newCaseSecret(), freshAddress())).statusCode).toBe(404);
   });
 
-  it('limits lookups per reference, whether or not the reference exists, even with the right secret', async () => {
+  it('limits lookups per reference from one address, whether or not it exists, without blocking the family', async () => {
     const { reference, secret } = (await file()).json();
     const invented = newCaseReference();
+    const attacker = freshAddress();
     for (let i = 0; i < intakeLimits.statusPerReference.max; i++) {
-      expect((await status(reference, newCaseSecret())).statusCode).toBe(404);
-      expect((await status(invented, newCaseSecret())).statusCode).toBe(404);
+      expect((await status(reference, newCaseSecret(), attacker)).statusCode).toBe(404);
+      expect((await status(invented, newCaseSecret(), attacker)).statusCode).toBe(404);
     }
-    const real = await status(reference, secret);
-    const fake = await status(invented, secret);
+    const real = await status(reference, secret, attacker);
+    const fake = await status(invented, secret, attacker);
     expect(real.statusCode).toBe(429);
     expect(fake.statusCode).toBe(429);
     expect(real.body).toBe(fake.body);
+    // Whoever knows the reference and guesses from one address cannot lock the family out (issue 21).
+    const family = await status(reference, secret, freshAddress());
+    expect(family.statusCode).toBe(200);
+  });
+
+  it('writes no row for a refused lookup: the counters stand where the refusal found them', async () => {
+    const address = freshAddress();
+    for (let i = 0; i < intakeLimits.statusPerAddress.max; i++) {
+      await status(newCaseReference(), newCaseSecret(), address);
+    }
+    const counters = () =>
+      store().db.selectFrom('rate_limits').select(['key', 'count', 'bucket']).orderBy('key').execute();
+    const before = await counters();
+    for (let i = 0; i < 5; i++) {
+      expect((await status(newCaseReference(), newCaseSecret(), address)).statusCode).toBe(429);
+    }
+    expect(await counters()).toEqual(before);
   });
 
   it('limits filings per client address', async () => {
@@ -357,7 +379,9 @@ describeEachDialect('family intake', (store, dialect) => {
     const view = read.json();
     expect(view.contact).toEqual({ name: 'هدى', phone: '+963 933 111 222' });
     expect(view.record.fullName).toBe('محمد أحمد خالد الحلبي');
-    expect(view.anteMortem.heightCm).toBe(178);
+    // Medical history needs forensic:read of its own (issue 21): a liaison files it but does not read it back.
+    expect(view).not.toHaveProperty('anteMortem');
+    expect(read.body).not.toContain('تاج ذهبي');
     expect(view).not.toHaveProperty('secretHash');
     const audits = await store()
       .db.selectFrom('audit_log')
@@ -446,7 +470,7 @@ describeEachDialect('family intake', (store, dialect) => {
     expect((await reader.get(`/api/records/${recordId}`)).statusCode).toBe(404);
     expect((await liaison.get(`/api/records/${recordId}`)).statusCode).toBe(200);
     const found = async (client: typeof reader) =>
-      (await client.get(`/api/records?q=${encodeURIComponent('محمد أحمد خالد الحلبي')}&limit=100`))
+      (await client.post('/api/records/search', { q: 'محمد أحمد خالد الحلبي', limit: 100 }))
         .json()
         .items.map((r: { id: string }) => r.id);
     expect(await found(reader)).not.toContain(recordId);

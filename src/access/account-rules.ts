@@ -29,8 +29,8 @@ export function backoffWaitMs(rule: BackoffRule, failures: number): number {
   return Math.min(rule.maxWaitMs, rule.firstWaitMs * 2 ** doublings);
 }
 
-/** Roles whose new accounts require TOTP unless an admin says otherwise (issue 7: admins and investigators). */
-export const totpByDefault: readonly string[] = ['admin', 'investigator'];
+/** Attempts at `POST /api/me/password` per user and window: each checks a guess at the current password. */
+export const passwordChangeLimits = { max: 5, windowMs: 15 * 60 * 1000 } as const;
 
 /** Shortest password a person may choose; generated one-time passwords are longer. */
 export const minPasswordLength = 12;

@@ -50,7 +50,23 @@ describe('configuration', () => {
     expect(problems.join('\n')).toMatch(/ATHAR_PORT \(or --port\): must be a number \(got "eighty"\)/);
     expect(problems.join('\n')).toMatch(/ATHAR_LOG_LEVEL/);
     expect(problems.join('\n')).toMatch(/ATHAR_DATABASE_URL/);
-    expect(problems.join('\n')).toMatch(/ATHAR_TRUST_PROXY: must be true or false/);
+    expect(problems.join('\n')).toMatch(/ATHAR_TRUST_PROXY: must be false, a hop count/);
+  });
+
+  it('trusts only the proxies named: addresses/CIDRs or a hop count; true means loopback, never every peer', () => {
+    const trust = (v: string) => loadConfig({ ATHAR_TRUST_PROXY: v }).server.trustProxy;
+    expect(trust('false')).toBe(false);
+    expect(trust('true')).toEqual(['loopback']);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.1, 192.168.0.0/16,::1,fd00::/8')).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '::1',
+      'fd00::/8',
+    ]);
+    for (const bad of ['*', '0.0.0.0/33', '10.0.0.1/x', 'proxy.example.org', '11', 'maybe']) {
+      expect(() => trust(bad), bad).toThrow(/ATHAR_TRUST_PROXY/);
+    }
   });
 
   it('refuses an S3 blob store for now with a reason', () => {

@@ -1,5 +1,7 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { isRole, type Role, roles } from '../access/roles.js';
 
 /** Everything athar reads from its environment, validated once at start. */
 export interface Config {
@@ -10,7 +12,11 @@ export interface Config {
   server: {
     host: string;
     port: number;
-    trustProxy: boolean;
+    /**
+     * Which proxies in front may speak for the client (X-Forwarded-For/-Proto): false for none, a hop count, or
+     * addresses/CIDRs (and proxy-addr's names loopback, linklocal, uniquelocal). Never "every peer".
+     */
+    trustProxy: false | number | string[];
     webRoot: string;
     /** Server processes sharing the port (node:cluster); 1 serves in this process. */
     workers: number;
@@ -28,6 +34,13 @@ export interface Config {
   ocr: { tesseract: string | null };
   /** The backup folder the server backs up into from the /backups screen (`athar backup --out` takes any). */
   backups: { dir: string };
+  /** Account rules an installation may set (docs/access.md "TOTP" and "Bulk reads of contacts"). */
+  accounts: {
+    /** Roles whose accounts must use TOTP: new accounts, and accounts given the role, cannot be without it. */
+    totpRoles: Role[];
+    /** An alert (audit row and log line) when one account reads contacts of this many reports in the window. */
+    contactsAlert: { reports: number; windowMs: number };
+  };
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -69,7 +82,8 @@ export const configVariables = {
   ATHAR_TRUST_PROXY: {
     flag: undefined,
     default: 'false',
-    about: 'true when behind a TLS-terminating proxy: honour X-Forwarded-*, mark cookies Secure',
+    about:
+      'the proxies in front (TLS-terminating): their addresses/CIDRs, comma-separated, or a hop count; true means loopback only. Their X-Forwarded-* is honoured, cookies marked Secure',
   },
   ATHAR_LOG_LEVEL: {
     flag: '--log-level',
@@ -117,6 +131,18 @@ export const configVariables = {
     about:
       'the tesseract binary that reads card numbers and scanned registries (docs/ocr.md); off turns OCR off',
   },
+  ATHAR_TOTP_ROLES: {
+    flag: undefined,
+    default: 'admin,investigator,liaison',
+    about:
+      'roles whose accounts must use TOTP (comma-separated, or none); by default admins and every role that reads contacts or originals',
+  },
+  ATHAR_CONTACTS_ALERT: {
+    flag: undefined,
+    default: '20/60',
+    about:
+      'REPORTS/MINUTES: alert (audit row contacts_bulk_read, a log line) when one account reads the contacts of that many reports within that many minutes',
+  },
 } as const;
 
 /** Variables whose values are secrets: never echoed in configuration errors. */
@@ -124,9 +150,78 @@ const secretVariables: ReadonlySet<string> = new Set(['ATHAR_CONTACTS_KEY', 'ATH
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
-const boolText = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One trusted proxy: an address, an address/prefix, or one of proxy-addr's names. */
+function isProxyAddress(text: string): boolean {
+  if (proxyNames.has(text)) return true;
+  const [address = '', prefix, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * ATHAR_TRUST_PROXY (docs/access.md "Client addresses"): false, a hop count (1–10), or a list of proxies. `true`
+ * trusts a proxy on this machine only (loopback): it no longer lets every peer name its own address.
+ */
+const trustProxyText = z.string().transform((v, ctx): false | number | string[] => {
+  const text = v.trim().toLowerCase();
+  if (['false', 'no', 'off', '0', ''].includes(text)) return false;
+  if (['true', 'yes', 'on'].includes(text)) return ['loopback'];
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops >= 1 && hops <= 10) return hops;
+  } else {
+    const list = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    if (list.length > 0 && list.every(isProxyAddress)) return list;
+  }
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      "must be false, a hop count 1–10, or the proxies' addresses/CIDRs, comma-separated (true: loopback only)",
+  });
+  return z.NEVER;
+});
+
+/** ATHAR_TOTP_ROLES: roles, comma-separated; `none` for no role. */
+const totpRolesText = z.string().transform((v, ctx): Role[] => {
+  const text = v.trim().toLowerCase();
+  if (text === 'none') return [];
+  const list = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const unknown = list.filter((r) => !isRole(r));
+  if (list.length === 0 || unknown.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be roles (${roles.join(', ')}), comma-separated, or none`,
+    });
+    return z.NEVER;
+  }
+  return [...new Set(list)] as Role[];
+});
+
+/** ATHAR_CONTACTS_ALERT: REPORTS/MINUTES. */
+const contactsAlertText = z.string().transform((v, ctx) => {
+  const m = /^\s*(\d{1,6})\s*\/\s*(\d{1,5})\s*$/.exec(v);
+  const reports = Number(m?.[1]);
+  const minutes = Number(m?.[2]);
+  if (!m || reports < 2 || minutes < 1 || minutes > 7 * 24 * 60) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be REPORTS/MINUTES, e.g. 20/60 (at least 2 reports, 1–10080 minutes)',
+    });
+    return z.NEVER;
+  }
+  return { reports, windowMs: minutes * 60_000 };
+});
 
 const key32 = z
   .string()
@@ -163,7 +258,7 @@ const schema = z.object({
     .int('must be a whole number')
     .min(1, 'must be 1–64')
     .max(64, 'must be 1–64'),
-  ATHAR_TRUST_PROXY: boolText,
+  ATHAR_TRUST_PROXY: trustProxyText,
   ATHAR_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     message: 'must be one of fatal, error, warn, info, debug, trace, silent',
   }),
@@ -185,6 +280,8 @@ const schema = z.object({
     .max(2 ** 50, 'must be at most 2^50'),
   ATHAR_TESSERACT: z.string().min(1, 'must not be empty'),
   ATHAR_BACKUPS: z.string().optional(),
+  ATHAR_TOTP_ROLES: totpRolesText,
+  ATHAR_CONTACTS_ALERT: contactsAlertText,
 });
 
 /**
@@ -222,6 +319,9 @@ export function loadConfig(
     ATHAR_UPLOAD_MAX_BYTES: pick('ATHAR_UPLOAD_MAX_BYTES', undefined) ?? '2147483648',
     ATHAR_TESSERACT: pick('ATHAR_TESSERACT', undefined) ?? 'tesseract',
     ATHAR_BACKUPS: pick('ATHAR_BACKUPS', undefined),
+    ATHAR_TOTP_ROLES: pick('ATHAR_TOTP_ROLES', undefined) ?? configVariables.ATHAR_TOTP_ROLES.default,
+    ATHAR_CONTACTS_ALERT:
+      pick('ATHAR_CONTACTS_ALERT', undefined) ?? configVariables.ATHAR_CONTACTS_ALERT.default,
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -263,6 +363,7 @@ export function loadConfig(
     uploads: { maxBytes: v.ATHAR_UPLOAD_MAX_BYTES, dir: path.join(dataDir, 'uploads') },
     ocr: { tesseract: v.ATHAR_TESSERACT === 'off' ? null : v.ATHAR_TESSERACT },
     backups: { dir: path.resolve(cwd, v.ATHAR_BACKUPS ?? `${dataDir}-backups`) },
+    accounts: { totpRoles: v.ATHAR_TOTP_ROLES, contactsAlert: v.ATHAR_CONTACTS_ALERT },
   };
 }
 

@@ -369,6 +369,30 @@ export function identificationEntry(
   );
 }
 
+const atharId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Entries whose exact time would tell the public when someone looked or when a family was told. */
+function timeIsPersonal(entry: LogEntry): boolean {
+  return (
+    entry.kind === 'custody.viewed_unblurred' ||
+    entry.kind === 'custody.viewed_original' ||
+    (entry.kind === 'identification.status' && entry.status === 'family_informed')
+  );
+}
+
+/**
+ * What a public entry may say (docs/decisions.md "What the public log says"), applied to every entry as it is
+ * staged: the actor is an account's id (a UUID, which names nobody outside athar) or `system`, and any other
+ * actor — an operator's login name from the command line — becomes `operator`; the time of a reveal, an original's
+ * download and a family being told is given to the day. The covered rows keep the full actor and time, and the
+ * entry's row digests vouch for them, so `athar verify` checks them as before.
+ */
+export function publicEntry(entry: LogEntry): LogEntry {
+  const actor = entry.actor === system || atharId.test(entry.actor) ? entry.actor : 'operator';
+  const at = timeIsPersonal(entry) ? `${entry.at.slice(0, 10)}T00:00:00.000Z` : entry.at;
+  return actor === entry.actor && at === entry.at ? entry : { ...entry, actor, at };
+}
+
 const sha256Pattern = /^[0-9a-f]{64}$/;
 const timePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 /** Entry bundles prefix each entry with a uint16 length. */

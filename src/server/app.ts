@@ -41,6 +41,16 @@ export interface ServerOptions {
   logger?: boolean | { level: string };
 }
 
+/**
+ * Fastify's trustProxy from ours: a hop count trusts that many hops nearest the server (what proxy-addr does with
+ * a number), a list trusts those proxies only; never `true`, which would let any peer name its own address.
+ */
+function trustedProxies(trust: AppContext['config']['server']['trustProxy']) {
+  if (trust === false) return false;
+  if (typeof trust === 'number') return (_address: string, hop: number) => hop < trust;
+  return trust;
+}
+
 /** Builds the HTTP server over a context: routes, OpenAPI, problem+json errors, security headers, the web app. */
 export async function buildServer(ctx: AppContext, options: ServerOptions = {}): Promise<App> {
   const app = Fastify({
@@ -59,7 +69,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
               remove: true,
             },
           },
-    trustProxy: ctx.config.server.trustProxy,
+    trustProxy: trustedProxies(ctx.config.server.trustProxy),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -79,11 +89,11 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
-        upgradeInsecureRequests: ctx.config.server.trustProxy ? [] : null,
+        upgradeInsecureRequests: ctx.config.server.trustProxy !== false ? [] : null,
       },
     },
     // HSTS only makes sense where TLS terminates in front of us.
-    strictTransportSecurity: ctx.config.server.trustProxy ? { maxAge: 31536000 } : false,
+    strictTransportSecurity: ctx.config.server.trustProxy !== false ? { maxAge: 31536000 } : false,
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
@@ -162,6 +172,8 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   });
 
   const services = servicesOf(ctx);
+  // Alerts (docs/access.md "Bulk reads of contacts") go to the log as well: ids and numbers, no personal data.
+  services.audit.onAlert((alert) => app.log.warn({ alert }, `alert: ${alert.action}`));
   const access = registerAccess(app, services);
   app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () =>
     app.swagger(),

@@ -96,7 +96,7 @@ export function servicesOf(ctx: AppContext): Services {
     }),
     ingestRuns: new IngestRunService(ctx, audit),
     uploads: new UploadService(ctx, audit),
-    review: new ReviewQueue(ctx),
+    review: new ReviewQueue(ctx, audit),
     identifications,
     log: new LedgerLog(ctx.store),
     tracing: new TracingService(ctx, { audit, identifications }),

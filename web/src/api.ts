@@ -32,6 +32,21 @@ export function withQuery(path: string, query: Query = {}): string {
   return s ? `${path}?${s}` : path;
 }
 
+/** A query as a JSON body: empty values left out, as withQuery leaves them out of a URL. */
+export function bodyOf(query: Query): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') out[k] = v;
+  return out;
+}
+
+/**
+ * Searches records by name: the name goes in the body of a POST, never in a URL, which proxies and browser
+ * histories keep (docs/access.md "Nothing personal in URLs").
+ */
+export function searchRecords<T>(query: Query): Promise<T> {
+  return request<T>('POST', '/api/records/search', bodyOf(query));
+}
+
 async function request<T>(
   method: string,
   path: string,

@@ -42,10 +42,24 @@ export function presentRecord(r: RecordView, viewer: Visibility, options: { orig
   }
   if (options.original) {
     const original = JSON.parse(r.original) as Record<string, unknown>;
-    if (!viewer.forensic) for (const column of forensicColumns) delete original[column];
+    if (!viewer.forensic) withoutForensic(r.kind, original);
     out.original = original;
   }
   return out;
+}
+
+/**
+ * A record's original as received, without what is forensic in it: the forensic columns, and in a family report
+ * the arrest place, which the record keeps as its notes (intake-record.ts) and must not show through the original
+ * to whoever may not read notes.
+ */
+function withoutForensic(kind: string, original: Record<string, unknown>): void {
+  for (const column of forensicColumns) delete original[column];
+  const arrest = original.arrest;
+  if (kind === 'family_report' && arrest && typeof arrest === 'object' && 'place' in arrest) {
+    const { place: _place, ...rest } = arrest as Record<string, unknown>;
+    original.arrest = rest;
+  }
 }
 
 export function presentAssertion(a: AssertionTable) {

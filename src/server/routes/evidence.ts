@@ -19,6 +19,25 @@ import { Problem } from '../problems.js';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day YYYY-MM-DD');
+/** Where a reason travels (docs/access.md "Nothing personal in URLs"): a header, percent-encoded. */
+export const reasonHeader = 'x-athar-reason';
+
+function reasonFrom(header: unknown): string {
+  let reason = '';
+  try {
+    reason = typeof header === 'string' ? decodeURIComponent(header).trim() : '';
+  } catch {
+    throw new Problem('bad_request', `${reasonHeader}: not percent-encoded UTF-8`);
+  }
+  if (reason.length < 3 || reason.length > 2000) {
+    throw new Problem(
+      'bad_request',
+      `say why in the ${reasonHeader} header (3–2000 characters, percent-encoded)`,
+    );
+  }
+  return reason;
+}
+
 const tags = ['evidence'];
 
 /** The signed-in caller, as services record them (the route's access rule has already required one). */
@@ -172,14 +191,20 @@ export async function evidenceRoutes(app: App, services: Services): Promise<void
       config: { access: 'evidence:original' },
       schema: {
         summary: 'Download the original bytes, with a reason: a custody event',
+        description:
+          'The reason travels in the X-Athar-Reason header (percent-encoded UTF-8, 3–2000 characters), never in the URL: proxy logs keep URLs.',
         tags,
         params: idParams,
-        querystring: z.object({ reason: z.string().trim().min(3).max(2000) }),
+        headers: z.object({ [reasonHeader]: z.string().max(8000).optional() }),
       },
     },
     async (request, reply) => {
       const { id } = request.params;
-      const original = await evidence.original(id, signedIn(request), request.query.reason);
+      const original = await evidence.original(
+        id,
+        signedIn(request),
+        reasonFrom(request.headers[reasonHeader]),
+      );
       reply.header('content-disposition', attachment(original.name, `${original.sha256}`));
       return sendView(reply, original, 'private, no-store');
     },

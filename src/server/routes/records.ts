@@ -13,6 +13,7 @@ import type { RecordInput } from '../../services/registry/registry.js';
 import { callerOf } from '../access.js';
 import type { App } from '../app.js';
 import { presentAssertion, presentEvent, presentRecord } from '../presenters/registry.js';
+import { Problem } from '../problems.js';
 import { actorId, claimFields } from './registry-support.js';
 
 const text = z.string().max(2000);
@@ -80,48 +81,72 @@ const searchQuery = z.object({
 export async function recordRoutes(app: App, services: Services): Promise<void> {
   const { registry, search } = services;
 
+  /** A search or a page of records, as both routes answer it (the name, if any, came in the body). */
+  async function answer(query: z.infer<typeof searchQuery>, caller: ReturnType<typeof callerOf>) {
+    const result = await search.searchFor(
+      {
+        ...(query.q ? { q: query.q } : {}),
+        filter: {
+          ...(query.governorate ? { governorate: query.governorate } : {}),
+          ...(query.branch ? { branch: query.branch } : {}),
+          ...(query.source ? { source: query.source } : {}),
+          ...(query.from ? { from: query.from } : {}),
+          ...(query.to ? { to: query.to } : {}),
+        },
+        ...(query.status ? { status: query.status } : {}),
+        limit: query.limit,
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+      },
+      caller,
+    );
+    const viewer = visibilityOf(caller);
+    return {
+      items: result.items.map((hit) => ({
+        ...presentRecord(hit.record, viewer),
+        ...(hit.score === undefined
+          ? {}
+          : { score: hit.score, why: hit.why ?? [], reasons: hit.reasons ?? [] }),
+      })),
+      ...(result.nextCursor ? { nextCursor: result.nextCursor } : {}),
+    };
+  }
+
   app.get(
     '/api/records',
     {
       config: { access: 'records:read' },
       schema: {
-        summary: 'Search records by name (Arabic or Latin) and filters, or list them newest first',
+        summary: 'List records newest first, by filters; a search by name is POST /api/records/search',
         description:
-          'Names are matched through their keys and ranked by part similarity; each hit says why. Filters: governorate and branch by id or any alias, source by id or name, derived case status, arrest date range. Every search is audited.',
+          'Filters: governorate and branch by id or any alias, source by id or name, derived case status, arrest date range. A name (q) is refused here: names in URLs end up in proxy and browser logs. Every listing is audited.',
         tags: ['records'],
         querystring: searchQuery,
       },
     },
     async (request) => {
-      const query = request.query;
-      const caller = callerOf(request);
-      const result = await search.searchFor(
-        {
-          ...(query.q ? { q: query.q } : {}),
-          filter: {
-            ...(query.governorate ? { governorate: query.governorate } : {}),
-            ...(query.branch ? { branch: query.branch } : {}),
-            ...(query.source ? { source: query.source } : {}),
-            ...(query.from ? { from: query.from } : {}),
-            ...(query.to ? { to: query.to } : {}),
-          },
-          ...(query.status ? { status: query.status } : {}),
-          limit: query.limit,
-          ...(query.cursor ? { cursor: query.cursor } : {}),
-        },
-        caller,
-      );
-      const viewer = visibilityOf(caller);
-      return {
-        items: result.items.map((hit) => ({
-          ...presentRecord(hit.record, viewer),
-          ...(hit.score === undefined
-            ? {}
-            : { score: hit.score, why: hit.why ?? [], reasons: hit.reasons ?? [] }),
-        })),
-        ...(result.nextCursor ? { nextCursor: result.nextCursor } : {}),
-      };
+      if (request.query.q !== undefined) {
+        throw new Problem(
+          'bad_request',
+          'q: names do not travel in URLs (proxy logs keep them); send the search as POST /api/records/search',
+        );
+      }
+      return answer(request.query, callerOf(request));
     },
+  );
+
+  app.post(
+    '/api/records/search',
+    {
+      config: { access: 'records:read' },
+      schema: {
+        summary: 'Search records by name (Arabic or Latin) and filters, the query in the body',
+        description:
+          'Names are matched through their keys and ranked by part similarity; each hit says why. Filters: governorate and branch by id or any alias, source by id or name, derived case status, arrest date range. Every search is audited.',
+        tags: ['records'],
+        body: searchQuery,
+      },
+    },
+    async (request) => answer(request.body, callerOf(request)),
   );
 
   app.get(

@@ -55,7 +55,7 @@ export async function reviewRoutes(app: App, services: Services): Promise<void> 
       if (cursor !== undefined && !after)
         throw new Problem('bad_request', 'cursor: not a cursor this API gave');
       const forensic = visibilityOf(callerOf(request)).forensic;
-      const page = await queue.list(status, limit, after);
+      const page = await queue.list(status, limit, after, callerOf(request));
       const record = (id: string) => {
         const row = page.records.get(id);
         return row ? presentReviewRecord(row, forensic) : null;
@@ -86,7 +86,7 @@ export async function reviewRoutes(app: App, services: Services): Promise<void> 
       },
     },
     async (request) => {
-      const next = await queue.next();
+      const next = await queue.next(callerOf(request));
       return { pair: next ? presentPair(next, visibilityOf(callerOf(request)).forensic) : null };
     },
   );
@@ -98,7 +98,7 @@ export async function reviewRoutes(app: App, services: Services): Promise<void> 
       schema: { summary: 'One candidate pair, as /api/review/next shows it', tags, params: idParams },
     },
     async (request) => {
-      const pair = await queue.get(request.params.id);
+      const pair = await queue.get(request.params.id, callerOf(request));
       if (!pair) throw new Problem('not_found', `no candidate pair ${request.params.id}`);
       return presentPair(pair, visibilityOf(callerOf(request)).forensic);
     },
@@ -126,6 +126,7 @@ export async function reviewRoutes(app: App, services: Services): Promise<void> 
         request.body.verdict,
         viewer.actor.userId,
         request.body.note || null,
+        callerOf(request),
       );
     },
   );

@@ -1,6 +1,7 @@
-import { minPasswordLength, totpByDefault } from '../../access/account-rules.js';
+import { minPasswordLength, passwordChangeLimits } from '../../access/account-rules.js';
 import type { Actor } from '../../access/actor.js';
 import type { Caller } from '../../access/caller.js';
+import { isCommonPassword } from '../../access/common-passwords.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../access/passwords.js';
 import { type Permission, permissionsOf } from '../../access/policies.js';
 import { isRole } from '../../access/roles.js';
@@ -19,6 +20,7 @@ import type { AuditService } from '../audit/audit.js';
 import type { AppContext } from '../context.js';
 import { isSealed } from '../keys/installation-keys.js';
 import { SignInBackoff } from '../limits/backoff.js';
+import { RateLimiter } from '../limits/rate-limiter.js';
 import { TotpSeeds } from './totp-seeds.js';
 
 /** Why a sign-in failed, for the audit log; the caller learns only the refusal. */
@@ -67,7 +69,11 @@ export class AccountService {
   ) {
     this.backoff = new SignInBackoff(ctx.config, () => ctx.store.db);
     this.totpSeeds = new TotpSeeds(ctx.config, () => ctx.store.db);
+    this.limiter = new RateLimiter(ctx);
   }
+
+  /** Keyed, epoch-aligned counters (src/services/limits/rate-limiter.ts): guesses at the current password. */
+  private readonly limiter: RateLimiter;
 
   private get store() {
     return this.ctx.store;
@@ -239,18 +245,41 @@ export class AccountService {
   async changePassword(
     input: { current: string; next: string },
     caller: Caller & { actor: Actor },
-  ): Promise<void> {
+  ): Promise<{ retryAfter?: number }> {
     const userId = caller.actor.userId;
     const sessionId = caller.actor.credentialId;
     if (input.next.length < minPasswordLength) {
       throw new DomainError('invalid', `use at least ${minPasswordLength} characters`, { field: 'next' });
     }
+    // Each attempt checks a guess at the current password: a stolen session must not try them without end.
+    const limit = passwordChangeLimits;
+    const attempt = await this.limiter.hit('me-password', userId, limit);
+    if (attempt.over) {
+      await this.audit.record(caller, {
+        action: 'password_change_failed',
+        subjectType: 'user',
+        subjectId: userId,
+        details: { reason: 'rate_limited' },
+      });
+      return { retryAfter: attempt.retryAfter };
+    }
     const row = await this.users.signInRow({ id: userId });
     if (!row || !(await verifyPassword(row.password_hash, input.current))) {
+      await this.audit.record(caller, {
+        action: 'password_change_failed',
+        subjectType: 'user',
+        subjectId: userId,
+        details: { reason: 'current' },
+      });
       throw new DomainError('invalid', 'the current password is not right', { field: 'current' });
     }
     if (input.next === input.current) {
       throw new DomainError('invalid', 'choose a password different from the current one', { field: 'next' });
+    }
+    if (isCommonPassword(input.next, caller.actor.username)) {
+      throw new DomainError('invalid', 'this password is among the first an attacker tries; choose another', {
+        field: 'next',
+      });
     }
     const hash = await hashPassword(input.next);
     const ended = await this.store.transaction(async (trx) => {
@@ -264,6 +293,7 @@ export class AccountService {
       subjectId: userId,
       details: ended,
     });
+    return {};
   }
 
   /** Offers a new TOTP secret; it becomes active only when a code from it is confirmed. */
@@ -401,12 +431,27 @@ export class AccountService {
     return users.map((u) => ({ ...u, lastSignInAt: last.get(u.id) ?? null }));
   }
 
+  /** Whether accounts of this role must use TOTP (ATHAR_TOTP_ROLES; docs/access.md "TOTP"). */
+  mustUseTotp(role: string): boolean {
+    return (this.ctx.config.accounts.totpRoles as readonly string[]).includes(role);
+  }
+
+  private totpRuleError(role: string): DomainError {
+    return new DomainError(
+      'invalid',
+      `a ${role} must use TOTP on this installation (ATHAR_TOTP_ROLES): it reads contact details, originals or accounts`,
+      { field: 'totpRequired' },
+    );
+  }
+
   /** A new account with a one-time password (shown once; changed at first sign-in). */
   async createUser(
     input: { username: string; displayName?: string | null; role: string; totpRequired?: boolean },
     caller: Caller,
   ): Promise<{ user: User; password: string }> {
     if (!isRole(input.role)) throw new DomainError('invalid', `no role ${input.role}`, { field: 'role' });
+    const totpRequired = input.totpRequired ?? this.mustUseTotp(input.role);
+    if (!totpRequired && this.mustUseTotp(input.role)) throw this.totpRuleError(input.role);
     if (await this.users.findByUsername(input.username)) {
       throw new DomainError('conflict', `username ${input.username} is taken`, { field: 'username' });
     }
@@ -417,7 +462,7 @@ export class AccountService {
       passwordHash: await hashPassword(password),
       role: input.role,
       mustChangePassword: true,
-      totpRequired: input.totpRequired ?? totpByDefault.includes(input.role),
+      totpRequired,
     });
     await this.audit.record(caller, {
       action: 'user_created',
@@ -453,7 +498,14 @@ export class AccountService {
             { field: patch.disabled ? 'disabled' : 'role' },
           );
         }
-        await users.update(id, patch);
+        // A role that must use TOTP (ATHAR_TOTP_ROLES) brings the requirement, and it cannot be lifted.
+        const role = patch.role ?? before.role;
+        const effective = { ...patch };
+        if (this.mustUseTotp(role)) {
+          if (patch.totpRequired === false) throw this.totpRuleError(role);
+          if (!before.totpRequired) effective.totpRequired = true;
+        }
+        await users.update(id, effective);
         const after = (await users.findById(id)) as User;
         const ends =
           (after.disabled && !before.disabled) ||

@@ -1,4 +1,5 @@
 import type { PersonRecordFields } from '../../domain/person-record.js';
+import { newId } from '../../ids.js';
 import type { Capabilities } from '../../store/capabilities.js';
 import { SourceRepository } from '../../store/repositories/sources.js';
 import type { Db } from '../../store/store.js';
@@ -22,8 +23,12 @@ export async function recordFromReport(
   meta: { reportId: string; createdBy: string | null; at: string },
 ): Promise<string> {
   const { person, arrest } = input;
+  // The name must be unique but must not carry the report's id (sources are listed to every staff role, and the
+  // id would tie a source to its report and its family): a random tag of the source's own id instead.
+  const ownId = newId();
   const { id: sourceId } = await new SourceRepository(db).create({
-    name: `family report ${meta.reportId}`,
+    id: ownId,
+    name: `family report ${ownId.replaceAll('-', '').slice(-12)}`,
     kind: 'family',
     description: 'A missing-person report filed by the family (family intake).',
     createdBy: meta.createdBy,

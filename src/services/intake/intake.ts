@@ -58,6 +58,9 @@ export interface FiledReport {
   recordId: string;
 }
 
+/** Thrown inside the lookup's transaction to roll back a half-counted refusal. */
+const refused = new Error('status lookup over its limit');
+
 /** A hash of the same shape as a stored one, compared against when the reference is unknown. */
 const decoyHash = secretDigest(newCaseSecret());
 
@@ -201,15 +204,30 @@ export class IntakeService {
   /**
    * The anonymous status lookup. A wrong reference and a wrong secret take the same path: both rate-limit
    * counters are hit, the reference is looked up, the secret is hashed and compared in constant time against the
-   * stored hash or a decoy, and the answer is the same 'not_found'.
+   * stored hash or a decoy, and the answer is the same 'not_found'. Limits are per address, and per reference from
+   * that address (never per reference alone, or whoever knows a reference could block its family's lookups); a
+   * refused lookup counts nothing and writes no row (docs/intake.md "Limits").
    */
   async lookupStatus(typedReference: string, typedSecret: string, address: string): Promise<LookupAnswer> {
     const reference = canonicalReference(typedReference);
-    const overAddress = await this.over('status-addr', address, intakeLimits.statusPerAddress);
-    const overReference = await this.over('status-ref', reference, intakeLimits.statusPerReference);
+    const counted = await this.ctx.store
+      .transaction(async (trx) => {
+        if (!(await this.limiter.hitUnder(trx, 'intake:status-addr', address, intakeLimits.statusPerAddress)))
+          return false;
+        // Over the limit of this reference from this address: undo the address's count too (the transaction
+        // rolls back), so that nothing of the refusal stays.
+        const pair = `${reference}\n${address}`;
+        if (!(await this.limiter.hitUnder(trx, 'intake:status-ref', pair, intakeLimits.statusPerReference)))
+          throw refused;
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (error === refused) return false;
+        throw error;
+      });
+    if (!counted) return 'rate_limited';
     const found = await new ReportRepository(this.ctx.store.db).credentialsOf(reference);
     const matches = sameSecret(secretDigest(canonicalSecret(typedSecret)), found?.secretHash ?? decoyHash);
-    if (overAddress || overReference) return 'rate_limited';
     if (!found || !matches) return 'not_found';
     return { status: publicStatusOf[found.status] };
   }
@@ -276,7 +294,9 @@ export class IntakeService {
     const report = await this.reports().get(id);
     if (!report) throw new DomainError('not_found', `no report ${id}`);
     const history = await this.reports().consentHistory(id);
-    const anteMortem = await this.reports().profile(id);
+    // Medical history is forensic material: it needs forensic:read of its own, not only reports:read.
+    const readsProfile = can(caller, 'forensic:read');
+    const anteMortem = readsProfile ? await this.reports().profile(id) : undefined;
     const record = await this.records().get(report.recordId);
     let contact: ContactDetails | null | undefined;
     if (withContact) {
@@ -286,6 +306,9 @@ export class IntakeService {
         : null;
     }
     await this.audit.record(caller, { action: 'read_report', subjectType: 'report', subjectId: id });
+    if (readsProfile && anteMortem !== undefined) {
+      await this.audit.record(caller, { action: 'read_antemortem', subjectType: 'report', subjectId: id });
+    }
     if (withContact) {
       await this.audit.record(caller, {
         action: 'read_contact',
@@ -293,6 +316,7 @@ export class IntakeService {
         subjectId: id,
         details: { present: contact !== null },
       });
+      await this.audit.watchContactReads(caller);
     }
     return {
       ...report,
@@ -317,7 +341,7 @@ export class IntakeService {
         : null,
       consent: currentConsent(history),
       consentHistory: history,
-      anteMortem: anteMortem ?? null,
+      ...(readsProfile ? { anteMortem: anteMortem ?? null } : {}),
       notes: await this.reports().notes(id),
       ...(contact !== undefined ? { contact } : {}),
     };
@@ -361,6 +385,7 @@ export class IntakeService {
       subjectId: id,
       details: { present: contact !== null, reason: why },
     });
+    await this.audit.watchContactReads(caller);
     return contact;
   }
 

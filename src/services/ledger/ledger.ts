@@ -1,4 +1,4 @@
-import { encodeEntry, type LogEntry } from '../../ledger/entries.js';
+import { encodeEntry, type LogEntry, publicEntry } from '../../ledger/entries.js';
 import { stageLogEntries } from '../../store/repositories/ledger.js';
 import type { Db } from '../../store/store.js';
 
@@ -30,7 +30,8 @@ export async function appendLogEntries(
   if (entries.length === 0) return;
   await stageLogEntries(
     trx,
-    entries.map((e) => encodeEntry(e).toString('utf8')),
+    // What the public may read of each entry (docs/decisions.md "What the public log says").
+    entries.map((e) => encodeEntry(publicEntry(e)).toString('utf8')),
     stagedAt,
   );
 }

@@ -1,4 +1,5 @@
 import { BackoffRepository, RateLimitRepository } from '../../store/repositories/rate-limits.js';
+import type { Db } from '../../store/store.js';
 import type { AppContext } from '../context.js';
 import { keyedDigest, RotatingKeys, rateLimitKeysDir } from '../keys/installation-keys.js';
 
@@ -47,6 +48,22 @@ export class RateLimiter {
     );
     if (now - this.lastPrune >= pruneEveryMs) await this.prune(now);
     return { over: count > limit.max, retryAfter: Math.ceil((end - now) / 1000) };
+  }
+
+  /**
+   * Counts a hit only while its window is under the limit, through `db` (a transaction, so that several limits
+   * count together or not at all); answers false, counting nothing, when the window is full.
+   */
+  async hitUnder(db: Db, kind: string, value: string, limit: Limit): Promise<boolean> {
+    const now = this.ctx.clock();
+    const window = Math.floor(now / limit.windowMs);
+    const end = (window + 1) * limit.windowMs;
+    const bucket = iso(Math.floor((end - 1) / bucketMs) * bucketMs);
+    return new RateLimitRepository(db).hitUnder(
+      this.keyOf(kind, value, limit.windowMs, now),
+      bucket,
+      limit.max,
+    );
   }
 
   /**

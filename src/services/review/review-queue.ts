@@ -1,3 +1,5 @@
+import type { Caller } from '../../access/caller.js';
+import { DomainError } from '../../domain/errors.js';
 import type { CandidateStatus, Verdict } from '../../domain/review.js';
 import {
   type Agreement,
@@ -17,8 +19,10 @@ import { DecisionRepository } from '../../store/repositories/decisions.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { type RecordWithContext, ReviewRecordRepository } from '../../store/repositories/review-records.js';
 import type { Store } from '../../store/store.js';
+import type { AuditService } from '../audit/audit.js';
 import { readModelFile } from '../batch/linkage-model-file.js';
 import type { AppContext } from '../context.js';
+import { hiddenFrom, seesWithdrawn } from '../registry/consent-filter.js';
 import { recordFields } from './registry-matcher.js';
 import { ReviewService } from './review.js';
 
@@ -55,7 +59,10 @@ export class ReviewQueue {
   readonly service: ReviewService;
   private model: ReturnType<typeof readModelFile> | undefined;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
+  ) {
     this.service = new ReviewService(ctx.store, { clock: () => ctx.clock() });
   }
 
@@ -63,17 +70,28 @@ export class ReviewQueue {
     return this.ctx.store;
   }
 
+  /**
+   * A page of the queue as the caller may see it, audited (the pairs' ids, never names): a pair with a record of a
+   * family report whose consent to internal use is withdrawn is not there for anyone who does not see such records
+   * in /api/records either (docs/access.md "The review queue").
+   */
   async list(
     status: CandidateStatus,
     limit: number,
-    after?: PairCursor,
+    after: PairCursor | undefined,
+    caller: Caller,
   ): Promise<{ pairs: CandidatePair[]; records: Map<string, RecordWithContext>; next?: PairCursor }> {
     const repo = new CandidatePairRepository(this.store.db, this.store.capabilities);
-    const found = await repo.list(status, limit + 1, after);
+    const found = await repo.list(status, limit + 1, after, { withoutWithdrawn: !seesWithdrawn(caller) });
     const pairs = found.slice(0, limit);
     const records = await new ReviewRecordRepository(this.store.db).getMany(
       pairs.flatMap((p) => [p.recordA, p.recordB]),
     );
+    await this.audit.record(caller, {
+      action: 'read',
+      subjectType: 'candidate_pairs',
+      details: { status, pairs: pairs.map((p) => p.id), ...(after ? { cursor: true } : {}) },
+    });
     const last = pairs[pairs.length - 1];
     return {
       pairs,
@@ -82,15 +100,32 @@ export class ReviewQueue {
     };
   }
 
-  /** The most probable open pair, ready to decide; null when the queue is empty. */
-  async next(): Promise<PairForReview | null> {
-    const [pair] = await this.service.open(1);
-    return pair ? this.forReview(pair) : null;
+  /** The most probable open pair the caller may see, ready to decide (audited); null when the queue is empty. */
+  async next(caller: Caller): Promise<PairForReview | null> {
+    const [pair] = await this.service.open(1, undefined, { withoutWithdrawn: !seesWithdrawn(caller) });
+    return pair ? this.read(pair, caller) : null;
   }
 
-  async get(id: string): Promise<PairForReview | null> {
+  /** One pair (audited); null when there is none, or the caller may not see one of its records (consent). */
+  async get(id: string, caller: Caller): Promise<PairForReview | null> {
+    const pair = await this.visible(id, caller);
+    return pair ? this.read(pair, caller) : null;
+  }
+
+  private async visible(id: string, caller: Caller): Promise<CandidatePair | null> {
     const pair = await this.service.pair(id);
-    return pair ? this.forReview(pair) : null;
+    if (!pair) return null;
+    const hidden = await hiddenFrom(this.store.db, caller, [
+      { id: pair.recordA, kind: 'family_report' },
+      { id: pair.recordB, kind: 'family_report' },
+    ]);
+    return hidden.size > 0 ? null : pair;
+  }
+
+  private async read(pair: CandidatePair, caller: Caller): Promise<PairForReview> {
+    const shown = await this.forReview(pair);
+    await this.audit.record(caller, { action: 'read', subjectType: 'candidate_pair', subjectId: pair.id });
+    return shown;
   }
 
   private async forReview(pair: CandidatePair): Promise<PairForReview> {
@@ -158,7 +193,12 @@ export class ReviewQueue {
     verdict: Verdict,
     reviewerId: string,
     note?: string | null,
+    caller?: Caller,
   ): Promise<{ decisionId: string; personId?: string }> {
+    // A pair the caller may not see (consent withdrawn) is not there to decide either.
+    if (caller && !(await this.visible(pairId, caller))) {
+      throw new DomainError('not_found', `no candidate pair ${pairId}`);
+    }
     const decision = await this.service.decide({ pairId, decision: verdict, reviewerId, note: note ?? null });
     if (verdict !== 'match') return { decisionId: decision.id };
     const link = await new RecordLinkRepository(this.store.db).active(decision.recordA);

@@ -87,8 +87,17 @@ export class ReviewService {
   }
 
   /** Open pairs, highest priority first; page with the last pair of the previous page. */
-  async open(limit = 50, after?: { priority: number; id: string }): Promise<CandidatePair[]> {
-    return new CandidatePairRepository(this.store.db, this.store.capabilities).list('open', limit, after);
+  async open(
+    limit = 50,
+    after?: { priority: number; id: string },
+    options: { withoutWithdrawn?: boolean } = {},
+  ): Promise<CandidatePair[]> {
+    return new CandidatePairRepository(this.store.db, this.store.capabilities).list(
+      'open',
+      limit,
+      after,
+      options,
+    );
   }
 
   async pair(id: string): Promise<CandidatePair | undefined> {

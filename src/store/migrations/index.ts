@@ -14,6 +14,7 @@ import { workspace } from './0013-workspace.js';
 import { hardening } from './0014-hardening.js';
 import { ocr } from './0015-ocr.js';
 import { keyedLimits } from './0016-keyed-limits.js';
+import { totpRoles } from './0017-totp-roles.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -35,5 +36,6 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0014-hardening': hardening(),
     '0015-ocr': ocr(),
     '0016-keyed-limits': keyedLimits(),
+    '0017-totp-roles': totpRoles(),
   };
 }

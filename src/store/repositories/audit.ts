@@ -53,6 +53,31 @@ export class AuditRepository {
     );
   }
 
+  /** How many different subjects one actor's acts of one kind touched since a time (through the actor index). */
+  async distinctSubjectsOf(actorId: string, action: string, since: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.count<string | number>('subject_id').distinct().as('n'))
+      .where('actor_id', '=', actorId)
+      .where('action', '=', action)
+      .where('at', '>=', since)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Whether an actor has an act of this kind since a time. */
+  async hasActSince(actorId: string, action: string, since: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('actor_id', '=', actorId)
+      .where('action', '=', action)
+      .where('at', '>=', since)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /**
    * The time of each subject's latest act of one kind (a user's last sign-in): one grouped query through the
    * subject index, whatever the log's size.

@@ -3,6 +3,7 @@ import { newId, nowIso } from '../../ids.js';
 import { type Capabilities, chunkRows } from '../capabilities.js';
 import type { CandidatePairTable } from '../schema.js';
 import type { Db } from '../store.js';
+import { withdrawnRecords } from './reports.js';
 
 export interface CandidatePair {
   id: string;
@@ -122,14 +123,21 @@ export class CandidatePairRepository {
 
   /**
    * Pairs with the given status, those whose decision does most first (priority); pages with `after` (the last
-   * pair of the previous page).
+   * pair of the previous page). `withoutWithdrawn` leaves out pairs either of whose records comes from a family
+   * report that does not (or no longer) consent to internal use, in the query, so pages come back full.
    */
   async list(
     status: CandidateStatus,
     limit: number,
     after?: { priority: number; id: string },
+    options: { withoutWithdrawn?: boolean } = {},
   ): Promise<CandidatePair[]> {
     let q = this.db.selectFrom('candidate_pairs').selectAll().where('status', '=', status);
+    if (options.withoutWithdrawn) {
+      q = q
+        .where('record_a', 'not in', withdrawnRecords(this.db, 'internal_use'))
+        .where('record_b', 'not in', withdrawnRecords(this.db, 'internal_use'));
+    }
     if (after) {
       q = q.where((eb) =>
         eb.or([

@@ -23,6 +23,25 @@ export class RateLimitRepository {
     return Number(row.count);
   }
 
+  /**
+   * Counts one hit on `key` only while its window has fewer than `max`: answers false, writing nothing, when it
+   * is full (a refused attempt leaves no row behind). One conditional upsert on both dialects.
+   */
+  async hitUnder(key: string, bucket: string, max: number): Promise<boolean> {
+    const row = await this.db
+      .insertInto('rate_limits')
+      .values({ key, bucket, count: 1 })
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({ count: sql<number>`${sql.ref('rate_limits.count')} + 1` })
+          .where('rate_limits.count', '<', max),
+      )
+      .returning('count')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Forgets counters whose bucket started before `beforeIso` (their windows are over). */
   async prune(beforeIso: string): Promise<number> {
     const result = await this.db.deleteFrom('rate_limits').where('bucket', '<', beforeIso).executeTakeFirst();

@@ -1,7 +1,15 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ApiError, api, type List, type PersonAnswer, type RecordItem, type ReviewPair } from '../api.js';
+import {
+  ApiError,
+  api,
+  type List,
+  type PersonAnswer,
+  type RecordItem,
+  type ReviewPair,
+  searchRecords,
+} from '../api.js';
 import { ErrorNote, Loading } from '../components/common.js';
 import { WaterfallList } from '../components/waterfall-list.js';
 
@@ -77,7 +85,7 @@ export function LinkRecord({ person, onDone }: { person: PersonAnswer; onDone: (
     e.preventDefault();
     setError(null);
     try {
-      const found = await api.get<List<RecordItem>>('/api/records', { q, limit: 10 });
+      const found = await searchRecords<List<RecordItem>>({ q, limit: 10 });
       setHits(found.items.filter((r) => !mine.has(r.id)));
     } catch (err) {
       setError(err);

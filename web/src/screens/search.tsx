@@ -1,7 +1,7 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { api, type List, type Place, type RecordItem } from '../api.js';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { api, type List, type Place, type RecordItem, searchRecords } from '../api.js';
 import { ErrorNote, Loading, useFormatDate, useLoad, usePlaceName } from '../components/common.js';
 import { msg, reasonSentence } from '../lib/index.js';
 import { useSession } from '../session.js';
@@ -47,15 +47,35 @@ export function SearchScreen() {
   const placeName = usePlaceName();
   const formatDate = useFormatDate();
   const [params, setParams] = useSearchParams();
-  const current = Object.fromEntries(filterNames.map((n) => [n, params.get(n) ?? ''])) as Filters;
+  const location = useLocation();
+  const navigate = useNavigate();
+  // The name searched for lives in the page's history state, not its address: addresses end up in proxy logs,
+  // bookmarks and histories (docs/access.md "Nothing personal in URLs"). A name arriving in an address (an old
+  // link) is taken into the state and dropped from the address at once.
+  const nameInAddress = params.get('q');
+  const nameInState = (location.state as { q?: unknown } | null)?.q;
+  const name = nameInAddress ?? (typeof nameInState === 'string' ? nameInState : '');
+  useEffect(() => {
+    if (nameInAddress === null) return;
+    const rest = new URLSearchParams(params);
+    rest.delete('q');
+    const search = rest.toString();
+    navigate({ search: search ? `?${search}` : '' }, { replace: true, state: { q: nameInAddress } });
+  }, [nameInAddress, params, navigate]);
+  const current = {
+    ...Object.fromEntries(filterNames.map((n) => [n, params.get(n) ?? ''])),
+    q: name,
+  } as Filters;
   const [form, setForm] = useState<Filters>(current);
   const options = useFilterOptions().data;
   const searched = filterNames.some((n) => current[n] !== '');
-  const query = params.toString();
+  const withoutName = new URLSearchParams(params);
+  withoutName.delete('q');
+  const query = `${withoutName.toString()}\u0000${name}`;
   const results = useLoad(
     () =>
       searched
-        ? api.get<List<RecordItem>>('/api/records', { ...current, limit: 50 })
+        ? searchRecords<List<RecordItem>>({ ...current, limit: 50 })
         : Promise.resolve({ items: [] } as List<RecordItem>),
     [query],
   );
@@ -67,13 +87,13 @@ export function SearchScreen() {
   function submit(e: FormEvent) {
     e.preventDefault();
     const next = new URLSearchParams();
-    for (const n of filterNames) if (form[n].trim()) next.set(n, form[n].trim());
-    setParams(next);
+    for (const n of filterNames) if (n !== 'q' && form[n].trim()) next.set(n, form[n].trim());
+    setParams(next, { state: { q: form.q.trim() } });
   }
 
   async function loadMore() {
     if (!nextCursor) return;
-    const page = await api.get<List<RecordItem>>('/api/records', {
+    const page = await searchRecords<List<RecordItem>>({
       ...current,
       limit: 50,
       cursor: nextCursor,

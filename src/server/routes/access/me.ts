@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { minPasswordLength } from '../../../access/account-rules.js';
 import type { Services } from '../../../services/index.js';
 import type { App } from '../../app.js';
+import { Problem } from '../../problems.js';
 import { actorOf, sessionCaller } from './callers.js';
 
 const tags = ['access'];
@@ -24,10 +25,14 @@ export async function meRoutes(app: App, services: Services): Promise<void> {
       },
     },
     async (request, reply) => {
-      await accounts.changePassword(
+      const { retryAfter } = await accounts.changePassword(
         { current: request.body.current, next: request.body.next },
         sessionCaller(request),
       );
+      if (retryAfter !== undefined) {
+        reply.header('retry-after', String(retryAfter));
+        throw new Problem('rate_limited');
+      }
       return reply.status(204).send();
     },
   );

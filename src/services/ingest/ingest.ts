@@ -466,7 +466,13 @@ async function ingestFile(job: FileJob, file: FoundFile, lease: BufferLease): Pr
       kind: 'item',
       row,
       location: location(id),
-      custody: custody(false),
+      // The derived views and PDQ ride in the logged event, so `athar verify` can tell a pointer aimed elsewhere.
+      custody: {
+        ...custody(false),
+        thumbnail_sha256: row.thumbnail_sha256,
+        blurred_sha256: row.blurred_sha256,
+        pdq: row.pdq,
+      },
       pdq: described.pdq,
       blobs: staged,
       settle,
@@ -488,6 +494,12 @@ async function ingestFile(job: FileJob, file: FoundFile, lease: BufferLease): Pr
   function refused(reason: string): FileOutcome {
     return { bytes: 0, result: 'refused', problem: { outcome: 'refused', reason } };
   }
+}
+
+/** An item's custody details as a copy of content stored meanwhile: the views named are the other item's. */
+function copyDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const { thumbnail_sha256: _t, blurred_sha256: _b, pdq: _p, ...rest } = details;
+  return { ...rest, already_present: true };
 }
 
 interface Described {
@@ -552,21 +564,39 @@ async function describe(
   described.width = image.width;
   described.height = image.height;
   described.orientation = image.orientation;
-  const { pixels } = image;
-  const thumbnailPixels = thumbnailOf(pixels);
-  const encoding = job.options.decoder.encodeJpeg(thumbnailPixels, viewQuality);
-  // Hashing and the blurred view are made on this thread while the encoder works on libuv's.
-  const blurredPng = encodePng(blurredOf(thumbnailPixels));
-  const displayed = displayedSize(image.width, image.height, image.orientation);
-  const pdq = pdqOfPicture(pixels.data, pixels.width, pixels.height, pixels.channels, displayed);
-  described.pdq = pdq.hash;
-  described.pdqQuality = pdq.quality;
-  const views = await Promise.all([job.ctx.blobs.stage(await encoding), job.ctx.blobs.stage(blurredPng)]);
+  const derived = deriveViews(job.options.decoder, image);
+  described.pdq = derived.pdq.hash;
+  described.pdqQuality = derived.pdq.quality;
+  const views = await Promise.all([
+    job.ctx.blobs.stage(await derived.thumbnail),
+    job.ctx.blobs.stage(derived.blurred),
+  ]);
   staged.push(...views);
   described.thumbnailSha256 = views[0].sha256;
   described.blurredSha256 = views[1].sha256;
   return described;
 }
+
+/**
+ * What athar derives from a decoded picture: its PDQ hash, the thumbnail (JPEG) and the blurred view (PNG). Ingest
+ * stores them; `athar verify --recompute` derives them again and compares (the same athar and libvips give the
+ * same bytes).
+ */
+export function deriveViews(
+  decoder: ImageDecoder,
+  image: Extract<Awaited<ReturnType<ImageDecoder['decode']>>, { status: 'decoded' }>['image'],
+): { pdq: ReturnType<typeof pdqOfPicture>; thumbnail: Promise<Buffer>; blurred: Buffer } {
+  const { pixels } = image;
+  const thumbnailPixels = thumbnailOf(pixels);
+  const thumbnail = decoder.encodeJpeg(thumbnailPixels, viewQuality);
+  // Hashing and the blurred view are made on this thread while the encoder works on libuv's.
+  const blurred = encodePng(blurredOf(thumbnailPixels));
+  const displayed = displayedSize(image.width, image.height, image.orientation);
+  const pdq = pdqOfPicture(pixels.data, pixels.width, pixels.height, pixels.channels, displayed);
+  return { pdq, thumbnail, blurred };
+}
+
+export { defaultMaxPixels };
 
 const metadataOptions = {
   tiff: true,
@@ -813,8 +843,7 @@ class Committer {
             kind: 'ingested',
             actor: entry.kind === 'copy' ? entry.actor : (entry.row.created_by as string),
             at: entry.kind === 'copy' ? entry.location.found_at : entry.row.created_at,
-            details:
-              entry.kind === 'item' && !isNew ? { ...entry.custody, already_present: true } : entry.custody,
+            details: entry.kind === 'item' && !isNew ? copyDetails(entry.custody) : entry.custody,
           });
         });
         await recordCustodyEvents(trx, events);

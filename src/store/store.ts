@@ -33,17 +33,17 @@ const appMarker = 'athar';
  */
 export async function openStore(
   database: Config['database'],
-  options: { migrate?: boolean } = {},
+  options: { migrate?: boolean; readOnly?: boolean } = {},
 ): Promise<Store> {
   let db: Kysely<Database>;
   let capabilities: Capabilities;
   let location: string;
   if (database.kind === 'sqlite') {
-    ({ db } = openSqlite(database.file));
+    ({ db } = openSqlite(database.file, { readOnly: options.readOnly === true }));
     capabilities = sqliteCapabilities;
     location = database.file;
   } else {
-    ({ db } = await openPostgres(database.url, database.poolSize));
+    ({ db } = await openPostgres(database.url, database.poolSize, { readOnly: options.readOnly === true }));
     capabilities = postgresCapabilities;
     location = database.url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
   }
@@ -66,7 +66,8 @@ export async function openStore(
   };
   try {
     await refuseForeign(store);
-    if (options.migrate !== false) {
+    if (options.readOnly) await refuseUnmigrated(store);
+    else if (options.migrate !== false) {
       await migrate(store);
       await syncGazetteer(store);
     }
@@ -104,6 +105,26 @@ async function refuseForeign(store: Store): Promise<void> {
     .executeTakeFirst();
   if (marker && marker.value !== appMarker) {
     throw new StoreError(`${store.location} belongs to ${marker.value}, not athar`, 'foreign_database');
+  }
+}
+
+/** A read-only open cannot migrate: a schema behind this athar's is refused in one line. */
+async function refuseUnmigrated(store: Store): Promise<void> {
+  const names = await tableNames(store);
+  if (!names.includes('kysely_migration')) {
+    throw new StoreError(`${store.location} holds no athar database (run athar init)`, 'not_a_database');
+  }
+  const done = new Set(
+    (await sql<{ name: string }>`select name from kysely_migration`.execute(store.db)).rows.map(
+      (r) => r.name,
+    ),
+  );
+  const pending = Object.keys(await allMigrations(store.capabilities)).filter((name) => !done.has(name));
+  if (pending.length > 0) {
+    throw new StoreError(
+      `${store.location} is at an older schema (${pending.join(', ')} not applied); open it once with write access to migrate it`,
+      'migration_failed',
+    );
   }
 }
 

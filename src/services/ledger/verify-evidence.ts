@@ -70,8 +70,15 @@ export async function verifyEvidence(
   let items = 0;
   let locations = 0;
   let recorded = 0;
+  let unrecorded = 0;
   const runs = new Map<string, { custodian: unknown; note: unknown; event: string }>();
-  const candidates: { id: string; sha256: string; thumbnail: string | null; blurred: string | null; pdq: string | null }[] = [];
+  const candidates: {
+    id: string;
+    sha256: string;
+    thumbnail: string | null;
+    blurred: string | null;
+    pdq: string | null;
+  }[] = [];
   let after = '';
   for (;;) {
     const rows = await integrity.itemsPage(after, page);
@@ -120,7 +127,8 @@ export async function verifyEvidence(
             });
           }
         }
-      } else if (item.decode_status === 'decoded') {
+      } else if (item.decode_status === 'decoded') unrecorded++;
+      if (item.decode_status === 'decoded') {
         candidates.push({
           id: item.id,
           sha256: item.sha256,
@@ -150,11 +158,16 @@ export async function verifyEvidence(
         locations++;
         const bytes = Buffer.from(loc.path_b64, 'base64');
         const faults: string[] = [];
-        if (loc.path !== displayName(bytes)) faults.push(`its path reads ${show(loc.path)}, not ${show(displayName(bytes))}`);
-        if (loc.path_key !== createHash('sha256').update(bytes).digest('hex')) faults.push('its path key is not the hash of its path');
+        if (loc.path !== displayName(bytes))
+          faults.push(`its path reads ${show(loc.path)}, not ${show(displayName(bytes))}`);
+        if (loc.path_key !== createHash('sha256').update(bytes).digest('hex'))
+          faults.push('its path key is not the hash of its path');
         if (
           recordsPaths &&
-          !ingests.some((e) => e.d.source_path_b64 === loc.path_b64 && (e.d.run ?? loc.ingest_run_id) === loc.ingest_run_id)
+          !ingests.some(
+            (e) =>
+              e.d.source_path_b64 === loc.path_b64 && (e.d.run ?? loc.ingest_run_id) === loc.ingest_run_id,
+          )
         )
           faults.push(`no ingest event of run ${loc.ingest_run_id} found it at ${show(loc.path)}`);
         if (faults.length > 0) {
@@ -193,7 +206,7 @@ export async function verifyEvidence(
   }
 
   // Items stored before ingest events named their views: views shared across different pictures, or originals.
-  if (candidates.length > 0 || recorded > 0) {
+  if (unrecorded > 0 || recorded > 0) {
     for (const shared of await integrity.sharedViews()) {
       const what = shared.column === 'thumbnail_sha256' ? 'thumbnail' : 'blurred view';
       const already = problems.list.some((p) => p.code === 'view_pointer' && shared.ids.includes(p.id ?? ''));
@@ -215,9 +228,9 @@ export async function verifyEvidence(
     recomputed = await recompute(pool, blobs, options.decoder, options.maxPixels, problems);
     if (options.recompute !== 'all' && candidates.length > pool.length)
       notes.push(`PDQ and views re-derived for a sample of ${pool.length} of ${candidates.length} items`);
-  } else if (candidates.length > 0) {
+  } else if (unrecorded > 0) {
     notes.push(
-      `${candidates.length} items were stored before ingest events named their views and PDQ: their views were checked for sharing only (re-derive them with --recompute)`,
+      `${unrecorded} items were stored before ingest events named their views and PDQ: their views were checked for sharing only (re-derive them with --recompute)`,
     );
   }
   return { items, annotations, locations, recomputed };
@@ -233,7 +246,13 @@ function sample<T>(list: readonly T[], n: number): T[] {
 }
 
 async function recompute(
-  items: readonly { id: string; sha256: string; thumbnail: string | null; blurred: string | null; pdq: string | null }[],
+  items: readonly {
+    id: string;
+    sha256: string;
+    thumbnail: string | null;
+    blurred: string | null;
+    pdq: string | null;
+  }[],
   blobs: BlobStore,
   decoder: ImageDecoder,
   maxPixels: number | undefined,
@@ -282,7 +301,14 @@ async function recompute(
 async function verifyAnnotations(integrity: IntegrityRepository, problems: Problems): Promise<number> {
   const made = new Map<
     string,
-    { event: string; evidence: string | null; kind: unknown; value: unknown; readFrom: unknown; record: unknown }
+    {
+      event: string;
+      evidence: string | null;
+      kind: unknown;
+      value: unknown;
+      readFrom: unknown;
+      record: unknown;
+    }
   >();
   const linked = new Map<string, { event: string; record: unknown }>();
   for (const e of await integrity.annotationEvents()) {
@@ -329,7 +355,9 @@ async function verifyAnnotations(integrity: IntegrityRepository, problems: Probl
       if ((a.read_from ?? null) !== was.readFrom)
         faults.push(`it was read from ${show(a.read_from)}, not ${show(was.readFrom)}`);
       if (a.value_key !== annotationKey(a.kind, a.value))
-        faults.push(`its search key ${show(a.value_key)} is not its value's (${show(annotationKey(a.kind, a.value))})`);
+        faults.push(
+          `its search key ${show(a.value_key)} is not its value's (${show(annotationKey(a.kind, a.value))})`,
+        );
       if (faults.length > 0) {
         problems.add({
           code: 'annotation_changed',

@@ -161,7 +161,8 @@ export async function verifyAll(
   const notes: string[] = [];
   const blobs = await verifyBlobs(ctx.store, ctx.blobs, problems, notes, options.onProgress);
   const key = await trustedKey(ctx, options.verifierKey, problems, notes);
-  const external = options.checkpoint === undefined ? undefined : readExternal(options.checkpoint, key, problems);
+  const external =
+    options.checkpoint === undefined ? undefined : readExternal(options.checkpoint, key, problems);
   const report = await ctx.store.db
     .transaction()
     .setIsolationLevel('repeatable read')
@@ -286,7 +287,9 @@ async function trustedKey(
   try {
     fromFile = exists ? parseSignerKey(fs.readFileSync(file, 'utf8')) : undefined;
   } catch (error) {
-    notes.push(`the log key ${file} cannot be read here (${(error as NodeJS.ErrnoException).code}): not compared`);
+    notes.push(
+      `the log key ${file} cannot be read here (${(error as NodeJS.ErrnoException).code}): not compared`,
+    );
   }
   const checkedElsewhere = fromFile === undefined && exists;
   if (!exists) {
@@ -732,7 +735,12 @@ const derivedColumns: Partial<Record<CoveredTable, readonly string[]>> = {
   records: ['name_normalized'],
 };
 
-function checkDerived(table: CoveredTable, row: Record<string, unknown>, vouch: Vouch, problems: Problems): void {
+function checkDerived(
+  table: CoveredTable,
+  row: Record<string, unknown>,
+  vouch: Vouch,
+  problems: Problems,
+): void {
   const id = row.id as string;
   if (table === 'custody_events') {
     // The sequencer notes the entry that logged the event; staged events have none yet.

@@ -180,6 +180,7 @@ export function describePgError(url: string, error: unknown): string {
 export async function openPostgres(
   url: string,
   poolSize: number,
+  options: { readOnly?: boolean } = {},
 ): Promise<{ db: Kysely<Database>; pool: pg.Pool }> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -188,6 +189,12 @@ export async function openPostgres(
     connectionTimeoutMillis: 10_000,
     application_name: 'athar',
   });
+  // Read-only sessions (athar verify): the server itself refuses any write. A client runs its queries in order, so
+  // this one runs before any the pool hands it out for.
+  if (options.readOnly)
+    pool.on('connect', (client) => {
+      client.query('set default_transaction_read_only = on').catch(() => {});
+    });
   // An idle client dropped by the server must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', prepareReads);

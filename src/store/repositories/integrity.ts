@@ -138,7 +138,9 @@ export class IntegrityRepository {
    * Views named by more than one item whose pictures differ (their PDQ hashes, or an item without one), and views
    * that are some item's original: a thumbnail or blurred view aimed at another item.
    */
-  async sharedViews(): Promise<{ column: 'thumbnail_sha256' | 'blurred_sha256'; sha256: string; ids: string[] }[]> {
+  async sharedViews(): Promise<
+    { column: 'thumbnail_sha256' | 'blurred_sha256'; sha256: string; ids: string[] }[]
+  > {
     const out: { column: 'thumbnail_sha256' | 'blurred_sha256'; sha256: string; ids: string[] }[] = [];
     for (const column of ['thumbnail_sha256', 'blurred_sha256'] as const) {
       const shared = await this.db

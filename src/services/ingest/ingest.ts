@@ -196,6 +196,7 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
 
   let next = 0;
   let done = 0;
+  let handled = 0;
   let plannedDone = 0;
   const concurrency = Math.max(1, options.concurrency ?? os.availableParallelism() * 4);
   let failure: unknown;
@@ -205,8 +206,24 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
       if (next >= walk.files.length || options.signal?.aborted || failure !== undefined) break;
       const file = walk.files[next++]!;
       const lease: BufferLease = { buffer: undefined };
+      // The bar counts a file once its rows are committed (or, with nothing to write, once it is handled), so an
+      // interrupted run never shows more than it kept (issue 21, Reliability 6).
+      let reported = false;
+      const report = () => {
+        if (reported) return;
+        reported = true;
+        done++;
+        plannedDone += file.size;
+        options.onProgress?.({
+          files: done,
+          bytes: plannedDone,
+          totalFiles: walk.files.length,
+          totalBytes,
+        });
+      };
       try {
-        const outcome = await ingestFile(job, file, lease);
+        const outcome = await ingestFile(job, file, lease, report);
+        if (!outcome.queued) report();
         summary.bytes += outcome.bytes;
         count(summary, outcome);
         if (outcome.problem)
@@ -216,14 +233,7 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
       } finally {
         job.readBuffers.give(lease);
       }
-      done++;
-      plannedDone += file.size;
-      options.onProgress?.({
-        files: done,
-        bytes: plannedDone,
-        totalFiles: walk.files.length,
-        totalBytes,
-      });
+      handled++;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, walk.files.length) }, worker));
@@ -233,13 +243,13 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
     failure ??= error;
   }
   summary.seconds = (performance.now() - started) / 1000;
-  summary.filesPerSecond = summary.seconds > 0 ? done / summary.seconds : 0;
+  summary.filesPerSecond = summary.seconds > 0 ? handled / summary.seconds : 0;
   summary.bytesPerSecond = summary.seconds > 0 ? summary.bytes / summary.seconds : 0;
   if (failure !== undefined) {
     await runs.finish(runId, 'failed', nowIso(ctx.clock), countsOf(summary)).catch(() => {});
     throw failure;
   }
-  summary.status = done < walk.files.length ? 'interrupted' : 'finished';
+  summary.status = handled < walk.files.length ? 'interrupted' : 'finished';
   await runs.finish(runId, summary.status, nowIso(ctx.clock), countsOf(summary));
   return summary;
 }
@@ -307,13 +317,20 @@ type FileOutcome = {
   bytes: number;
   result: 'stored' | 'already_present' | 'refused';
   problem?: { outcome: ProblemOutcome; reason: string };
+  /** Rows were handed to the committer: progress counts the file when they commit. */
+  queued?: boolean;
 };
 
 // Opening, sizing, reading (up to the in-memory limit) and closing a file are synchronous: each is a short system
 // call, and through libuv's pool each waited behind the decodes queued there (4 threads), so that a third of the
 // photos in hand were waiting to be opened or read instead of being decoded. `athar ingest` is a batch command
 // with nothing else to serve meanwhile.
-async function ingestFile(job: FileJob, file: FoundFile, lease: BufferLease): Promise<FileOutcome> {
+async function ingestFile(
+  job: FileJob,
+  file: FoundFile,
+  lease: BufferLease,
+  committed: () => void,
+): Promise<FileOutcome> {
   const { ctx } = job;
   let fd: number;
   try {
@@ -429,7 +446,9 @@ async function ingestFile(job: FileJob, file: FoundFile, lease: BufferLease): Pr
         actor: job.options.actor,
         location: location(existing),
         custody: custody(true),
+        committed,
       });
+      return { bytes: size, result: 'already_present', queued: true };
     }
     return { bytes: size, result: 'already_present' };
   }
@@ -477,8 +496,9 @@ async function ingestFile(job: FileJob, file: FoundFile, lease: BufferLease): Pr
       blobs: staged,
       settle,
       fail,
+      committed,
     });
-    const outcome: FileOutcome = { bytes: size, result: 'stored' };
+    const outcome: FileOutcome = { bytes: size, result: 'stored', queued: true };
     if (described.decodeStatus === 'undecodable') {
       outcome.problem = { outcome: 'undecodable', reason: described.decodeError ?? 'undecodable' };
     } else if (described.decodeStatus === 'pixel_limit') {
@@ -718,8 +738,16 @@ type Entry =
       blobs: StagedBlob[];
       settle: (id: string) => void;
       fail: (error: unknown) => void;
+      /** Called once the entry's rows are committed. */
+      committed?: () => void;
     }
-  | { kind: 'copy'; actor: string; location: EvidenceLocationTable; custody: Record<string, unknown> };
+  | {
+      kind: 'copy';
+      actor: string;
+      location: EvidenceLocationTable;
+      custody: Record<string, unknown>;
+      committed?: () => void;
+    };
 
 interface Groups {
   index: PdqIndex;
@@ -878,6 +906,7 @@ class Committer {
       if (id !== entry.row.id) this.onAlreadyPresent();
       entry.settle(id);
     }
+    for (const entry of batch) entry.committed?.();
   }
 
   /**

@@ -198,6 +198,11 @@ export async function openPostgres(
   // An idle client dropped by the server must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', prepareReads);
+  // A client in use when the server goes away emits 'error' too; unheard, it would end the process with a stack
+  // trace. Its query fails as well, and that failure is what is reported (store/errors.ts storageFault).
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   try {
     const result = await pool.query<{ server_encoding: string }>('show server_encoding');
     const encoding = result.rows[0]?.server_encoding;

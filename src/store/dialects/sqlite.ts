@@ -30,6 +30,18 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+
+  /**
+   * On some errors (a full disk, an I/O error) SQLite has already rolled the transaction back; the rollback that
+   * follows would fail with "cannot rollback - no transaction is active" and hide the error that matters.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (!/no transaction is active/.test((error as Error).message)) throw error;
+    }
+  }
 }
 
 /** A read-only file takes no write lock: its transactions are plain (deferred) reads of one snapshot. */

@@ -272,6 +272,7 @@ export async function readPersonCsv(
 }
 
 /** Control characters no text file holds: NUL and the C0 controls other than tab, LF, FF and CR, and DEL. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const badControl = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/;
 
 /** Bytes the strict reader refused; `describe` finds the byte and its line (read again, on this error path only). */

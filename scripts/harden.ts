@@ -23,6 +23,8 @@ import sharp from 'sharp';
 
 const bin = path.resolve(import.meta.dirname, '..', 'bin', 'athar.js');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-harden-'));
+// Synthetic data only; readable so that the read-only case can verify as another user.
+fs.chmodSync(root, 0o755);
 const pgBase = process.env.ATHAR_HARDEN_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const started = Date.now();
 const results: { dialect: string; case: string; held: boolean; detail: string }[] = [];
@@ -160,12 +162,16 @@ async function killed(
   const after: number[] = [];
   for (let k = 0; k < kills; k++) {
     const { child, done } = athar(args(s));
-    await new Promise((r) => setTimeout(r, 2500 + k * 700));
+    // Killed mid-run: once a commit has landed (the count rose), a moment later.
+    const before = await rows(s);
+    for (let i = 0; i < 600 && child.exitCode === null && (await rows(s)) === before; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 300)));
     child.kill('SIGKILL');
     await done;
     after.push(await rows(s));
   }
-  const last = await run(args(s));
+  const last = await athar(args(s), { timeoutMs: 300_000 }).done;
   const found = await rows(s);
   const verify = await run(['verify', ...s.args]);
   detail = `kill -9 with ${after.join(', then ')} of ${expected} committed; then a full run: ${found} of ${expected} stored once each, verify exit ${verify.code}`;
@@ -173,23 +179,23 @@ async function killed(
 }
 
 async function killCases(dialect: Dialect): Promise<void> {
-  const folder = await photos(`photos-${dialect}`, 150);
+  const folder = await photos(`photos-${dialect}`, 100);
   await killed(
     dialect,
     'kill -9 during ingest',
     (s) => ['ingest', ...s.args, folder],
     (s) => count(s, 'evidence_items'),
-    150,
+    100,
     2,
   );
   const file = path.join(root, `big-${dialect}.csv`);
-  fs.writeFileSync(file, csv(60_000, 'k'));
+  fs.writeFileSync(file, csv(20_000, 'k'));
   await killed(
     dialect,
     'kill -9 during import',
     (s) => ['import', file, ...s.args, '--kind', 'other'],
     (s) => count(s, 'records'),
-    60_000,
+    20_000,
     2,
   );
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { newId } from '../src/ids.js';
 import { custodyEntry, recordEntry } from '../src/ledger/entries.js';
 import { ed25519Signer, generateEd25519Key, type NoteSigner } from '../src/ledger/note.js';
+import { normalize } from '../src/names/index.js';
 import { appendLogEntry } from '../src/services/ledger/ledger.js';
 import type { CustodyEventTable, EvidenceItemTable, RecordTable } from '../src/store/schema.js';
 import type { Db, Store } from '../src/store/store.js';
@@ -111,7 +112,7 @@ export function syntheticRecord(sourceId: string, n: number): RecordTable {
     grandfather_name: null,
     family_name: null,
     mother_name: null,
-    name_normalized: null,
+    name_normalized: normalize(`Synthetic Person ${n}`),
     name_script: 'latn',
     sex: null,
     birth_date: null,

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config.js';
 import { DomainError } from '../domain/errors.js';
+import { storageFault } from '../store/errors.js';
 import { version } from '../version.js';
 import { registerAudit } from './commands/audit.js';
 import { registerBackup } from './commands/backup.js';
@@ -70,7 +71,8 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-function report(error: unknown): number {
+function report(thrown: unknown): number {
+  const error = storageFault(thrown) ?? thrown;
   if (error instanceof CommanderError) {
     // Help and version are successes; everything else commander raises is a usage error.
     if (

@@ -16,8 +16,8 @@ export type DateParse = { kind: 'empty' } | { kind: 'invalid' } | { kind: 'date'
 const empty: DateParse = { kind: 'empty' };
 const invalid: DateParse = { kind: 'invalid' };
 
-const minYear = 1850;
-const maxYear = 2100;
+export const minYear = 1850;
+export const maxYear = 2100;
 
 function asciiDigits(text: string): string {
   return text
@@ -88,6 +88,24 @@ export function parseDate(raw: string | null | undefined): DateParse {
   m = /^(\d{4})$/.exec(text);
   if (m) return make(Number(m[1]), 0, 0);
   return invalid;
+}
+
+/**
+ * Why a field that parseDate calls invalid is not a date, in words a person can act on: a form athar reads with a
+ * year outside the range, a day the month does not have, or a form it does not read at all.
+ */
+export function whyNotDate(raw: string): string {
+  const text = asciiDigits(raw.trim());
+  const year =
+    /^(\d{4})(-\d{1,2}){0,2}$/.exec(text)?.[1] ?? /^\d{1,2}[/.-]\d{1,2}[/.-](\d{4})$/.exec(text)?.[1];
+  const forms = 'YYYY-MM-DD, DD/MM/YYYY, YYYY-MM or YYYY';
+  if (year !== undefined) {
+    const y = Number(year);
+    if (y < minYear || y > maxYear)
+      return `the year ${y} is outside ${minYear}–${maxYear}, the years athar accepts`;
+    return `no such month or day; use ${forms} with a real day`;
+  }
+  return `use ${forms} (years ${minYear}–${maxYear})`;
 }
 
 /** Reads a bare year column (`birth_year`). */

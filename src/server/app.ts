@@ -23,6 +23,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 import { DomainError } from '../domain/errors.js';
 import type { AppContext } from '../services/context.js';
 import { servicesOf } from '../services/index.js';
+import { storageFault } from '../store/errors.js';
 import { version } from '../version.js';
 import { type RouteEntry, registerAccess } from './access.js';
 import { Problem, type ProblemCode, problemBody, problemOf } from './problems.js';
@@ -122,8 +123,10 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     transform: jsonSchemaTransform,
   });
 
-  app.setErrorHandler((thrown: FastifyError | Problem | DomainError, request, reply) => {
+  app.setErrorHandler((raised: FastifyError | Problem | DomainError, request, reply) => {
     const instance = request.url.split('?')[0];
+    // The database gone or the disk full: 503 with what happened, not a 500 (issue 21, Reliability 4).
+    const thrown = (raised instanceof Problem ? undefined : storageFault(raised)) ?? raised;
     // Services refuse in the domain's terms; this is the one place those become HTTP answers.
     const error = thrown instanceof DomainError ? problemOf(thrown, request.method) : thrown;
     if (thrown instanceof DomainError && thrown.kind === 'unavailable') {

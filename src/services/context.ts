@@ -1,7 +1,14 @@
+import fs from 'node:fs';
 import type { BlobStore } from '../blobs/blob-store.js';
-import { openBlobStore } from '../blobs/index.js';
+import { FsBlobStore, openBlobStore } from '../blobs/index.js';
 import type { Config } from '../config/config.js';
+import { StoreError } from '../store/errors.js';
 import { openStore, type Store } from '../store/store.js';
+
+function readBlobStore(config: Config['blobs']): BlobStore {
+  if (!fs.existsSync(config.root)) throw new StoreError(`no blob folder at ${config.root}`, 'not_a_database');
+  return new FsBlobStore(config.root);
+}
 
 /**
  * The I/O athar runs against, chosen once from the validated config: the composition root that the CLI and
@@ -16,10 +23,14 @@ export interface AppContext {
   close(): Promise<void>;
 }
 
-export async function openContext(config: Config, options: { migrate?: boolean } = {}): Promise<AppContext> {
+export async function openContext(
+  config: Config,
+  options: { migrate?: boolean; readOnly?: boolean } = {},
+): Promise<AppContext> {
   const store = await openStore(config.database, options);
   try {
-    const blobs = await openBlobStore(config.blobs);
+    // Read-only (athar verify): the blob folders are read as they are, nothing made.
+    const blobs = options.readOnly ? readBlobStore(config.blobs) : await openBlobStore(config.blobs);
     return {
       config,
       store,

@@ -38,7 +38,7 @@ const appMarker = 'athar';
  */
 export async function openStore(
   database: Config['database'],
-  options: { migrate?: boolean } = {},
+  options: { migrate?: boolean; readOnly?: boolean } = {},
 ): Promise<Store> {
   let db: Kysely<Database>;
   let capabilities: Capabilities;
@@ -46,7 +46,7 @@ export async function openStore(
   let rows: Store['rows'];
   if (database.kind === 'sqlite') {
     let raw: ReturnType<typeof openSqlite>['raw'];
-    ({ db, raw } = openSqlite(database.file));
+    ({ db, raw } = openSqlite(database.file, { readOnly: options.readOnly === true }));
     rows = async (query) =>
       raw
         .prepare(query.sql)
@@ -56,7 +56,9 @@ export async function openStore(
     location = database.file;
   } else {
     let pool: Awaited<ReturnType<typeof openPostgres>>['pool'];
-    ({ db, pool } = await openPostgres(database.url, database.poolSize));
+    ({ db, pool } = await openPostgres(database.url, database.poolSize, {
+      readOnly: options.readOnly === true,
+    }));
     rows = async (query) =>
       (await pool.query({ text: query.sql, values: [...query.parameters], rowMode: 'array' })).rows;
     capabilities = postgresCapabilities;
@@ -82,7 +84,8 @@ export async function openStore(
   };
   try {
     await refuseForeign(store);
-    if (options.migrate !== false) {
+    if (options.readOnly) await refuseUnmigrated(store);
+    else if (options.migrate !== false) {
       await migrate(store);
       await syncGazetteer(store);
     }
@@ -120,6 +123,26 @@ async function refuseForeign(store: Store): Promise<void> {
     .executeTakeFirst();
   if (marker && marker.value !== appMarker) {
     throw new StoreError(`${store.location} belongs to ${marker.value}, not athar`, 'foreign_database');
+  }
+}
+
+/** A read-only open cannot migrate: a schema behind this athar's is refused in one line. */
+async function refuseUnmigrated(store: Store): Promise<void> {
+  const names = await tableNames(store);
+  if (!names.includes('kysely_migration')) {
+    throw new StoreError(`${store.location} holds no athar database (run athar init)`, 'not_a_database');
+  }
+  const done = new Set(
+    (await sql<{ name: string }>`select name from kysely_migration`.execute(store.db)).rows.map(
+      (r) => r.name,
+    ),
+  );
+  const pending = Object.keys(await allMigrations(store.capabilities)).filter((name) => !done.has(name));
+  if (pending.length > 0) {
+    throw new StoreError(
+      `${store.location} is at an older schema (${pending.join(', ')} not applied); open it once with write access to migrate it`,
+      'migration_failed',
+    );
   }
 }
 

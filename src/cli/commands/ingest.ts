@@ -35,7 +35,25 @@ export function registerIngest(program: Command): void {
       const maxPixels = positiveInt(flags.maxPixels, '--max-pixels');
       // Nothing is created (not even the data folder) for a path that is not there.
       for (const p of paths) {
-        if (!fs.existsSync(p)) throw new CliError(`${p}: does not exist`, exitCodes.usage);
+        if (!fs.existsSync(p)) {
+          // existsSync follows links: a link loop or a link to nothing is named as what it is.
+          const link = fs.lstatSync(p, { throwIfNoEntry: false });
+          if (link?.isSymbolicLink()) {
+            let loop = false;
+            try {
+              fs.realpathSync(p);
+            } catch (error) {
+              loop = (error as NodeJS.ErrnoException).code === 'ELOOP';
+            }
+            throw new CliError(
+              loop
+                ? `${p}: is a symbolic link loop (it leads back to itself), not a file or folder`
+                : `${p}: is a symbolic link to ${fs.readlinkSync(p)}, which does not exist`,
+              exitCodes.usage,
+            );
+          }
+          throw new CliError(`${p}: does not exist`, exitCodes.usage);
+        }
       }
       const config = configFrom(flags);
       const { withWritableData } = await import('../data-session.js');

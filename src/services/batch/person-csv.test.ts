@@ -84,3 +84,36 @@ describe('reading person-record CSV', () => {
     expect(csvField(12)).toBe('12');
   });
 });
+
+describe('refusing bad bytes as the import reader does (issue 21)', () => {
+  it.each([
+    [
+      'latin.csv',
+      Buffer.concat([
+        Buffer.from('record_id,full_name\n1,ok\n2,caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('\n'),
+      ]),
+      /latin\.csv: byte offset 30: byte 0xe9 is not valid UTF-8 \(line 3\)/,
+    ],
+    [
+      'nul.csv',
+      Buffer.from('record_id,full_name\n1,a\0b\n'),
+      /nul\.csv: byte offset 23: a NUL byte \(line 2\)/,
+    ],
+    [
+      'cut.csv',
+      Buffer.concat([Buffer.from('record_id,full_name\n1,'), Buffer.from('خ', 'utf8').subarray(0, 1)]),
+      /cut\.csv: byte offset 22: byte 0xd8 is not valid UTF-8 \(line 2\)/,
+    ],
+  ])('refuses %s naming file, line and byte', async (name, bytes, message) => {
+    await expect(read(name, bytes)).rejects.toThrow(message);
+  });
+
+  it('still reads Arabic split across read chunks', async () => {
+    const rows = Array.from({ length: 60_000 }, (_, i) => `${i},خالد الحلبي ${i}`).join('\n');
+    const { records } = await read('long.csv', `record_id,full_name\n${rows}\n`);
+    expect(records).toHaveLength(60_000);
+    expect(records.at(-1)?.fields.full_name).toBe('خالد الحلبي 59999');
+  });
+});

@@ -5,6 +5,7 @@ import {
   type PersonRecordFields,
   personRecordColumns,
 } from '../../domain/person-record.js';
+import { firstInvalidUtf8, lineAt } from '../../exchange/text-decode.js';
 
 /** A problem with an input file, naming the file and line. */
 export class CsvError extends Error {
@@ -175,7 +176,9 @@ export async function readPersonCsv(
 ): Promise<CsvFileSummary> {
   const name = path.basename(file);
   const splitter = new CsvRowSplitter(file);
-  const decoder = new TextDecoder('utf-8', { fatal: false });
+  // Strict, as the import reader (issue 21): a byte that is not UTF-8, a NUL or a stray control character stops the
+  // read naming file, line and byte, instead of turning into U+FFFD or reaching the database.
+  const decoder = new TextDecoder('utf-8', { fatal: true });
   let header: (PersonRecordColumn | undefined)[] | undefined;
   let idColumn = -1;
   let sourceColumn = -1;
@@ -231,11 +234,35 @@ export async function readPersonCsv(
       ? { highWaterMark: 1 << 20, start: segment.start, end: segment.end - 1 }
       : { highWaterMark: 1 << 20 },
   );
+  const start = segment?.start ?? 0;
+  let offset = start;
+  const decode = (chunk: Buffer | undefined): string => {
+    let text: string;
+    try {
+      text = chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+    } catch {
+      throw badBytes(file, start, 'not valid UTF-8');
+    }
+    const control = badControl.exec(text);
+    if (control) {
+      const code = text.charCodeAt(control.index);
+      const at = offset + Buffer.byteLength(text.slice(0, control.index), 'utf8');
+      throw badBytes(
+        file,
+        start,
+        code === 0 ? 'a NUL byte' : `control byte 0x${code.toString(16).padStart(2, '0')}`,
+        at,
+      );
+    }
+    if (chunk) offset += chunk.length;
+    return text;
+  };
   try {
-    for await (const chunk of stream) splitter.push(decoder.decode(chunk as Buffer, { stream: true }), onRow);
-    splitter.push(decoder.decode(), onRow);
+    for await (const chunk of stream) splitter.push(decode(chunk as Buffer), onRow);
+    splitter.push(decode(undefined), onRow);
     splitter.end(onRow);
   } catch (error) {
+    if (error instanceof BadBytes) throw await error.describe();
     const e = error as NodeJS.ErrnoException;
     if (e.code === 'ENOENT') throw new CsvError(`${file}: no such file`);
     if (e.code === 'EISDIR') throw new CsvError(`${file}: is a folder, not a CSV file`);
@@ -243,6 +270,37 @@ export async function readPersonCsv(
   }
   return { file, rows, ignoredColumns };
 }
+
+/** Control characters no text file holds: NUL and the C0 controls other than tab, LF, FF and CR, and DEL. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const badControl = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/;
+
+/** Bytes the strict reader refused; `describe` finds the byte and its line (read again, on this error path only). */
+class BadBytes extends Error {
+  constructor(
+    readonly file: string,
+    readonly from: number,
+    readonly why: string,
+    readonly at?: number,
+  ) {
+    super(why);
+  }
+
+  async describe(): Promise<CsvError> {
+    const bytes = fs.readFileSync(this.file);
+    let at = this.at;
+    let why = this.why;
+    if (at === undefined) {
+      at = this.from + Math.max(0, firstInvalidUtf8(bytes.subarray(this.from)));
+      why = `byte 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} is not valid UTF-8`;
+    }
+    return new CsvError(
+      `${this.file}: byte offset ${at}: ${why} (line ${lineAt(bytes, at)}); athar link and match read UTF-8 text only (athar import also reads UTF-16 and Windows-1256)`,
+    );
+  }
+}
+
+const badBytes = (file: string, from: number, why: string, at?: number) => new BadBytes(file, from, why, at);
 
 /**
  * Splits a CSV file into `parts` byte ranges on row boundaries, for reading in parallel. A newline is a row boundary

@@ -4,6 +4,7 @@
  * so nothing is half-written. A dry run writes nothing. A re-run of the same file skips what is already there, by
  * (source, external id): the record_id column, or the row number. docs/import.md.
  */
+import { sql } from 'kysely';
 import {
   type PersonRecordColumn,
   type PersonRecordFields,
@@ -15,7 +16,7 @@ import { PlaceRepository } from '../../store/repositories/places.js';
 import { RecordRepository } from '../../store/repositories/records.js';
 import { SourceRepository } from '../../store/repositories/sources.js';
 import type { RecordNameKeyTable, RecordTable } from '../../store/schema.js';
-import type { Store } from '../../store/store.js';
+import type { Db, Store } from '../../store/store.js';
 import { CsvError, CsvRowSplitter } from '../batch/person-csv.js';
 import { storeNewRecords } from '../registry/new-records.js';
 import { prepareRecord, withStoredAliases } from '../registry/record-fields.js';
@@ -207,49 +208,72 @@ export async function importRecords(
     batch = [];
     const bySource = new Map<string, Pending[]>();
     for (const p of rows) bySource.set(p.source, [...(bySource.get(p.source) ?? []), p]);
-    const fresh: Pending[] = [];
-    for (const [name, list] of bySource) {
-      const id = await sourceId(name);
-      if (!id) {
-        fresh.push(...list);
-        continue;
-      }
-      const present = await new RecordRepository(store.db, store.capabilities).existingExternalIds(
-        id,
-        list.map((p) => p.externalId),
-      );
-      for (const p of list) {
-        if (present.has(p.externalId)) report.skipped++;
-        else {
-          p.record.source_id = id;
-          fresh.push(p);
+    const named = new Map<string, string | undefined>();
+    for (const name of bySource.keys()) named.set(name, await sourceId(name));
+    // What is already there is read inside the writing transaction, under the write lock (SQLite's, or an
+    // advisory lock per source on PostgreSQL): two imports of one file at once then skip each other's rows
+    // instead of one failing on the unique (source, external id) index (issue 21, Reliability 4).
+    const choose = async (db: Db): Promise<Pending[]> => {
+      const fresh: Pending[] = [];
+      for (const [name, list] of bySource) {
+        const id = named.get(name);
+        if (!id) {
+          fresh.push(...list);
+          continue;
+        }
+        if (!dryRun && store.capabilities.advisoryLocks)
+          await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '/athar.import/' || ${id}))`.execute(
+            db,
+          );
+        const present = await new RecordRepository(db, store.capabilities).existingExternalIds(
+          id,
+          list.map((p) => p.externalId),
+        );
+        for (const p of list) {
+          if (!present.has(p.externalId)) {
+            p.record.source_id = id;
+            fresh.push(p);
+          }
         }
       }
+      return fresh;
+    };
+    let fresh: Pending[];
+    if (dryRun) fresh = await choose(store.db);
+    else {
+      fresh = await store.transaction(async (trx) => {
+        const chosen = await choose(trx);
+        if (chosen.length > 0)
+          await storeNewRecords(
+            trx,
+            store.capabilities,
+            chosen.map((p) => p.record),
+            chosen.flatMap((p) => p.keys),
+            {
+              logKind: 'record.imported',
+              at,
+              by: options.actor,
+              importId: options.importId ?? null,
+              stagedAt: at,
+            },
+          );
+        return chosen;
+      });
+      if (fresh.length > 0) tracingQueued(store);
     }
-    if (!dryRun && fresh.length > 0) {
-      await store.transaction((trx) =>
-        storeNewRecords(
-          trx,
-          store.capabilities,
-          fresh.map((p) => p.record),
-          fresh.flatMap((p) => p.keys),
-          {
-            logKind: 'record.imported',
-            at,
-            by: options.actor,
-            importId: options.importId ?? null,
-            stagedAt: at,
-          },
-        ),
-      );
-      tracingQueued(store);
-    }
+    report.skipped += rows.length - fresh.length;
     report.created += fresh.length;
     report.done += rows.length;
     await options.onProgress?.(progressOf(report));
+    await yieldToEventLoop();
   };
 
+  let sinceYield = 0;
   for await (const item of options.rows ?? csvRows(file, chunks)) {
+    if (++sinceYield >= yieldEvery) {
+      sinceYield = 0;
+      await yieldToEventLoop();
+    }
     if ('header' in item) {
       const seen = new Set<string>();
       columns = item.header.map((raw) => {
@@ -319,6 +343,14 @@ export async function importRecords(
   await options.onProgress?.(progressOf(report));
   return report;
 }
+
+/**
+ * On SQLite every query finishes synchronously, so an import's awaits resolve as microtasks and the server would
+ * answer nothing (not even /healthz) until the whole file was in: the import gives the event loop a turn between
+ * batches and every few hundred rows read (issue 21, Reliability 5; docs/decisions.md).
+ */
+const yieldEvery = 200;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function progressOf(r: ImportReport): ImportProgress {
   return { total: r.total, done: r.done, created: r.created, skipped: r.skipped, errors: r.errors };

@@ -43,6 +43,9 @@ export async function walkRoots(paths: readonly string[]): Promise<WalkResult> {
     try {
       roots.push(await fsp.realpath(p, { encoding: 'buffer' }));
     } catch (error) {
+      // Resolving a path, too many links means they lead round in a circle.
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+        throw new WalkError(`${p}: is a symbolic link loop (it leads back to itself)`);
       throw new WalkError(`${p}: ${describeFsError(error)}`);
     }
   }
@@ -123,7 +126,10 @@ async function consider(
       result.problems.push({
         path,
         outcome: 'refused',
-        reason: `broken symbolic link (${describeFsError(error)})`,
+        reason:
+          (error as NodeJS.ErrnoException).code === 'ELOOP'
+            ? 'symbolic link loop (it leads back to itself), not followed'
+            : `broken symbolic link (${describeFsError(error)})`,
       });
       return;
     }

@@ -376,20 +376,50 @@ describeEachDialect('ingest', (store) => {
 
   it('stops taking files when aborted, and a second run stores the rest', async () => {
     const folder = mkdirs(ctx.dir, 'aborted');
-    for (let i = 0; i < 6; i++)
-      fs.writeFileSync(path.join(folder, `p${i}.jpg`), await syntheticPhoto(700 + i, 200, 150));
+    // More files than one commit batch (64): progress counts committed files, so the abort comes with the first
+    // batch's commit; the files in hand still commit.
+    const total = 80;
+    for (let i = 0; i < total; i++)
+      fs.writeFileSync(path.join(folder, `p${i}.jpg`), await syntheticPhoto(700 + i, 32, 24));
     const controller = new AbortController();
     const first = await run([folder], {
       concurrency: 1,
       signal: controller.signal,
-      onProgress: (p) => {
-        if (p.files === 2) controller.abort();
-      },
+      onProgress: () => controller.abort(),
     });
-    expect(first).toMatchObject({ status: 'interrupted', stored: 2 });
+    expect(first.status).toBe('interrupted');
+    expect(first.stored).toBeGreaterThanOrEqual(1);
+    expect(first.stored).toBeLessThan(total);
     expect((await new IngestRunRepository(ctx.store.db).get(first.runId))!.status).toBe('interrupted');
     const second = await run([folder]);
-    expect(second).toMatchObject({ status: 'finished', stored: 4, alreadyPresent: 2 });
+    expect(second).toMatchObject({
+      status: 'finished',
+      stored: total - first.stored,
+      alreadyPresent: first.stored,
+    });
+  });
+
+  it('reports progress in committed files: never ahead of the rows stored (issue 21)', async () => {
+    const folder = mkdirs(ctx.dir, 'progress');
+    for (let i = 0; i < 12; i++)
+      fs.writeFileSync(path.join(folder, `q${i}.jpg`), await syntheticPhoto(900 + i, 160, 120));
+    const items = () =>
+      ctx.store.db
+        .selectFrom('evidence_items')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n));
+    const base = await items();
+    const seen: Promise<[number, number]>[] = [];
+    await run([folder], {
+      concurrency: 8,
+      onProgress: (p) => {
+        seen.push(items().then((n) => [p.files, n - base]));
+      },
+    });
+    const pairs = await Promise.all(seen);
+    expect(pairs.length).toBe(12);
+    for (const [files, stored] of pairs) expect(stored).toBeGreaterThanOrEqual(files);
   });
 
   it('marks a run left running by a dead process as interrupted', async () => {

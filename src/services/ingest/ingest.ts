@@ -196,6 +196,7 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
 
   let next = 0;
   let done = 0;
+  let handled = 0;
   let plannedDone = 0;
   const concurrency = Math.max(1, options.concurrency ?? os.availableParallelism() * 4);
   let failure: unknown;
@@ -205,8 +206,24 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
       if (next >= walk.files.length || options.signal?.aborted || failure !== undefined) break;
       const file = walk.files[next++]!;
       const lease: BufferLease = { buffer: undefined };
+      // The bar counts a file once its rows are committed (or, with nothing to write, once it is handled), so an
+      // interrupted run never shows more than it kept (issue 21, Reliability 6).
+      let reported = false;
+      const report = () => {
+        if (reported) return;
+        reported = true;
+        done++;
+        plannedDone += file.size;
+        options.onProgress?.({
+          files: done,
+          bytes: plannedDone,
+          totalFiles: walk.files.length,
+          totalBytes,
+        });
+      };
       try {
-        const outcome = await ingestFile(job, file, lease);
+        const outcome = await ingestFile(job, file, lease, report);
+        if (!outcome.queued) report();
         summary.bytes += outcome.bytes;
         count(summary, outcome);
         if (outcome.problem)
@@ -216,14 +233,7 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
       } finally {
         job.readBuffers.give(lease);
       }
-      done++;
-      plannedDone += file.size;
-      options.onProgress?.({
-        files: done,
-        bytes: plannedDone,
-        totalFiles: walk.files.length,
-        totalBytes,
-      });
+      handled++;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, walk.files.length) }, worker));
@@ -233,13 +243,13 @@ export async function ingest(ctx: AppContext, options: IngestOptions): Promise<I
     failure ??= error;
   }
   summary.seconds = (performance.now() - started) / 1000;
-  summary.filesPerSecond = summary.seconds > 0 ? done / summary.seconds : 0;
+  summary.filesPerSecond = summary.seconds > 0 ? handled / summary.seconds : 0;
   summary.bytesPerSecond = summary.seconds > 0 ? summary.bytes / summary.seconds : 0;
   if (failure !== undefined) {
     await runs.finish(runId, 'failed', nowIso(ctx.clock), countsOf(summary)).catch(() => {});
     throw failure;
   }
-  summary.status = done < walk.files.length ? 'interrupted' : 'finished';
+  summary.status = handled < walk.files.length ? 'interrupted' : 'finished';
   await runs.finish(runId, summary.status, nowIso(ctx.clock), countsOf(summary));
   return summary;
 }
@@ -307,13 +317,20 @@ type FileOutcome = {
   bytes: number;
   result: 'stored' | 'already_present' | 'refused';
   problem?: { outcome: ProblemOutcome; reason: string };
+  /** Rows were handed to the committer: progress counts the file when they commit. */
+  queued?: boolean;
 };
 
 // Opening, sizing, reading (up to the in-memory limit) and closing a file are synchronous: each is a short system
 // call, and through libuv's pool each waited behind the decodes queued there (4 threads), so that a third of the
 // photos in hand were waiting to be opened or read instead of being decoded. `athar ingest` is a batch command
 // with nothing else to serve meanwhile.
-async function ingestFile(job: FileJob, file: FoundFile, lease: BufferLease): Promise<FileOutcome> {
+async function ingestFile(
+  job: FileJob,
+  file: FoundFile,
+  lease: BufferLease,
+  committed: () => void,
+): Promise<FileOutcome> {
   const { ctx } = job;
   let fd: number;
   try {
@@ -429,7 +446,9 @@ async function ingestFile(job: FileJob, file: FoundFile, lease: BufferLease): Pr
         actor: job.options.actor,
         location: location(existing),
         custody: custody(true),
+        committed,
       });
+      return { bytes: size, result: 'already_present', queued: true };
     }
     return { bytes: size, result: 'already_present' };
   }
@@ -466,13 +485,20 @@ async function ingestFile(job: FileJob, file: FoundFile, lease: BufferLease): Pr
       kind: 'item',
       row,
       location: location(id),
-      custody: custody(false),
+      // The derived views and PDQ ride in the logged event, so `athar verify` can tell a pointer aimed elsewhere.
+      custody: {
+        ...custody(false),
+        thumbnail_sha256: row.thumbnail_sha256,
+        blurred_sha256: row.blurred_sha256,
+        pdq: row.pdq,
+      },
       pdq: described.pdq,
       blobs: staged,
       settle,
       fail,
+      committed,
     });
-    const outcome: FileOutcome = { bytes: size, result: 'stored' };
+    const outcome: FileOutcome = { bytes: size, result: 'stored', queued: true };
     if (described.decodeStatus === 'undecodable') {
       outcome.problem = { outcome: 'undecodable', reason: described.decodeError ?? 'undecodable' };
     } else if (described.decodeStatus === 'pixel_limit') {
@@ -488,6 +514,12 @@ async function ingestFile(job: FileJob, file: FoundFile, lease: BufferLease): Pr
   function refused(reason: string): FileOutcome {
     return { bytes: 0, result: 'refused', problem: { outcome: 'refused', reason } };
   }
+}
+
+/** An item's custody details as a copy of content stored meanwhile: the views named are the other item's. */
+function copyDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const { thumbnail_sha256: _t, blurred_sha256: _b, pdq: _p, ...rest } = details;
+  return { ...rest, already_present: true };
 }
 
 interface Described {
@@ -552,21 +584,39 @@ async function describe(
   described.width = image.width;
   described.height = image.height;
   described.orientation = image.orientation;
-  const { pixels } = image;
-  const thumbnailPixels = thumbnailOf(pixels);
-  const encoding = job.options.decoder.encodeJpeg(thumbnailPixels, viewQuality);
-  // Hashing and the blurred view are made on this thread while the encoder works on libuv's.
-  const blurredPng = encodePng(blurredOf(thumbnailPixels));
-  const displayed = displayedSize(image.width, image.height, image.orientation);
-  const pdq = pdqOfPicture(pixels.data, pixels.width, pixels.height, pixels.channels, displayed);
-  described.pdq = pdq.hash;
-  described.pdqQuality = pdq.quality;
-  const views = await Promise.all([job.ctx.blobs.stage(await encoding), job.ctx.blobs.stage(blurredPng)]);
+  const derived = deriveViews(job.options.decoder, image);
+  described.pdq = derived.pdq.hash;
+  described.pdqQuality = derived.pdq.quality;
+  const views = await Promise.all([
+    job.ctx.blobs.stage(await derived.thumbnail),
+    job.ctx.blobs.stage(derived.blurred),
+  ]);
   staged.push(...views);
   described.thumbnailSha256 = views[0].sha256;
   described.blurredSha256 = views[1].sha256;
   return described;
 }
+
+/**
+ * What athar derives from a decoded picture: its PDQ hash, the thumbnail (JPEG) and the blurred view (PNG). Ingest
+ * stores them; `athar verify --recompute` derives them again and compares (the same athar and libvips give the
+ * same bytes).
+ */
+export function deriveViews(
+  decoder: ImageDecoder,
+  image: Extract<Awaited<ReturnType<ImageDecoder['decode']>>, { status: 'decoded' }>['image'],
+): { pdq: ReturnType<typeof pdqOfPicture>; thumbnail: Promise<Buffer>; blurred: Buffer } {
+  const { pixels } = image;
+  const thumbnailPixels = thumbnailOf(pixels);
+  const thumbnail = decoder.encodeJpeg(thumbnailPixels, viewQuality);
+  // Hashing and the blurred view are made on this thread while the encoder works on libuv's.
+  const blurred = encodePng(blurredOf(thumbnailPixels));
+  const displayed = displayedSize(image.width, image.height, image.orientation);
+  const pdq = pdqOfPicture(pixels.data, pixels.width, pixels.height, pixels.channels, displayed);
+  return { pdq, thumbnail, blurred };
+}
+
+export { defaultMaxPixels };
 
 const metadataOptions = {
   tiff: true,
@@ -688,8 +738,16 @@ type Entry =
       blobs: StagedBlob[];
       settle: (id: string) => void;
       fail: (error: unknown) => void;
+      /** Called once the entry's rows are committed. */
+      committed?: () => void;
     }
-  | { kind: 'copy'; actor: string; location: EvidenceLocationTable; custody: Record<string, unknown> };
+  | {
+      kind: 'copy';
+      actor: string;
+      location: EvidenceLocationTable;
+      custody: Record<string, unknown>;
+      committed?: () => void;
+    };
 
 interface Groups {
   index: PdqIndex;
@@ -813,8 +871,7 @@ class Committer {
             kind: 'ingested',
             actor: entry.kind === 'copy' ? entry.actor : (entry.row.created_by as string),
             at: entry.kind === 'copy' ? entry.location.found_at : entry.row.created_at,
-            details:
-              entry.kind === 'item' && !isNew ? { ...entry.custody, already_present: true } : entry.custody,
+            details: entry.kind === 'item' && !isNew ? copyDetails(entry.custody) : entry.custody,
           });
         });
         await recordCustodyEvents(trx, events);
@@ -849,6 +906,7 @@ class Committer {
       if (id !== entry.row.id) this.onAlreadyPresent();
       entry.settle(id);
     }
+    for (const entry of batch) entry.committed?.();
   }
 
   /**

@@ -18,10 +18,12 @@ import {
   parseSignerKey,
 } from '../../ledger/note.js';
 import { TreeBuilder, tilePath, tileWidth } from '../../ledger/tiles.js';
+import { normalize } from '../../names/index.js';
 import { IntegrityRepository } from '../../store/repositories/integrity.js';
 import { LedgerRepository } from '../../store/repositories/ledger.js';
 import type { Db, Store } from '../../store/store.js';
 import { ledgerKeyFile, recordedVerifierKey } from './key.js';
+import { type EvidenceCheckOptions, type EvidenceCheckSummary, verifyEvidence } from './verify-evidence.js';
 
 /**
  * `athar verify`: checks, without trusting the database, that nothing the log covers was altered or removed.
@@ -51,6 +53,20 @@ export const faultCodes = [
   'row_changed',
   'row_deleted',
   'row_unlogged',
+  'key_file_missing',
+  'key_unrecorded',
+  'checkpoint_deleted',
+  'checkpoint_rollback',
+  'ledger_index',
+  'derived_changed',
+  'annotation_changed',
+  'annotation_deleted',
+  'annotation_unlogged',
+  'annotation_link',
+  'view_pointer',
+  'graphic_changed',
+  'location_changed',
+  'run_changed',
 ] as const;
 export type FaultCode = (typeof faultCodes)[number];
 
@@ -72,7 +88,15 @@ export interface VerifyReport {
   ok: boolean;
   origin: string | null;
   verifierKey: string | null;
-  blobs: { checked: number; bytes: number; ms: number };
+  blobs: {
+    checked: number;
+    bytes: number;
+    ms: number;
+    /** Blobs no evidence item names (left by an ingest stopped before its rows committed, or planted). */
+    stray: number;
+  };
+  /** What was checked of the evidence beyond the covered rows (verify-evidence.ts). */
+  evidence: EvidenceCheckSummary & { ms: number };
   log: {
     entries: number;
     checkpoints: number;
@@ -96,12 +120,20 @@ export interface VerifyOptions {
   verifierKey?: Ed25519Key;
   maxProblems?: number;
   onProgress?: (phase: 'blobs' | 'log' | 'rows', done: number) => void;
+  /**
+   * A signed checkpoint kept outside the database (the note's text): the log must hold at least its entries and
+   * their root must be its root, or the database was rolled back or rewritten.
+   */
+  checkpoint?: string;
+  /** Re-decode images and compare PDQ and views: a sample of this many, or all. */
+  recompute?: EvidenceCheckOptions['recompute'];
+  decoder?: EvidenceCheckOptions['decoder'];
 }
 
 const entryPage = 4096;
 const rowPage = 2000;
 
-class Problems {
+export class Problems {
   readonly list: VerifyProblem[] = [];
   readonly omitted: Partial<Record<FaultCode, number>> = {};
   constructor(private readonly max: number) {}
@@ -127,14 +159,16 @@ export async function verifyAll(
 ): Promise<VerifyReport> {
   const problems = new Problems(options.maxProblems ?? 1000);
   const notes: string[] = [];
-  const blobs = await verifyBlobs(ctx.store, ctx.blobs, problems, options.onProgress);
-  const key = await trustedKey(ctx, options.verifierKey, problems);
+  const blobs = await verifyBlobs(ctx.store, ctx.blobs, problems, notes, options.onProgress);
+  const key = await trustedKey(ctx, options.verifierKey, problems, notes);
+  const external =
+    options.checkpoint === undefined ? undefined : readExternal(options.checkpoint, key, problems);
   const report = await ctx.store.db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
       const logStart = performance.now();
-      const log = await verifyLog(trx, ctx.store, key, problems, notes, options.onProgress);
+      const log = await verifyLog(trx, ctx.store, key, problems, notes, options.onProgress, external);
       const logMs = performance.now() - logStart;
       const rowStart = performance.now();
       const checked = await verifyRows(
@@ -145,9 +179,16 @@ export async function verifyAll(
         problems,
         options.onProgress,
       );
+      const rowMs = Math.round(performance.now() - rowStart);
+      const evidenceStart = performance.now();
+      const evidence = await verifyEvidence(trx, ctx.blobs, problems, notes, {
+        ...(options.recompute ? { recompute: options.recompute } : {}),
+        ...(options.decoder ? { decoder: options.decoder } : {}),
+      });
       return {
         log: { ...log.summary, ms: Math.round(logMs) },
-        rows: { checked, ms: Math.round(performance.now() - rowStart) },
+        rows: { checked, ms: rowMs },
+        evidence: { ...evidence, ms: Math.round(performance.now() - evidenceStart) },
       };
     });
   return {
@@ -166,6 +207,7 @@ async function verifyBlobs(
   store: Store,
   blobs: BlobStore,
   problems: Problems,
+  notes: string[],
   onProgress: VerifyOptions['onProgress'],
 ): Promise<VerifyReport['blobs']> {
   const start = performance.now();
@@ -190,6 +232,7 @@ async function verifyBlobs(
     onProgress?.('blobs', present.size);
   }
   let after = '';
+  const named = new Set<string>();
   for (;;) {
     const page = await new IntegrityRepository(store.db).blobsPage(after, rowPage);
     for (const item of page) {
@@ -198,6 +241,7 @@ async function verifyBlobs(
         ['thumbnail', item.thumbnail_sha256],
         ['blurred view', item.blurred_sha256],
       ] as const) {
+        if (sha) named.add(sha);
         if (sha && !present.has(sha)) {
           problems.add({
             code: 'blob_missing',
@@ -214,7 +258,19 @@ async function verifyBlobs(
     if (page.length < rowPage) break;
     after = (page.at(-1) as { id: string }).id;
   }
-  return { checked: present.size, bytes, ms: Math.round(performance.now() - start) };
+  const stray = [...present].filter((sha) => !named.has(sha));
+  if (stray.length > 0) {
+    const shown = stray.slice(0, 5).join(', ') + (stray.length > 5 ? ', …' : '');
+    notes.push(
+      `${stray.length} blobs in ${blobs.location} belong to no evidence item (${shown}): an ingest stopped before its rows committed leaves such blobs; bytes put there by hand look the same`,
+    );
+  }
+  return {
+    checked: present.size,
+    bytes,
+    ms: Math.round(performance.now() - start),
+    stray: stray.length,
+  };
 }
 
 /** The key to verify checkpoints with: the caller's, else the one recorded at init, checked against the key file. */
@@ -222,10 +278,39 @@ async function trustedKey(
   ctx: { store: Store; config: Pick<Config, 'dataDir'> },
   given: Ed25519Key | undefined,
   problems: Problems,
+  notes: string[],
 ): Promise<Ed25519Key | undefined> {
   const recorded = await recordedVerifierKey(ctx.store);
   const file = ledgerKeyFile(ctx.config);
-  const fromFile = fs.existsSync(file) ? parseSignerKey(fs.readFileSync(file, 'utf8')) : undefined;
+  const exists = fs.existsSync(file);
+  let fromFile: Ed25519Key | undefined;
+  try {
+    fromFile = exists ? parseSignerKey(fs.readFileSync(file, 'utf8')) : undefined;
+  } catch (error) {
+    notes.push(
+      `the log key ${file} cannot be read here (${(error as NodeJS.ErrnoException).code}): not compared`,
+    );
+  }
+  const checkedElsewhere = fromFile === undefined && exists;
+  if (!exists) {
+    // Without it no checkpoint can be signed again; a verifier given --key may be checking a copy without it.
+    if (given) notes.push(`no log key at ${file}: this copy cannot sign checkpoints`);
+    else
+      problems.add({
+        code: 'key_file_missing',
+        message: `the log key ${file} is missing: the log can no longer be signed (restore it from its backup)`,
+        found: 'missing',
+      });
+  }
+  if (!recorded && (fromFile || given)) {
+    problems.add({
+      code: 'key_unrecorded',
+      message: `the database no longer records the verifier key its log was signed with (meta ledger.vkey was removed)`,
+      expected: fromFile ? formatVerifierKey(fromFile) : given ? formatVerifierKey(given) : undefined,
+      found: 'missing',
+    });
+  }
+  if (checkedElsewhere && !given && recorded) return recorded;
   if (given) return given;
   if (recorded && fromFile && formatVerifierKey(fromFile) !== formatVerifierKey(recorded)) {
     problems.add({
@@ -245,6 +330,44 @@ async function trustedKey(
   return key;
 }
 
+/** The checkpoint kept elsewhere: signed by the trusted key, well-formed; its size and root. */
+function readExternal(
+  text: string,
+  key: Ed25519Key | undefined,
+  problems: Problems,
+): { size: number; root: Hash } | undefined {
+  const note = text.endsWith('\n') ? text : `${text}\n`;
+  const cut = note.lastIndexOf('\n\n');
+  const parsed = parseCheckpoint(cut >= 0 ? note.slice(0, cut + 1) : note);
+  if (!parsed.ok) {
+    problems.add({
+      code: 'checkpoint_malformed',
+      message: `the checkpoint given is not a checkpoint note: ${parsed.detail}`,
+    });
+    return undefined;
+  }
+  if (!key) return undefined;
+  const opened = openNote(note, [ed25519Verifier(key)]);
+  if (!opened.ok) {
+    problems.add({
+      code: 'checkpoint_signature',
+      message: `the checkpoint given (size ${parsed.checkpoint.size}) is not signed by ${formatVerifierKey(key)}: ${opened.detail}`,
+      checkpoint: parsed.checkpoint.size,
+      found: opened.detail,
+    });
+    return undefined;
+  }
+  if (parsed.checkpoint.origin !== key.name) {
+    problems.add({
+      code: 'checkpoint_malformed',
+      message: `the checkpoint given is of log ${parsed.checkpoint.origin}, not ${key.name}`,
+      checkpoint: parsed.checkpoint.size,
+    });
+    return undefined;
+  }
+  return { size: parsed.checkpoint.size, root: parsed.checkpoint.root };
+}
+
 interface LogResult {
   summary: Omit<VerifyReport['log'], 'ms'>;
   staged: Map<string, Vouch>;
@@ -258,6 +381,7 @@ async function verifyLog(
   problems: Problems,
   notes: string[],
   onProgress: VerifyOptions['onProgress'],
+  external?: { size: number; root: Hash },
 ): Promise<LogResult> {
   const repo = new LedgerRepository(trx, store.capabilities);
   const verifier = key ? ed25519Verifier(key) : undefined;
@@ -295,6 +419,28 @@ async function verifyLog(
   }
   const stateSize = await repo.size();
   const latest = checkpoints.at(-1);
+  const tally = await repo.checkpointTally();
+  if (tally && (checkpoints.length < tally.count || !checkpoints.some((c) => c.size === tally.latest))) {
+    problems.add({
+      code: 'checkpoint_deleted',
+      message: Number.isNaN(tally.count)
+        ? 'the tally of signed checkpoints (meta ledger.checkpoints) was altered'
+        : `${tally.count} checkpoints were signed, the latest over ${tally.latest} entries; the database holds ${checkpoints.length}, the latest over ${latest?.size ?? 0}: checkpoints were deleted`,
+      expected: `${tally.count} (latest ${tally.latest})`,
+      found: `${checkpoints.length} (latest ${latest?.size ?? 'none'})`,
+    });
+  }
+  if (external) {
+    if (external.size > stateSize) {
+      problems.add({
+        code: 'checkpoint_rollback',
+        message: `the checkpoint given signs ${external.size} entries, but the log holds ${stateSize}: the database was rolled back to an older state or entries were removed`,
+        checkpoint: external.size,
+        expected: String(external.size),
+        found: String(stateSize),
+      });
+    }
+  }
   for (const cp of checkpoints) {
     if (cp.size > stateSize) {
       problems.add({
@@ -330,6 +476,18 @@ async function verifyLog(
   const missingTiles = new Set<string>();
   const mismatched: number[] = [];
   const checkRoots = () => {
+    // The checkpoint kept elsewhere: its root is compared as the tree is rebuilt, like a stored checkpoint's.
+    if (external && external.size === builder.size && external.size <= stateSize) {
+      const rebuilt = builder.root();
+      if (!equalHashes(rebuilt, external.root))
+        problems.add({
+          code: 'checkpoint_rollback',
+          message: `the checkpoint given signs root ${toBase64(external.root)} over ${external.size} entries, but the first ${external.size} entries of this log give ${toBase64(rebuilt)}: this log is not consistent with it (rewritten or replaced)`,
+          checkpoint: external.size,
+          expected: toBase64(external.root),
+          found: toBase64(rebuilt),
+        });
+    }
     while (nextRoot < sortedRoots.length && (sortedRoots[nextRoot] as [number, Hash])[0] === builder.size) {
       const [size, root] = sortedRoots[nextRoot] as [number, Hash];
       const rebuilt = builder.root();
@@ -571,6 +729,50 @@ async function findUnconfirmed(repo: LedgerRepository, problems: Problems): Prom
   }
 }
 
+/** Columns outside the digest that verify re-derives or checks against the log (issue 21, Reliability 2). */
+const derivedColumns: Partial<Record<CoveredTable, readonly string[]>> = {
+  custody_events: ['ledger_index'],
+  records: ['name_normalized'],
+};
+
+function checkDerived(
+  table: CoveredTable,
+  row: Record<string, unknown>,
+  vouch: Vouch,
+  problems: Problems,
+): void {
+  const id = row.id as string;
+  if (table === 'custody_events') {
+    // The sequencer notes the entry that logged the event; staged events have none yet.
+    const expected = vouch.idx < 0 ? null : vouch.idx;
+    const found = row.ledger_index === null ? null : Number(row.ledger_index);
+    if (found !== expected)
+      problems.add({
+        code: 'ledger_index',
+        message: `custody event ${id} says it is log entry ${found ?? 'none'}, but entry ${expected ?? 'none'} logged it`,
+        table,
+        id,
+        expected: String(expected),
+        found: String(found),
+      });
+  } else if (table === 'records') {
+    const parts = [row.first_name, row.father_name, row.grandfather_name, row.family_name].filter(
+      (p): p is string => typeof p === 'string',
+    );
+    const again = normalize(parts.length > 0 ? parts.join(' ') : ((row.full_name as string | null) ?? ''));
+    const expected = again === '' ? null : again;
+    if ((row.name_normalized ?? null) !== expected)
+      problems.add({
+        code: 'derived_changed',
+        message: `record ${id}: its matching name is ${JSON.stringify(row.name_normalized)}, but its names give ${JSON.stringify(expected)} (search and linkage read the altered form)`,
+        table,
+        id,
+        expected: String(expected),
+        found: String(row.name_normalized),
+      });
+  }
+}
+
 async function verifyRows(
   trx: Db,
   store: Store,
@@ -584,7 +786,7 @@ async function verifyRows(
   let checked = 0;
   const seenOverrides = new Set<string>();
   for (const table of coveredTables) {
-    const columns = coveredColumns[table] as readonly string[];
+    const columns = [...(coveredColumns[table] as readonly string[]), ...(derivedColumns[table] ?? [])];
     let after = '';
     for (;;) {
       const page = await integrity.rowsPage(table, columns, after, rowPage);
@@ -611,7 +813,10 @@ async function verifyRows(
             id,
             found,
           });
-        } else if (vouch.sha256 !== found) {
+        } else {
+          checkDerived(table, row, vouch, problems);
+        }
+        if (vouch && vouch.sha256 !== found) {
           const by = vouch.idx < 0 ? 'its staged entry' : `entry ${vouch.idx}`;
           problems.add({
             code: 'row_changed',

@@ -82,3 +82,17 @@ describe('scoring a name against a record', () => {
     expect(scoreName('Omar Khatib', record).score).toBeLessThan(0.72);
   });
 });
+
+describe('date messages (issue 21, Reliability 4)', () => {
+  it('says what is accepted: a year outside the range, a day that does not exist, a form not read', () => {
+    const messages = (value: string) => {
+      const p = prepareRecord({ full_name: 'Synthetic Person', birth_date: value });
+      return p.ok ? [] : p.errors.map((e) => e.message);
+    };
+    expect(messages('1800')).toEqual([
+      '"1800" is not a date: the year 1800 is outside 1850–2100, the years athar accepts',
+    ]);
+    expect(messages('31/02/1990')[0]).toMatch(/no such month or day/);
+    expect(messages('soon')[0]).toMatch(/use YYYY-MM-DD, DD\/MM\/YYYY, YYYY-MM or YYYY \(years 1850–2100\)/);
+  });
+});

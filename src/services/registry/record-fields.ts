@@ -11,7 +11,7 @@ import {
 } from '../../domain/person-record.js';
 import { identifierKey } from '../../evidence/identifiers.js';
 import { aliasKey, resolveBranch, resolveGovernorate } from '../../gazetteer/index.js';
-import { formatDate, parseDate, parseYear } from '../../linkage/dates.js';
+import { formatDate, maxYear, minYear, parseDate, parseYear, whyNotDate } from '../../linkage/dates.js';
 import { sexCode } from '../../linkage/features.js';
 import { detectScript, keys, normalize, parse, prepareToken } from '../../names/index.js';
 
@@ -72,7 +72,6 @@ export type Preparation =
   | { ok: false; errors: FieldIssue[] };
 
 const maxFieldLength = 2000;
-const dateHint = 'use YYYY-MM-DD, DD/MM/YYYY, YYYY-MM or YYYY';
 
 function text(value: string | undefined): string | null {
   if (value === undefined) return null;
@@ -117,7 +116,10 @@ export function prepareRecord(fields: PersonRecordFields, places: PlaceNames = g
   const date = (column: 'birth_date' | 'arrest_date' | 'death_date'): string | null => {
     const parsed = parseDate(fields[column]);
     if (parsed.kind === 'invalid') {
-      errors.push({ field: column, message: `${JSON.stringify(fields[column])} is not a date; ${dateHint}` });
+      errors.push({
+        field: column,
+        message: `${JSON.stringify(fields[column])} is not a date: ${whyNotDate(fields[column] ?? '')}`,
+      });
       return null;
     }
     return parsed.kind === 'date' ? formatDate(parsed.date) : null;
@@ -130,7 +132,7 @@ export function prepareRecord(fields: PersonRecordFields, places: PlaceNames = g
   if (year.kind === 'invalid') {
     errors.push({
       field: 'birth_year',
-      message: `${JSON.stringify(fields.birth_year)} is not a year (YYYY)`,
+      message: `${JSON.stringify(fields.birth_year)} is not a year (YYYY, ${minYear}–${maxYear})`,
     });
   } else if (year.kind === 'date') {
     birthYear = year.date.year;

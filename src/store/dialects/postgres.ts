@@ -180,6 +180,7 @@ export function describePgError(url: string, error: unknown): string {
 export async function openPostgres(
   url: string,
   poolSize: number,
+  options: { readOnly?: boolean } = {},
 ): Promise<{ db: Kysely<Database>; pool: pg.Pool }> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -188,9 +189,20 @@ export async function openPostgres(
     connectionTimeoutMillis: 10_000,
     application_name: 'athar',
   });
+  // Read-only sessions (athar verify): the server itself refuses any write. A client runs its queries in order, so
+  // this one runs before any the pool hands it out for.
+  if (options.readOnly)
+    pool.on('connect', (client) => {
+      client.query('set default_transaction_read_only = on').catch(() => {});
+    });
   // An idle client dropped by the server must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', prepareReads);
+  // A client in use when the server goes away emits 'error' too; unheard, it would end the process with a stack
+  // trace. Its query fails as well, and that failure is what is reported (store/errors.ts storageFault).
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   try {
     const result = await pool.query<{ server_encoding: string }>('show server_encoding');
     const encoding = result.rows[0]?.server_encoding;

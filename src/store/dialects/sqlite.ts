@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -29,17 +30,35 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+
+  /**
+   * On some errors (a full disk, an I/O error) SQLite has already rolled the transaction back; the rollback that
+   * follows would fail with "cannot rollback - no transaction is active" and hide the error that matters.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (!/no transaction is active/.test((error as Error).message)) throw error;
+    }
+  }
 }
 
+/** A read-only file takes no write lock: its transactions are plain (deferred) reads of one snapshot. */
+class ReadOnlySqliteDriver extends SqliteDriver {}
+
 class AtharSqliteDialect extends SqliteDialect {
-  constructor(private readonly options: ConstructorParameters<typeof SqliteDialect>[0]) {
+  constructor(
+    private readonly options: ConstructorParameters<typeof SqliteDialect>[0],
+    private readonly readOnly = false,
+  ) {
     super(options);
   }
   override createAdapter() {
     return new TransactionalDdlSqliteAdapter();
   }
   override createDriver() {
-    return new ImmediateSqliteDriver(this.options);
+    return this.readOnly ? new ReadOnlySqliteDriver(this.options) : new ImmediateSqliteDriver(this.options);
   }
 }
 
@@ -104,12 +123,81 @@ export function ownerOnly(file: string): void {
 }
 
 /**
+ * Opens an existing database for reading only, writing nothing beside it (`athar verify` on a read-only copy,
+ * issue 21 Reliability 6); `query_only` refuses any write. A WAL database needs its shared-memory file, which a
+ * read-only folder cannot take: then the database (and its write-ahead log) are copied to a private temporary
+ * folder and read there; the copy goes when the process ends.
+ */
+function openSqliteReadOnly(file: string): { db: Kysely<Database>; raw: SQLite.Database } {
+  if (!fs.existsSync(file)) throw new StoreError(`no database at ${file} (run athar init)`, 'not_a_database');
+  checkHeader(file);
+  const attempt = (name: string) => {
+    const raw = new SQLite(name, { readonly: true, fileMustExist: true });
+    try {
+      raw.pragma('query_only = ON');
+      raw.pragma(`busy_timeout = ${sqliteBusyTimeoutMs}`);
+      raw.prepare('select count(*) from sqlite_master').get();
+      return raw;
+    } catch (error) {
+      raw.close();
+      throw error;
+    }
+  };
+  let raw: SQLite.Database;
+  try {
+    raw = attempt(file);
+  } catch {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-readonly-'));
+    fs.chmodSync(dir, 0o700);
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    const copy = path.join(dir, path.basename(file));
+    try {
+      fs.copyFileSync(file, copy);
+      if (fs.existsSync(`${file}-wal`)) fs.copyFileSync(`${file}-wal`, `${copy}-wal`);
+      raw = attempt(copy);
+    } catch (again) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      throw new StoreError(
+        `${file} cannot be opened for reading: ${(again as Error).message}`,
+        'not_a_database',
+      );
+    }
+  }
+  return {
+    db: new Kysely<Database>({
+      dialect: new AtharSqliteDialect({ database: new StatementCache(raw) }, true),
+    }),
+    raw,
+  };
+}
+
+function checkHeader(file: string): void {
+  const stat = fs.statSync(file);
+  if (!stat.isFile()) throw new StoreError(`database path ${file} is not a file`, 'not_a_database');
+  if (stat.size === 0) return;
+  const fd = fs.openSync(file, 'r');
+  const head = Buffer.alloc(16);
+  fs.readSync(fd, head, 0, 16, 0);
+  fs.closeSync(fd);
+  if (!head.equals(header)) {
+    throw new StoreError(
+      `${file} is not a SQLite database (its first 16 bytes are not the SQLite header)`,
+      'not_a_database',
+    );
+  }
+}
+
+/**
  * Opens (or creates) the SQLite file with the settings athar relies on: WAL so readers never block the writer,
  * foreign keys enforced, a busy timeout instead of immediate SQLITE_BUSY, and full sync so a committed row
  * survives power loss (custody records are evidence).
  */
-export function openSqlite(file: string): { db: Kysely<Database>; raw: SQLite.Database } {
+export function openSqlite(
+  file: string,
+  options: { readOnly?: boolean } = {},
+): { db: Kysely<Database>; raw: SQLite.Database } {
   const dir = path.dirname(file);
+  if (options.readOnly) return openSqliteReadOnly(file);
   if (!fs.existsSync(dir)) {
     throw new StoreError(
       `database folder ${dir} does not exist (run athar init, or set ATHAR_DATA)`,

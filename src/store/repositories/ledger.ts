@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { type Capabilities, chunkRows } from '../capabilities.js';
 import type { LedgerCheckpointTable, LedgerEntryTable, LedgerRowTable } from '../schema.js';
-import type { Db } from '../store.js';
+import { type Db, getMeta, setMeta } from '../store.js';
+
+const checkpointTallyMeta = 'ledger.checkpoints';
 
 export interface StagedEntry {
   id: number;
@@ -239,6 +241,30 @@ export class LedgerRepository {
       .values(row)
       .onConflict((oc) => oc.column('size').doNothing())
       .execute();
+    // How many checkpoints there are and the latest one, beside them: `athar verify` names checkpoints deleted.
+    const counted = await this.db
+      .selectFrom('ledger_checkpoints')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('size').as('latest')])
+      .executeTakeFirstOrThrow();
+    await setMeta(
+      this.db,
+      checkpointTallyMeta,
+      JSON.stringify({ count: Number(counted.n), latest: Number(counted.latest) }),
+    );
+  }
+
+  /** The tally insertCheckpoint keeps (absent on logs whose checkpoints predate it). */
+  async checkpointTally(): Promise<{ count: number; latest: number } | undefined> {
+    const text = await getMeta(this.db, checkpointTallyMeta);
+    if (!text) return undefined;
+    try {
+      const v = JSON.parse(text) as { count?: unknown; latest?: unknown };
+      return typeof v.count === 'number' && typeof v.latest === 'number'
+        ? { count: v.count, latest: v.latest }
+        : { count: Number.NaN, latest: Number.NaN };
+    } catch {
+      return { count: Number.NaN, latest: Number.NaN };
+    }
   }
 
   async latestCheckpoint(): Promise<CheckpointRow | undefined> {

@@ -13,6 +13,7 @@ import { exportRequests } from './0012-exports.js';
 import { workspace } from './0013-workspace.js';
 import { hardening } from './0014-hardening.js';
 import { ocr } from './0015-ocr.js';
+import { scannedRows } from './0019-scanned-rows.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -33,5 +34,6 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0013-workspace': workspace(),
     '0014-hardening': hardening(),
     '0015-ocr': ocr(),
+    '0019-scanned-rows': scannedRows(),
   };
 }

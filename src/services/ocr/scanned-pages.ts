@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { Caller, SignedIn } from '../../access/caller.js';
 import { readAll } from '../../blobs/fs-blob-store.js';
@@ -17,7 +18,7 @@ import {
 } from '../../store/repositories/ocr-rows.js';
 import type { AuditService } from '../audit/audit.js';
 import type { AppContext } from '../context.js';
-import type { EvidenceCatalogue } from '../evidence/evidence.js';
+import type { EvidenceCatalogue, ViewStream } from '../evidence/evidence.js';
 import type { ItemResult, RegistryService } from '../registry/registry.js';
 import type { SourceService } from '../registry/sources.js';
 import type { OcrService } from './ocr.js';
@@ -32,6 +33,8 @@ export const rowReaderVersion = 'athar-rows/1';
 const pageLanguages = ['ara', 'eng'] as const;
 /** A larger scan is shrunk to this long side before reading (300 dpi A4 is 3508). */
 const maxPageSide = 3600;
+/** The page view's long side (the web shows it beside the rows). */
+const pageViewSide = 1600;
 
 export interface PageSummary {
   items: number;
@@ -281,6 +284,33 @@ export class ScannedPages {
   /** Whether an item was read as a scanned page (its plain page view is then served: a scan is not graphic). */
   async isPage(evidenceId: string): Promise<boolean> {
     return (await new OcrRowRepository(this.ctx.store.db).readAsPages([evidenceId])).has(evidenceId);
+  }
+
+  /**
+   * The page as a documenter reads it beside its rows: the picture as displayed, grey, at most 1600 pixels on its
+   * long side (JPEG). Only for an item read as a scanned page — someone asked for it to be read as a document,
+   * and it has no body labels — so a body photo is never shown here unblurred; audited (it shows names).
+   */
+  async pageView(id: string, caller: Caller): Promise<ViewStream> {
+    const item = await this.deps.catalogue.resolve(id);
+    if (!(await this.isPage(item.id)))
+      throw new DomainError(
+        'conflict',
+        `item ${id} was not read as a scanned page: its page view is not served`,
+      );
+    const bytes = await readAll(await this.ctx.blobs.open(item.sha256));
+    const view = await sharp(bytes)
+      .rotate()
+      .resize({ width: pageViewSide, height: pageViewSide, fit: 'inside', withoutEnlargement: true })
+      .greyscale()
+      .jpeg({ quality: 82 })
+      .toBuffer();
+    await this.deps.audit.record(caller, {
+      action: 'ocr.page_viewed',
+      subjectType: 'evidence_item',
+      subjectId: item.id,
+    });
+    return { stream: Readable.from([view]), mediaType: 'image/jpeg', sha256: item.sha256, size: view.length };
   }
 
   /**

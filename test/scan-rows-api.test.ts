@@ -21,7 +21,10 @@ describeEachDialect('scanned registry rows over the API (SYNTHETIC page)', (stor
     documenter = await api.as('documenter');
     reviewer = await api.as('reviewer');
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-scan-api-'));
-    fs.writeFileSync(path.join(folder, 'list.png'), (await pageSample(201, { handwritten: false })).image);
+    fs.writeFileSync(
+      path.join(folder, 'list.png'),
+      (await pageSample(201, { handwritten: false, dates: 'latin' })).image,
+    );
     await ingest(api.ctx, { paths: [folder], actor: documenter.user!.id, decoder: new SharpImageDecoder() });
     fs.rmSync(folder, { recursive: true, force: true });
     item = (await api.ctx.store.db.selectFrom('evidence_items').select('id').executeTakeFirstOrThrow()).id;
@@ -41,8 +44,15 @@ describeEachDialect('scanned registry rows over the API (SYNTHETIC page)', (stor
       expect(listed.statusCode).toBe(200);
       const body = listed.json();
       expect(body.sourceName).toBe('Scan list.png');
-      expect(body.reads[0]).toMatchObject({ outcome: 'proposed', pageWidth: 1240, pageHeight: 1754 });
-      const rows = body.items as { id: string; fields: { fullName?: string }; status: string }[];
+      expect(body.reads[0]).toMatchObject({
+        outcome: 'proposed',
+        pageWidth: 1240,
+        pageHeight: 1754,
+        dateColumn: 'arrest_date',
+      });
+      const rows = (
+        body.items as { id: string; fields: { fullName?: string; date?: string }; status: string }[]
+      ).filter((r) => r.fields.date);
       expect(rows.length).toBeGreaterThan(10);
       const view = await reviewer.get(`/api/evidence/${item}/page`);
       expect(view.statusCode).toBe(200);
@@ -70,7 +80,12 @@ describeEachDialect('scanned registry rows over the API (SYNTHETIC page)', (stor
       expect(first.status).toBe('accepted');
       const record = await documenter.get(`/api/records/${first.recordId}`);
       expect(record.statusCode).toBe(200);
-      expect(record.json()).toMatchObject({ kind: 'registry_line', fullName: rows[0]!.fields.fullName });
+      // The page's heading says its dates are of arrest: the accepted row's date is the record's date of arrest.
+      expect(record.json()).toMatchObject({
+        kind: 'registry_line',
+        fullName: rows[0]!.fields.fullName,
+        arrestDate: rows[0]!.fields.date,
+      });
       const again = await documenter.post(`/api/evidence/${item}/rows/decisions`, {
         decisions: [{ row: rows[1]!.id, action: 'accept' }],
       });

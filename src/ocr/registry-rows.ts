@@ -260,17 +260,20 @@ export function parseRegistryPage(words: readonly OcrWord[]): PageRows {
       if (key) fields[key] = part.text;
     }
     const kept: Token[] = [...name];
-    // Numbers right of the name (before it, reading right to left) number the row; left of it, the detainee.
+    // Numbers right of the name (before it, reading right to left) number the row; left of it, the detainee. Of
+    // several on one side, the one the engine is surest of (a date misread in part leaves stray digits).
+    const numbers = line.filter((t) => t.kind === 'number');
+    for (const field of ['rowNumber', 'detaineeNumber'] as const) {
+      const side = numbers.filter((t) => t.box.x >= nameBox.x + nameBox.width === (field === 'rowNumber'));
+      const best = side.sort((a, b) => b.confidence - a.confidence || b.text.length - a.text.length)[0];
+      if (best) {
+        fields[field] = identifierKey(best.text).replace(/-/g, '/');
+        fieldConfidence[field] = round3(best.confidence);
+        kept.push(best);
+      }
+    }
     for (const t of line) {
-      if (t.kind === 'number') {
-        const before = t.box.x >= nameBox.x + nameBox.width;
-        const field: RowField = before ? 'rowNumber' : 'detaineeNumber';
-        if (fields[field] === undefined) {
-          fields[field] = identifierKey(t.text).replace(/-/g, '/');
-          fieldConfidence[field] = round3(t.confidence);
-          kept.push(t);
-        }
-      } else if (t.kind === 'date' && fields.date === undefined) {
+      if (t.kind === 'date' && fields.date === undefined) {
         fields.date = t.text;
         fieldConfidence.date = round3(t.confidence);
         kept.push(t);

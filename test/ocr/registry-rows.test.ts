@@ -43,6 +43,21 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
     expect(least.fields.fullName).not.toBe(page.rows[least.index - 1]!.name);
   });
 
+  it('reads the dates of a dated page and names them from its heading (recorded TSV, Latin digits)', async () => {
+    // test/ocr/fixtures/dated-210.ara+eng.tsv: tesseract ara+eng on pageSample(210, { dates: 'latin' }).
+    const tsv = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/dated-210.ara+eng.tsv'), 'utf8');
+    const page = await pageSample(210, { handwritten: false, dates: 'latin' });
+    const read = parseRegistryPage(parseTesseractTsv(tsv));
+    expect(read.dateColumn).toBe('arrest_date');
+    const byNumber = new Map(page.rows.map((r) => [r.number, r]));
+    let dated = 0;
+    for (const row of read.rows) {
+      const truth = row.fields.detaineeNumber ? byNumber.get(row.fields.detaineeNumber) : undefined;
+      if (truth && row.fields.date === truth.date) dated++;
+    }
+    expect(dated).toBeGreaterThanOrEqual(page.rows.length - 3);
+  });
+
   it('folds Arabic-Indic digits; reads dates, the row number before the name and the detainee number after it', () => {
     expect(foldDigits('٢١٥/۳')).toBe('215/3');
     const read = parseRegistryPage([

@@ -7,8 +7,11 @@ import { pageSample } from '../../../test/ocr/synthetic.js';
 import { describeEachDialect } from '../../../test/stores.js';
 import type { SignedIn } from '../../access/caller.js';
 import { SharpImageDecoder } from '../../evidence/sharp-image-decoder.js';
+import { type OcrEngine, OcrFailure } from '../../ocr/engine.js';
 import { servicesOf } from '../index.js';
 import { ingest } from '../ingest/ingest.js';
+import { OcrService } from './ocr.js';
+import { ScannedPages } from './scanned-pages.js';
 import { probeTesseract } from './tesseract.js';
 
 const probe = probeTesseract();
@@ -119,5 +122,42 @@ describeEachDialect(
       },
       120_000,
     );
+
+    it('reports a page the engine cannot read with its reason, and records nothing while the engine is off', async () => {
+      const item = await itemNamed('list-200.png');
+      const services = servicesOf(ctx);
+      const deps = { catalogue: services.catalogue, bodyLabels: services.bodyLabels };
+      const crashing: OcrEngine = {
+        info: { name: 'crashing', version: '0' },
+        concurrency: 1,
+        recognize: async () => {
+          throw new OcrFailure('crashed', 'the engine died on this page (SYNTHETIC)');
+        },
+        close: async () => {},
+      };
+      const pagesWith = (ocr: OcrService) =>
+        new ScannedPages(ctx, {
+          catalogue: services.catalogue,
+          ocr,
+          registry: services.registry,
+          sources: services.sources,
+          audit: services.audit,
+        });
+      const failed = await pagesWith(new OcrService(ctx, deps, crashing)).read([item], documenter);
+      expect(failed).toMatchObject({ items: 1, failed: 1, proposed: 0 });
+      expect(failed.problems).toEqual([
+        { evidenceId: item, outcome: 'failed', reason: 'crashed: the engine died on this page (SYNTHETIC)' },
+      ]);
+      const off = new OcrService({ ...ctx, config: { ...ctx.config, ocr: { tesseract: null } } }, deps);
+      const unavailable = await pagesWith(off).read([item], documenter);
+      expect(unavailable).toMatchObject({ items: 1, unavailable: 1 });
+      expect(unavailable.problems[0]!.reason).toMatch(/ATHAR_TESSERACT=off/);
+      const reads = await ctx.store.db
+        .selectFrom('ocr_page_reads')
+        .select('outcome')
+        .where('evidence_id', '=', item)
+        .execute();
+      expect(reads.map((r) => r.outcome).sort()).toEqual(probe.ok ? ['failed', 'proposed'] : ['failed']);
+    });
   },
 );

@@ -30,6 +30,7 @@ const statusLabels: Record<string, string> = {
 
 interface ScanRow {
   id: string;
+  engine: string;
   page: number;
   index: number;
   box: { x: number; y: number; width: number; height: number };
@@ -181,11 +182,13 @@ export function ScanRowsScreen() {
   const busy = useRef(false);
   const listRef = useRef<HTMLOListElement>(null);
 
+  // The rows of the newest read (a new reader or engine version reads the page again; its rows are shown).
+  const shownEngine = data?.reads.find((r) => r.outcome === 'proposed' || r.outcome === 'no_rows')?.engine;
   useEffect(() => {
     if (!data) return;
-    setRows(data.items);
+    setRows(data.items.filter((r) => r.engine === shownEngine));
     setSourceName((s) => s || data.sourceName);
-  }, [data]);
+  }, [data, shownEngine]);
 
   const decide = useCallback(
     async (row: ScanRow | undefined, action: 'accept' | 'reject' | 'correct', fields?: RowFields) => {
@@ -200,7 +203,7 @@ export function ScanRowsScreen() {
             decisions: [{ row: row.id, action, ...(fields ? { fields } : {}) }],
           },
         );
-        setRows(answer.items);
+        setRows(answer.items.filter((r) => r.engine === row.engine));
         setEditing(null);
         if (answer.errors.length > 0) setProblems(answer.errors.map((e) => e.error));
         else {

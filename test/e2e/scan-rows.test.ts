@@ -75,10 +75,10 @@ describe.runIf(probeTesseract().ok)('the scanned rows screen in a real browser',
     await page.waitForSelector('.scan-row-list li[data-index="0"]', { timeout: 60_000 });
     // The page beside the rows, the focused row outlined on it.
     await page.waitForSelector('.scan-page img');
-    await page.waitForFunction("document.querySelector('.scan-page img').naturalWidth > 0");
-    expect(await page.evaluate("document.querySelector('.scan-page img').naturalWidth")).toBeGreaterThan(
-      1000,
-    );
+    // Polled from here: the page's CSP refuses the string evaluation waitForFunction would make.
+    await expect
+      .poll(() => page.evaluate("document.querySelector('.scan-page img').naturalWidth"), { timeout: 15_000 })
+      .toBeGreaterThan(1000);
     expect(await page.$$('.scan-box')).toHaveLength(1);
     expect(await page.inputValue('input[name="sourceName"]')).toBe('Scan list-en.png');
     await screenshot(page, 'scan-rows-en');

@@ -15,11 +15,13 @@ describeEachDialect('scanned registry rows over the API (SYNTHETIC page)', (stor
   let api: ApiHarness;
   let documenter: ApiClient;
   let reviewer: ApiClient;
+  let liaison: ApiClient;
   let item: string;
   beforeAll(async () => {
     api = await createApi(store());
     documenter = await api.as('documenter');
     reviewer = await api.as('reviewer');
+    liaison = await api.as('liaison');
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-scan-api-'));
     fs.writeFileSync(
       path.join(folder, 'list.png'),
@@ -64,6 +66,11 @@ describeEachDialect('scanned registry rows over the API (SYNTHETIC page)', (stor
           })
         ).statusCode,
       ).toBe(403);
+      // A liaison writes records but does not annotate evidence: not a decider of scanned rows.
+      const byLiaison = await liaison.post(`/api/evidence/${item}/rows/decisions`, {
+        decisions: [{ row: rows[0]!.id, action: 'accept' }],
+      });
+      expect(byLiaison.statusCode).toBe(403);
       const decided = await documenter.post(`/api/evidence/${item}/rows/decisions`, {
         sourceName: 'SYNTHETIC register, page 1',
         decisions: [

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { can } from '../../access/caller.js';
 import type { Services } from '../../services/index.js';
 import type { PageRead, ScannedRow } from '../../store/repositories/ocr-rows.js';
 import { callerOf } from '../access.js';
 import type { App } from '../app.js';
+import { Problem } from '../problems.js';
 import { signedIn } from './evidence.js';
 
 const tags = ['evidence'];
@@ -155,6 +157,13 @@ export async function scanRowRoutes(app: App, services: Services): Promise<void>
       },
     },
     async (request) => {
+      // It makes records (records:write, the route's rule) from what was read on evidence: a documenter's work,
+      // so annotating evidence is needed too (a liaison, who may write records, may not decide scanned rows).
+      if (!can(callerOf(request), 'evidence:annotate'))
+        throw new Problem(
+          'forbidden',
+          'deciding scanned rows needs evidence:annotate as well as records:write',
+        );
       await evidence.require(request.params.id);
       const done = await scans.decide(request.params.id, {
         caller: signedIn(request),

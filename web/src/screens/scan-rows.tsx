@@ -167,7 +167,7 @@ export function ScanRowsScreen() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const { can } = useSession();
-  const mayDecide = can('records:write');
+  const mayDecide = can('records:write') && can('evidence:annotate');
   const { data, error, loading, reload } = useLoad(
     () => api.get<RowsAnswer>(`/api/evidence/${encodeURIComponent(id)}/rows`),
     [id],

@@ -15,6 +15,7 @@ import { UploadService } from './ingest/uploads.js';
 import { IntakeService } from './intake/intake.js';
 import { LedgerLog } from './ledger/log.js';
 import { OcrService } from './ocr/ocr.js';
+import { ScannedPages } from './ocr/scanned-pages.js';
 import { PlaceService } from './registry/places.js';
 import { RecordSearch } from './registry/record-search.js';
 import { RegistryService } from './registry/registry.js';
@@ -56,6 +57,7 @@ export interface Services {
   readonly estimate: EstimateService;
   readonly exports: ExportRequestService;
   readonly ocr: OcrService;
+  readonly scans: ScannedPages;
   readonly backups: BackupService;
 }
 
@@ -72,6 +74,7 @@ export function servicesOf(ctx: AppContext): Services {
   const catalogue = new EvidenceCatalogue(ctx);
   const bodyLabels = new BodyLabels(ctx, catalogue);
   const identifications = new IdentificationService(ctx);
+  const ocr = new OcrService(ctx, { catalogue, bodyLabels });
   const services: Services = {
     ctx,
     audit,
@@ -102,7 +105,8 @@ export function servicesOf(ctx: AppContext): Services {
     tracing: new TracingService(ctx, { audit, identifications }),
     estimate: new EstimateService(ctx, { sources, audit }),
     exports: new ExportRequestService(ctx, { audit }),
-    ocr: new OcrService(ctx, { catalogue, bodyLabels }),
+    ocr,
+    scans: new ScannedPages(ctx, { catalogue, ocr, registry, sources, audit }),
     backups: new BackupService(ctx, audit),
   };
   built.set(ctx, services);

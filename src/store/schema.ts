@@ -60,6 +60,8 @@ export interface Database {
   report_notes: ReportNoteTable;
   ocr_reads: OcrReadTable;
   ocr_proposals: OcrProposalTable;
+  ocr_page_reads: OcrPageReadTable;
+  ocr_rows: OcrRowTable;
 }
 
 export interface MetaTable {
@@ -781,4 +783,48 @@ export interface OcrProposalTable {
   decided_by: string | null;
   decided_at: string | null;
   body_label_id: string | null;
+}
+
+/** One scanned page read by one engine version (migration 0019): its outcome, and the size its boxes are in. */
+export interface OcrPageReadTable {
+  evidence_id: string;
+  engine: string;
+  /** proposed | no_rows | not_image | body_photo | unavailable | failed */
+  outcome: string;
+  reason: string | null;
+  rows: number;
+  page_width: number | null;
+  page_height: number | null;
+  skew: number | null;
+  date_column: string | null;
+  seconds: number;
+  read_at: string;
+  read_by: string | null;
+}
+
+/** A row the machine read on a scanned page (migration 0019): proposed until a documenter decides it. */
+export interface OcrRowTable {
+  id: string;
+  evidence_id: string;
+  page: number;
+  row_index: number;
+  box_x: number;
+  box_y: number;
+  box_width: number;
+  box_height: number;
+  text: string;
+  /** JSON */
+  fields: string;
+  /** JSON */
+  field_confidence: string;
+  confidence: number;
+  engine: string;
+  created_at: string;
+  /** proposed | accepted | corrected | rejected */
+  status: string;
+  corrected_fields: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  record_id: string | null;
+  source_id: string | null;
 }

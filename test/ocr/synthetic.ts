@@ -242,6 +242,8 @@ const familyNames = [
 export interface PageRowTruth {
   name: string;
   number: string;
+  /** With `dates`: the row's date of arrest, YYYY-MM-DD (drawn as d/m/yyyy, in Latin or Arabic-Indic digits). */
+  date?: string;
   /** Where the name was drawn, in page pixels (before skew). */
   nameBox: { x: number; y: number; width: number; height: number };
 }
@@ -258,7 +260,10 @@ export interface PageSample {
  * and scanner noise. "handwritten" draws the names in a Nastaliq face, irregularly placed and sized: a stand-in
  * for a hand, reported as it measures.
  */
-export async function pageSample(seed: number, options: { handwritten: boolean }): Promise<PageSample> {
+export async function pageSample(
+  seed: number,
+  options: { handwritten: boolean; dates?: 'latin' | 'indic' },
+): Promise<PageSample> {
   const r = new Rand(seed);
   const W = 1240;
   const H = 1754;
@@ -271,6 +276,8 @@ export async function pageSample(seed: number, options: { handwritten: boolean }
     : r.pick(['Noto Naskh Arabic', 'Noto Sans Arabic', 'DejaVu Sans']);
   let body = `<rect width="${W}" height="${H}" fill="rgb(${r.int(235, 250)},${r.int(232, 248)},${r.int(220, 240)})"/>`;
   body += `<text x="${W - 120}" y="130" font-family="Noto Naskh Arabic" font-size="40" text-anchor="end" fill="#222">قائمة بأسماء الموقوفين</text>`;
+  if (options.dates)
+    body += `<text x="470" y="${top - 24}" font-family="Noto Naskh Arabic" font-size="28" text-anchor="middle" fill="#222">تاريخ الاعتقال</text>`;
   for (let i = 0; i < count; i++) {
     const y = top + i * rowH;
     const name = `${r.pick(firstNames)} ${r.pick(fatherNames)} ${r.pick(familyNames)}`;
@@ -282,12 +289,28 @@ export async function pageSample(seed: number, options: { handwritten: boolean }
     body += `<text x="${W - 140}" y="${y + 38}" font-family="DejaVu Sans" font-size="26" text-anchor="end" fill="#222">${i + 1}</text>`;
     body += `<text x="${nameRight}" y="${y + 38}" font-family="${font}" font-size="${size}" text-anchor="end" fill="#1a1a2a">${name}</text>`;
     body += `<text x="220" y="${y + 38}" font-family="DejaVu Sans" font-size="26" text-anchor="middle" fill="#222">${number}</text>`;
-    rows.push({ name, number, nameBox: { x: 360, y, width: nameRight - 360, height: rowH } });
+    let date: string | undefined;
+    if (options.dates) {
+      const [yy, mm, dd] = [r.int(2011, 2016), r.int(1, 12), r.int(1, 28)];
+      date = `${yy}-${String(mm).padStart(2, '0')}-${String(dd).padStart(2, '0')}`;
+      const indic = (n: number) =>
+        options.dates === 'indic'
+          ? String(n).replace(/\d/g, (d) => String.fromCharCode(0x660 + Number(d)))
+          : String(n);
+      body += `<text x="470" y="${y + 38}" font-family="Noto Naskh Arabic" font-size="28" text-anchor="middle" fill="#222">${indic(dd)}/${indic(mm)}/${indic(yy)}</text>`;
+    }
+    rows.push({
+      name,
+      number,
+      ...(date ? { date } : {}),
+      nameBox: { x: 360, y, width: nameRight - 360, height: rowH },
+    });
   }
   body += `<line x1="${W - 180}" y1="${top}" x2="${W - 180}" y2="${top + count * rowH}" stroke="#555"/><line x1="320" y1="${top}" x2="320" y2="${top + count * rowH}" stroke="#555"/>`;
   // A stamp, in the margin or over the title.
   const sx = r.int(150, 450);
-  const sy = r.int(60, 170);
+  // A dated page keeps its stamp off the date column's heading, at the foot of the page.
+  const sy = options.dates ? H - 160 + r.int(0, 40) : r.int(60, 170);
   body += `<g opacity="0.55"><circle cx="${sx}" cy="${sy}" r="70" fill="none" stroke="#2a3aa0" stroke-width="5"/><text x="${sx}" y="${sy + 10}" font-family="Noto Naskh Arabic" font-size="26" text-anchor="middle" fill="#2a3aa0">ختم</text></g>`;
   const angle = r.between(-1.5, 1.5);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="#fff"/><g transform="rotate(${angle.toFixed(2)} ${W / 2} ${H / 2})">${body}</g></svg>`;

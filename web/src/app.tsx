@@ -17,6 +17,7 @@ import { ImportScreen, IngestScreen } from './screens/progress.js';
 import { NewRecordScreen, RecordScreen } from './screens/record.js';
 import { ReportScreen } from './screens/report.js';
 import { FamilyReportScreen, FamilyReportsScreen } from './screens/reports.js';
+import { ScanRowsScreen } from './screens/scan-rows.js';
 import { SearchScreen } from './screens/search.js';
 import { SignInScreen } from './screens/sign-in.js';
 import { StatusScreen } from './screens/status.js';
@@ -189,6 +190,7 @@ export function App() {
             <Route path="persons/:id" element={guarded('persons:read', <PersonScreen />)} />
             <Route path="evidence" element={guarded('evidence:read', <EvidenceGridScreen />)} />
             <Route path="evidence/:id" element={guarded('evidence:read', <EvidenceScreen />)} />
+            <Route path="evidence/:id/rows" element={guarded('evidence:read', <ScanRowsScreen />)} />
             <Route path="review" element={guarded('review:read', <ReviewScreen />)} />
             <Route
               path="identifications"

@@ -9,6 +9,7 @@ interface OcrFlags {
   databaseUrl?: string;
   json?: boolean;
   ingestRun?: string;
+  pages?: boolean;
   progress?: boolean;
 }
 
@@ -19,17 +20,43 @@ export function registerOcr(program: Command): void {
     )
     .argument('[items...]', 'evidence items: id, SHA-256 or a SHA-256 prefix')
     .option('--ingest-run <id>', 'every item of this ingest run not yet read')
+    .option(
+      '--pages',
+      'read the items as scanned registry pages (tesseract): each row a proposed record for a documenter to decide',
+    )
     .option('--no-progress', 'no progress bar, even on a terminal')
     .action(async (items: string[], flags: OcrFlags) => {
       if (!flags.ingestRun && items.length === 0)
         throw new CliError('give --ingest-run ID or the items to read', exitCodes.usage);
       if (flags.ingestRun && items.length > 0)
         throw new CliError('give --ingest-run ID or items, not both', exitCodes.usage);
+      if (flags.pages && flags.ingestRun)
+        throw new CliError('--pages reads the items named, not an ingest run', exitCodes.usage);
       const config = configFrom(flags);
       const { withWritableData } = await import('../data-session.js');
       const { servicesOf } = await import('../../services/index.js');
       await withWritableData(config, async (ctx) => {
         const ocr = servicesOf(ctx).ocr;
+        if (flags.pages) {
+          const bar = stageProgress(flags.progress !== false && !flags.json);
+          try {
+            const summary = await servicesOf(ctx).scans.read(items, commandLine, {
+              onItem: (done, total) => bar.update('reading pages', done, total),
+            });
+            bar.stop();
+            if (flags.json) printJson(summary);
+            else {
+              printLine(
+                `${summary.items} pages: ${summary.proposed} with rows (${summary.rows} rows proposed), ${summary.alreadyRead} read before by this version; no rows: ${summary.noRows} no row found, ${summary.notImage} not images, ${summary.bodyPhoto} body photos, ${summary.unavailable} engine off, ${summary.failed} failed (${summary.seconds} s)`,
+              );
+              for (const p of summary.problems.slice(0, 20))
+                printLine(`  ${p.evidenceId}: ${p.outcome}: ${p.reason}`);
+            }
+          } finally {
+            bar.stop();
+          }
+          return;
+        }
         let refs = items;
         if (flags.ingestRun) {
           const run = await servicesOf(ctx).ingestRuns.get(flags.ingestRun, commandLine);

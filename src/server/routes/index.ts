@@ -25,6 +25,7 @@ import { recordRoutes } from './records.js';
 import { relationRoutes } from './relations.js';
 import { reportRoutes } from './reports.js';
 import { reviewRoutes } from './review.js';
+import { scanRowRoutes } from './scan-rows.js';
 import { sourceRoutes } from './sources.js';
 import { statsRoutes } from './stats.js';
 import { tracingRoutes } from './tracing.js';
@@ -37,6 +38,7 @@ export async function registerRoutes(app: App, services: Services): Promise<void
   await logRoutes(app, services);
   await evidenceRoutes(app, services);
   await ocrRoutes(app, services);
+  await scanRowRoutes(app, services);
   await ingestRunRoutes(app, services);
   await uploadRoutes(app, services);
   await reviewRoutes(app, services);

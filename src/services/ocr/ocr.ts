@@ -9,6 +9,7 @@ import { glyphTemplates } from '../../ocr/glyph-templates.js';
 import { decodeTemplates, type Template } from '../../ocr/glyphs.js';
 import type { Gray } from '../../ocr/raster.js';
 import { type OcrOutcome, type OcrProposal, OcrRepository } from '../../store/repositories/ocr.js';
+import { OcrRowRepository } from '../../store/repositories/ocr-rows.js';
 import type { AppContext } from '../context.js';
 import type { BodyLabels, RecordedBodyLabels } from '../evidence/body-labels.js';
 import type { EvidenceCatalogue } from '../evidence/evidence.js';
@@ -146,6 +147,7 @@ export class OcrService {
       unique.map((i) => i.id),
       cardReaderVersion,
     );
+    const pages = await new OcrRowRepository(this.ctx.store.db).readAsPages(unique.map((i) => i.id));
     let n = 0;
     for (const item of unique) {
       if (options.signal?.aborted) break;
@@ -159,7 +161,11 @@ export class OcrService {
       let outcome: OcrOutcome;
       let reason: string | null = null;
       let proposals: Parameters<OcrRepository['recordRead']>[1] = [];
-      if (item.decodeStatus !== 'decoded' || !item.mediaType.startsWith('image/')) {
+      if (pages.has(item.id)) {
+        // Read as a scanned registry page: no body photo, so no card to read.
+        outcome = 'not_image';
+        reason = 'a scanned page (read as registry rows), not a body photo';
+      } else if (item.decodeStatus !== 'decoded' || !item.mediaType.startsWith('image/')) {
         outcome = 'not_image';
         reason =
           item.decodeStatus === 'decoded'

@@ -15,6 +15,7 @@ import { hardening } from './0014-hardening.js';
 import { ocr } from './0015-ocr.js';
 import { keyedLimits } from './0016-keyed-limits.js';
 import { totpRoles } from './0017-totp-roles.js';
+import { scannedRows } from './0019-scanned-rows.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -37,5 +38,6 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0015-ocr': ocr(),
     '0016-keyed-limits': keyedLimits(),
     '0017-totp-roles': totpRoles(),
+    '0019-scanned-rows': scannedRows(),
   };
 }

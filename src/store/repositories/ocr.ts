@@ -193,6 +193,17 @@ export class OcrRepository {
               .where('r.engine', '=', engine),
           ),
         ),
+      )
+      // An item read as a scanned registry page is no body photo: the card loop leaves it (docs/ocr.md).
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('ocr_page_reads as p')
+              .select('p.evidence_id')
+              .whereRef('p.evidence_id', '=', 'e.id')
+              .where('p.outcome', 'in', ['proposed', 'no_rows']),
+          ),
+        ),
       );
     if (ingestRunId) {
       q = q.where(({ exists, selectFrom }) =>

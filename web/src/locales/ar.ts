@@ -897,4 +897,29 @@ export const ar: Record<string, string> = {
   'Record {{count}} decisions': 'سجّل القرارات ({{count}})',
   'The decisions were recorded; confirmed numbers are now the body’s labels.':
     'سُجّلت القرارات؛ صارت الأرقام المؤكدة تسميات الجثمان.',
+
+  // Scanned registry rows (web/src/screens/scan-rows.tsx)
+  'Row number on the list': 'رقم السطر في القائمة',
+  Accepted: 'مقبول',
+  Corrected: 'مصحَّح',
+  'The scanned page': 'الصفحة الممسوحة',
+  'The outline shows where the chosen row was read.': 'يُظهر الإطار موضع السطر المختار في الصفحة.',
+  'Correct row {{index}}': 'تصحيح السطر {{index}}',
+  'Save as corrected': 'احفظ مصحَّحًا',
+  'Rows read from {{name}}': 'الأسطر المقروءة من {{name}}',
+  'Back to the evidence item': 'العودة إلى المادة',
+  'This item has not been read as a scanned page.': 'لم تُقرأ هذه المادة بعد على أنها صفحة ممسوحة.',
+  'Reading the page…': 'جارٍ قراءة الصفحة…',
+  'Read as a scanned page': 'اقرأها على أنها صفحة ممسوحة',
+  'OCR is off on this server.': 'القراءة الآلية للنصوص متوقفة على هذا الخادم.',
+  'Keys: j / k move, a accept, r reject, e edit (Enter saves, Escape leaves).':
+    'المفاتيح: j / k للتنقل، a للقبول، r للرفض، e للتعديل (Enter للحفظ، Escape للخروج).',
+  '{{count}} rows still to decide': 'أسطر بانتظار القرار: {{count}}',
+  'Records go to the source': 'تُحفظ السجلات في المصدر',
+  'No line on this page looked like a row of names.': 'لم يبدُ أي سطر في هذه الصفحة سطرًا من قائمة أسماء.',
+  'Rows read on the page': 'الأسطر المقروءة في الصفحة',
+  'confidence {{value}}%': 'الثقة {{value}}٪',
+  'The record': 'السجل',
+  Accept: 'اقبل',
+  'Rows read from the scan': 'الأسطر المقروءة من المسح',
 };

@@ -234,6 +234,7 @@ export function EvidenceScreen() {
         {can('exports:request') && (
           <Link to={`/exports?evidence=${encodeURIComponent(data.id)}`}>{t('Ask for a court bundle')}</Link>
         )}
+        <Link to={`/evidence/${encodeURIComponent(data.id)}/rows`}>{t('Rows read from the scan')}</Link>
       </div>
 
       <h2>{t('Details')}</h2>

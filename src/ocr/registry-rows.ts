@@ -1,0 +1,313 @@
+/**
+ * Scanned registries (docs/ocr.md): the words an engine read on one page, put back into the page's rows and each
+ * row parsed into a proposed record — the full name (split into parts by the names module), the row number, the
+ * detainee number and a date — with the row's box and a confidence. Pure: no I/O.
+ *
+ * Why rows are rebuilt here: with automatic page segmentation tesseract reads a ruled table column by column (the
+ * names as one block, the numbers as another), so its own lines never hold a whole row. Rows are found again from
+ * geometry: the page's skew is estimated (the slope at which the words' centres stack up most sharply), the
+ * words' centres are straightened by it, and words whose straightened centres lie within about half a word's
+ * height of each other are one row.
+ */
+import { identifierKey } from '../evidence/identifiers.js';
+import { formatDate, parseDate } from '../linkage/dates.js';
+import { parseParts } from '../names/parse.js';
+import type { Box, OcrWord } from './engine.js';
+
+/** A proposed record's fields, as read (API names; dates as YYYY-MM-DD or shorter). */
+export interface RowFields {
+  fullName?: string;
+  firstName?: string;
+  fatherName?: string;
+  grandfatherName?: string;
+  familyName?: string;
+  /** The row's own number on the list (its place, not an identifier of the person). */
+  rowNumber?: string;
+  detaineeNumber?: string;
+  /** A date in the row; which date it is comes from the page's heading (`PageRows.dateColumn`), if it says. */
+  date?: string;
+}
+
+export type RowField = keyof RowFields;
+
+export interface ProposedRow {
+  /** 1-based, top to bottom, among the rows proposed on this page. */
+  index: number;
+  /** The whole row: every word kept, in pixels of the image the engine was given. */
+  box: Box;
+  /** The row as read, right to left, for the reviewer. */
+  text: string;
+  fields: RowFields;
+  /** Per field, 0–1: the engine's confidence in its words (the name: the mean of its words). */
+  fieldConfidence: Partial<Record<RowField, number>>;
+  /** The row's: its name's, lowered when the row has no number or date (it may not be a row of the list). */
+  confidence: number;
+}
+
+export type DateColumn = 'arrest_date' | 'death_date' | 'birth_date';
+
+export interface PageRows {
+  rows: ProposedRow[];
+  /** The skew found, as a slope (dy/dx); about ±0.026 for ±1.5°. */
+  skew: number;
+  /** What the page's headings say its dates are, when they say. */
+  dateColumn: DateColumn | null;
+  /** Lines found that were not proposed (a title, a heading, a stamp, noise). */
+  skipped: number;
+}
+
+type TokenKind = 'word' | 'number' | 'date' | 'unclear';
+
+interface Token {
+  text: string;
+  kind: TokenKind;
+  confidence: number;
+  box: Box;
+  cx: number;
+  /** The straightened centre. */
+  cy: number;
+}
+
+const arabicLetter = /[\u0621-\u064a\u0671-\u06d3]/u;
+const edgeJunk = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}/]+$/gu;
+const tatweelAndMarks = /[\u0640\u064b-\u0652]/gu;
+
+/** Digits folded to ASCII (Arabic-Indic and Eastern Arabic-Indic), nothing else changed. */
+export function foldDigits(text: string): string {
+  return text
+    .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x660))
+    .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0));
+}
+
+function classify(raw: string): { text: string; kind: TokenKind } | null {
+  const text = raw.normalize('NFC').replace(edgeJunk, '');
+  if (!text) return null;
+  const folded = foldDigits(text);
+  if (/^\d{1,2}[/.-]\d{1,2}[/.-]\d{4}$|^\d{4}[/.-]\d{1,2}[/.-]\d{1,2}$/.test(folded)) {
+    const parsed = parseDate(folded.replace(/^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/, '$1-$2-$3'));
+    return parsed.kind === 'date'
+      ? { text: formatDate(parsed.date), kind: 'date' }
+      : { text, kind: 'unclear' };
+  }
+  if (/^\d+$/.test(folded)) return { text: folded, kind: 'number' };
+  // A number with its letter (1234/ب), as cards and registers write examination numbers.
+  if (/^\d+\/[\u0621-\u064a]$/u.test(folded)) return { text: folded, kind: 'number' };
+  const letters = [...text].filter((c) => arabicLetter.test(c)).length;
+  if (letters > 0 && letters === [...text.replace(tatweelAndMarks, '')].length)
+    return { text: text.replace(/\u0640/g, ''), kind: 'word' };
+  if (/\d/.test(folded) || letters > 0) return { text, kind: 'unclear' };
+  return null;
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/**
+ * The slope that makes the words' centres stack up most sharply: for each candidate slope (−0.04…0.04 by 0.001),
+ * the centres are straightened and every pair closer than three `spread` scores by a Gaussian of their distance.
+ */
+export function estimateSkew(
+  points: readonly { x: number; y: number; weight: number }[],
+  spread: number,
+): number {
+  if (points.length < 4 || spread <= 0) return 0;
+  const cx = points.reduce((s, p) => s + p.x, 0) / points.length;
+  let best = 0;
+  let bestScore = -1;
+  for (let k = -40; k <= 40; k++) {
+    const slope = k * 0.001;
+    const ys = points.map((p) => ({ y: p.y - slope * (p.x - cx), w: p.weight })).sort((a, b) => a.y - b.y);
+    let score = 0;
+    for (let i = 0; i < ys.length; i++) {
+      for (let j = i + 1; j < ys.length; j++) {
+        const d = ys[j]!.y - ys[i]!.y;
+        if (d > 3 * spread) break;
+        score += ys[i]!.w * ys[j]!.w * Math.exp(-(d * d) / (2 * spread * spread));
+      }
+    }
+    if (score > bestScore * (1 + 1e-9)) {
+      bestScore = score;
+      best = slope;
+    }
+  }
+  return best;
+}
+
+function union(boxes: readonly Box[]): Box {
+  const x0 = Math.min(...boxes.map((b) => b.x));
+  const y0 = Math.min(...boxes.map((b) => b.y));
+  const x1 = Math.max(...boxes.map((b) => b.x + b.width));
+  const y1 = Math.max(...boxes.map((b) => b.y + b.height));
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/** Words the engine gave less than this are left out: at that level it is guessing. */
+const minConfidence = 0.2;
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The date column a page's headings name (تاريخ الاعتقال / التوقيف, الوفاة, الولادة / الميلاد), if one. */
+function dateColumnOf(words: readonly OcrWord[]): DateColumn | null {
+  const text = words.map((w) => w.text.replace(tatweelAndMarks, '')).join(' ');
+  if (/الاعتقال|التوقيف|القبض/u.test(text)) return 'arrest_date';
+  if (/الوفاة|الوفاه|الموت/u.test(text)) return 'death_date';
+  if (/الولادة|الولاده|الميلاد|التولد/u.test(text)) return 'birth_date';
+  return null;
+}
+
+/**
+ * The rows of one page from the words an engine read on it. A row is proposed when it carries a name of at least
+ * two words and a number or a date; a name-like line without either is proposed too (at half the confidence) when
+ * it lies among numbered rows — a number the engine missed — but not above or below them (a title, a signature).
+ */
+export function parseRegistryPage(words: readonly OcrWord[]): PageRows {
+  const tokens: Token[] = [];
+  for (const w of words) {
+    if (w.box.width <= 0 || w.box.height <= 0) continue;
+    // What the engine itself could not read (a row number in a narrow ruled column, read as "320" at 2%).
+    if (w.confidence < minConfidence) continue;
+    const c = classify(w.text);
+    if (!c) continue;
+    tokens.push({
+      ...c,
+      confidence: w.confidence,
+      box: w.box,
+      cx: w.box.x + w.box.width / 2,
+      cy: w.box.y + w.box.height / 2,
+    });
+  }
+  const dateColumn = dateColumnOf(words);
+  if (tokens.length === 0) return { rows: [], skew: 0, dateColumn, skipped: 0 };
+  const h = median(tokens.map((t) => t.box.height)) || 1;
+  // Tall boxes (ruling, a stamp's ring read as a letter) say nothing of the rows.
+  const usable = tokens.filter((t) => t.box.height <= 3 * h);
+  const skew = estimateSkew(
+    usable.map((t) => ({ x: t.cx, y: t.cy, weight: Math.min(t.box.width, 4 * h) })),
+    h / 4,
+  );
+  const mid = usable.reduce((s, t) => s + t.cx, 0) / Math.max(1, usable.length);
+  for (const t of usable) t.cy -= skew * (t.cx - mid);
+  usable.sort((a, b) => a.cy - b.cy);
+
+  // Sweep top to bottom: a word whose centre is within the tolerance of the row's running centre joins it.
+  const tolerance = 0.55 * h;
+  const lines: Token[][] = [];
+  let current: Token[] = [];
+  let sum = 0;
+  for (const t of usable) {
+    if (current.length > 0 && t.cy - sum / current.length > tolerance) {
+      lines.push(current);
+      current = [];
+      sum = 0;
+    }
+    current.push(t);
+    sum += t.cy;
+  }
+  if (current.length > 0) lines.push(current);
+
+  interface Candidate {
+    line: Token[];
+    name: Token[];
+    numbered: boolean;
+    row: Omit<ProposedRow, 'index' | 'confidence'> & { nameConfidence: number };
+  }
+  const candidates: Candidate[] = [];
+  let skipped = 0;
+  for (const raw of lines) {
+    const line = [...raw].sort((a, b) => b.cx - a.cx); // right to left
+    // Runs of words with no column gap between them; the longest is the name.
+    const runs: Token[][] = [];
+    let run: Token[] = [];
+    let prev: Token | undefined;
+    for (const t of line) {
+      const gap = prev ? prev.box.x - (t.box.x + t.box.width) : 0;
+      if (t.kind !== 'word' || (prev && gap > 2.2 * h)) {
+        if (run.length) runs.push(run);
+        run = [];
+      }
+      if (t.kind === 'word') run.push(t);
+      prev = t;
+    }
+    if (run.length) runs.push(run);
+    const meanConf = (r: Token[]) => r.reduce((s, t) => s + t.confidence, 0) / r.length;
+    const name = runs
+      .filter((r) => r.length >= 2)
+      .sort((a, b) => b.length - a.length || meanConf(b) - meanConf(a))[0];
+    if (!name) {
+      skipped++;
+      continue;
+    }
+    const nameBox = union(name.map((t) => t.box));
+    const fields: RowFields = {};
+    const fieldConfidence: Partial<Record<RowField, number>> = {};
+    const fullName = name.map((t) => t.text).join(' ');
+    fields.fullName = fullName;
+    const nameConfidence = round3(meanConf(name));
+    fieldConfidence.fullName = nameConfidence;
+    for (const part of parseParts(fullName).parts) {
+      const key = (
+        {
+          first: 'firstName',
+          father: 'fatherName',
+          grandfather: 'grandfatherName',
+          family: 'familyName',
+        } as const
+      )[part.role as 'first'];
+      if (key) fields[key] = part.text;
+    }
+    const kept: Token[] = [...name];
+    // Numbers right of the name (before it, reading right to left) number the row; left of it, the detainee. Of
+    // several on one side, the one the engine is surest of (a date misread in part leaves stray digits).
+    const numbers = line.filter((t) => t.kind === 'number');
+    for (const field of ['rowNumber', 'detaineeNumber'] as const) {
+      const side = numbers.filter((t) => t.box.x >= nameBox.x + nameBox.width === (field === 'rowNumber'));
+      const best = side.sort((a, b) => b.confidence - a.confidence || b.text.length - a.text.length)[0];
+      if (best) {
+        fields[field] = identifierKey(best.text).replace(/-/g, '/');
+        fieldConfidence[field] = round3(best.confidence);
+        kept.push(best);
+      }
+    }
+    for (const t of line) {
+      if (t.kind === 'date' && fields.date === undefined) {
+        fields.date = t.text;
+        fieldConfidence.date = round3(t.confidence);
+        kept.push(t);
+      }
+    }
+    candidates.push({
+      line,
+      name,
+      numbered:
+        fields.rowNumber !== undefined || fields.detaineeNumber !== undefined || fields.date !== undefined,
+      row: {
+        box: union(kept.map((t) => t.box)),
+        text: line.map((t) => t.text).join(' '),
+        fields,
+        fieldConfidence,
+        nameConfidence,
+      },
+    });
+  }
+  const numbered = candidates.map((c, i) => (c.numbered ? i : -1)).filter((i) => i >= 0);
+  const first = numbered[0] ?? Number.POSITIVE_INFINITY;
+  const last = numbered.at(-1) ?? -1;
+  const rows: ProposedRow[] = [];
+  candidates.forEach((c, i) => {
+    if (!c.numbered && (i < first || i > last)) {
+      skipped++;
+      return;
+    }
+    const { nameConfidence, ...row } = c.row;
+    rows.push({
+      index: rows.length + 1,
+      ...row,
+      confidence: round3(c.numbered ? nameConfidence : nameConfidence * 0.5),
+    });
+  });
+  return { rows, skew: round3(skew), dateColumn, skipped };
+}

@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { evidenceContext } from '../../../test/evidence-context.js';
+import { mkdirs } from '../../../test/evidence-files.js';
+import { pageSample } from '../../../test/ocr/synthetic.js';
+import { describeEachDialect } from '../../../test/stores.js';
+import type { SignedIn } from '../../access/caller.js';
+import { SharpImageDecoder } from '../../evidence/sharp-image-decoder.js';
+import { type OcrEngine, OcrFailure } from '../../ocr/engine.js';
+import { servicesOf } from '../index.js';
+import { ingest } from '../ingest/ingest.js';
+import { OcrService } from './ocr.js';
+import { ScannedPages } from './scanned-pages.js';
+import { probeTesseract } from './tesseract.js';
+
+const probe = probeTesseract();
+const documenter: SignedIn = {
+  actor: { userId: 'documenter-1', role: 'documenter' } as SignedIn['actor'],
+  ip: null,
+  channel: 'http',
+};
+
+describeEachDialect(
+  'scanned registry pages read into proposed rows (SYNTHETIC pages, real tesseract)',
+  (store) => {
+    let ctx: Awaited<ReturnType<typeof evidenceContext>>;
+    let page: Awaited<ReturnType<typeof pageSample>>;
+    beforeAll(async () => {
+      ctx = await evidenceContext(store());
+      const folder = mkdirs(ctx.dir, 'scans');
+      page = await pageSample(200, { handwritten: false });
+      fs.writeFileSync(path.join(folder, 'list-200.png'), page.image);
+      fs.writeFileSync(path.join(folder, 'report.pdf'), Buffer.from('%PDF-1.4\n%%EOF\n'));
+      await ingest(ctx, { paths: [folder], actor: 'documenter-1', decoder: new SharpImageDecoder() });
+    });
+    afterAll(() => ctx.dispose());
+    const scans = () => servicesOf(ctx).scans;
+    const itemNamed = async (name: string) =>
+      (
+        await ctx.store.db
+          .selectFrom('evidence_items')
+          .select('id')
+          .where('original_name', '=', name)
+          .executeTakeFirstOrThrow()
+      ).id;
+
+    it.runIf(probe.ok)(
+      'reads a page once into rows with names in parts, numbers and boxes; an accepted row becomes a record of the scan’s source, a rejected one does not',
+      async () => {
+        const item = await itemNamed('list-200.png');
+        const pdf = await itemNamed('report.pdf');
+        const first = await scans().read([item, pdf], documenter);
+        expect(first).toMatchObject({ items: 2, proposed: 1, notImage: 1, failed: 0 });
+        expect(first.rows).toBeGreaterThanOrEqual(page.rows.length - 1);
+        // The same versions do not read it again.
+        expect(await scans().read([item], documenter)).toMatchObject({ alreadyRead: 1, proposed: 0 });
+        // The card reader leaves a scanned page alone.
+        const cards = servicesOf(ctx).ocr;
+        expect(await cards.unread(100)).not.toContain(item);
+
+        const listed = await scans().rows(item, documenter);
+        expect(listed.sourceName).toBe('Scan list-200.png');
+        expect(listed.reads[0]).toMatchObject({ outcome: 'proposed', pageWidth: 1240, pageHeight: 1754 });
+        const rows = listed.rows;
+        const byNumber = new Map(page.rows.map((r) => [r.number, r]));
+        let matched = 0;
+        for (const row of rows) {
+          expect(row.status).toBe('proposed');
+          expect(row.page).toBe(1);
+          expect(row.box.width).toBeGreaterThan(100);
+          const truth = row.fields.detaineeNumber ? byNumber.get(row.fields.detaineeNumber) : undefined;
+          if (truth && truth.name === row.fields.fullName) matched++;
+        }
+        expect(matched).toBeGreaterThanOrEqual(page.rows.length - 3);
+
+        const [a, b, c] = rows;
+        const decided = await scans().decide(item, {
+          caller: documenter,
+          decisions: [
+            { row: a!.id, action: 'accept' },
+            { row: b!.id, action: 'correct', fields: { familyName: 'المصحح', fullName: 'اسم مصحح المصحح' } },
+            { row: c!.id, action: 'reject' },
+          ],
+        });
+        expect(decided.errors).toEqual([]);
+        const after = new Map(decided.rows.map((r) => [r.id, r]));
+        expect(after.get(a!.id)).toMatchObject({ status: 'accepted', decidedBy: 'documenter-1' });
+        expect(after.get(b!.id)).toMatchObject({ status: 'corrected' });
+        expect(after.get(c!.id)).toMatchObject({ status: 'rejected', recordId: null });
+        const source = await servicesOf(ctx).sources.get(decided.sourceId!);
+        expect(source).toMatchObject({ name: 'Scan list-200.png', kind: 'document' });
+        const records = await ctx.store.db
+          .selectFrom('records')
+          .selectAll()
+          .where('source_id', '=', decided.sourceId!)
+          .orderBy('external_id')
+          .execute();
+        expect(records).toHaveLength(2);
+        const accepted = records.find((r) => r.id === after.get(a!.id)!.recordId)!;
+        expect(accepted).toMatchObject({
+          kind: 'registry_line',
+          external_id: `${item}/p1/r${a!.index}`,
+          full_name: a!.fields.fullName,
+          detainee_number: a!.fields.detaineeNumber ?? null,
+          created_by: 'documenter-1',
+        });
+        const corrected = records.find((r) => r.id === after.get(b!.id)!.recordId)!;
+        expect(corrected).toMatchObject({ full_name: 'اسم مصحح المصحح', family_name: 'المصحح' });
+        // A row decided already is refused, naming who decided it.
+        await expect(
+          scans().decide(item, { caller: documenter, decisions: [{ row: c!.id, action: 'accept' }] }),
+        ).rejects.toThrow(/already rejected by documenter-1/);
+        const audit = await ctx.store.db
+          .selectFrom('audit_log')
+          .select('action')
+          .where('subject_id', '=', item)
+          .execute();
+        expect(audit.map((r) => r.action)).toEqual(
+          expect.arrayContaining(['ocr.page_read', 'ocr.rows_read', 'ocr.rows_decided']),
+        );
+      },
+      120_000,
+    );
+
+    it('reports a page the engine cannot read with its reason, and records nothing while the engine is off', async () => {
+      const item = await itemNamed('list-200.png');
+      const services = servicesOf(ctx);
+      const deps = { catalogue: services.catalogue, bodyLabels: services.bodyLabels };
+      const crashing: OcrEngine = {
+        info: { name: 'crashing', version: '0' },
+        concurrency: 1,
+        recognize: async () => {
+          throw new OcrFailure('crashed', 'the engine died on this page (SYNTHETIC)');
+        },
+        close: async () => {},
+      };
+      const pagesWith = (ocr: OcrService) =>
+        new ScannedPages(ctx, {
+          catalogue: services.catalogue,
+          ocr,
+          registry: services.registry,
+          sources: services.sources,
+          audit: services.audit,
+        });
+      const failed = await pagesWith(new OcrService(ctx, deps, crashing)).read([item], documenter);
+      expect(failed).toMatchObject({ items: 1, failed: 1, proposed: 0 });
+      expect(failed.problems).toEqual([
+        { evidenceId: item, outcome: 'failed', reason: 'crashed: the engine died on this page (SYNTHETIC)' },
+      ]);
+      const off = new OcrService({ ...ctx, config: { ...ctx.config, ocr: { tesseract: null } } }, deps);
+      const unavailable = await pagesWith(off).read([item], documenter);
+      expect(unavailable).toMatchObject({ items: 1, unavailable: 1 });
+      expect(unavailable.problems[0]!.reason).toMatch(/ATHAR_TESSERACT=off/);
+      const reads = await ctx.store.db
+        .selectFrom('ocr_page_reads')
+        .select('outcome')
+        .where('evidence_id', '=', item)
+        .execute();
+      expect(reads.map((r) => r.outcome).sort()).toEqual(probe.ok ? ['failed', 'proposed'] : ['failed']);
+    });
+  },
+);

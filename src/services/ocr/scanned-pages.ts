@@ -1,0 +1,424 @@
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
+import type { Caller, SignedIn } from '../../access/caller.js';
+import { readAll } from '../../blobs/fs-blob-store.js';
+import { DomainError } from '../../domain/errors.js';
+import type { PersonRecordFields } from '../../domain/person-record.js';
+import { nowIso } from '../../ids.js';
+import { OcrFailure } from '../../ocr/engine.js';
+import { type DateColumn, parseRegistryPage, type RowFields } from '../../ocr/registry-rows.js';
+import { BodyRepository } from '../../store/repositories/bodies.js';
+import type { EvidenceItem } from '../../store/repositories/evidence.js';
+import {
+  type NewRow,
+  OcrRowRepository,
+  type PageOutcome,
+  type PageRead,
+  type ScannedRow,
+} from '../../store/repositories/ocr-rows.js';
+import type { AuditService } from '../audit/audit.js';
+import type { AppContext } from '../context.js';
+import type { EvidenceCatalogue, ViewStream } from '../evidence/evidence.js';
+import type { ItemResult, RegistryService } from '../registry/registry.js';
+import type { SourceService } from '../registry/sources.js';
+import type { OcrService } from './ocr.js';
+
+/**
+ * The row reader's name and version: with the engine's, recorded with every page read and row. A page read by the
+ * same reader and engine versions is not read again; bump it with any change to src/ocr/registry-rows.ts that can
+ * change a reading.
+ */
+export const rowReaderVersion = 'athar-rows/1';
+/** The engine's languages for pages: Arabic for the names, English for the Latin digits `ara` alone misreads. */
+const pageLanguages = ['ara', 'eng'] as const;
+/** A larger scan is shrunk to this long side before reading (300 dpi A4 is 3508). */
+const maxPageSide = 3600;
+/** The page view's long side (the web shows it beside the rows). */
+const pageViewSide = 1600;
+
+export interface PageSummary {
+  items: number;
+  alreadyRead: number;
+  /** Pages with rows proposed, and the rows. */
+  proposed: number;
+  rows: number;
+  /** No rows: read but no line looked like a row; not an image; a body photo (labels from its card); failed. */
+  noRows: number;
+  notImage: number;
+  bodyPhoto: number;
+  /** The engine is off (not recorded: the page is read when it is on). */
+  unavailable: number;
+  failed: number;
+  seconds: number;
+  problems: { evidenceId: string; outcome: PageOutcome; reason: string }[];
+}
+
+export interface RowDecision {
+  row: string;
+  action: 'accept' | 'correct' | 'reject';
+  /** For correct: the fields as the documenter reads them (each given replaces the machine's; '' clears it). */
+  fields?: RowFields;
+  /** Which date the row's date is, when the page's headings do not say (or say wrongly). */
+  dateColumn?: DateColumn;
+}
+
+const recordColumns: Partial<Record<keyof RowFields, keyof PersonRecordFields>> = {
+  fullName: 'full_name',
+  firstName: 'first_name',
+  fatherName: 'father_name',
+  grandfatherName: 'grandfather_name',
+  familyName: 'family_name',
+  detaineeNumber: 'detainee_number',
+};
+
+/** The source a scan's records go to when the documenter names none. */
+export function defaultSourceName(item: Pick<EvidenceItem, 'originalName' | 'sha256'>): string {
+  return `Scan ${item.originalName ?? item.sha256.slice(0, 16)}`;
+}
+
+/**
+ * Scanned registries (docs/ocr.md): a page is read when someone asks for it (`athar ocr --pages`, or the API) — the
+ * card loop never reads scans as pages, and never reads as a card an item read as a page — into proposed rows;
+ * a documenter accepts, corrects or rejects each, and accepted and corrected rows become records (registry_line)
+ * of a source named for the document, each record's external id naming the item, page and row it came from.
+ */
+export class ScannedPages {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly deps: {
+      catalogue: EvidenceCatalogue;
+      ocr: OcrService;
+      registry: RegistryService;
+      sources: SourceService;
+      audit: AuditService;
+    },
+  ) {}
+
+  /** The reader and engine versions pages are read with now, or null when the engine is off. */
+  engineVersion(): string | null {
+    const engine = this.deps.ocr.engine();
+    return engine
+      ? `${rowReaderVersion} ${engine.info.name}/${engine.info.version} ${pageLanguages.join('+')}`
+      : null;
+  }
+
+  /**
+   * Reads these items as scanned registry pages: an item read by the same versions is skipped; an item that is not
+   * an image, or is a body photo (it has labels read from its card), is not read; a failed read is recorded with
+   * its reason and the rest go on.
+   */
+  async read(
+    refs: readonly string[],
+    caller: Caller,
+    options: { onItem?: (done: number, total: number) => void; signal?: AbortSignal } = {},
+  ): Promise<PageSummary> {
+    const started = performance.now();
+    const summary: PageSummary = {
+      items: 0,
+      alreadyRead: 0,
+      proposed: 0,
+      rows: 0,
+      noRows: 0,
+      notImage: 0,
+      bodyPhoto: 0,
+      unavailable: 0,
+      failed: 0,
+      seconds: 0,
+      problems: [],
+    };
+    const items: EvidenceItem[] = [];
+    for (const ref of refs) items.push(await this.deps.catalogue.resolve(ref));
+    const unique = [...new Map(items.map((i) => [i.id, i])).values()];
+    summary.items = unique.length;
+    const engine = this.deps.ocr.engine();
+    const version = this.engineVersion();
+    const repo = new OcrRowRepository(this.ctx.store.db);
+    let n = 0;
+    for (const item of unique) {
+      if (options.signal?.aborted) break;
+      n++;
+      if (!engine || !version) {
+        summary.unavailable++;
+        summary.problems.push({
+          evidenceId: item.id,
+          outcome: 'unavailable',
+          reason: this.deps.ocr.offReason() ?? 'OCR is off',
+        });
+        options.onItem?.(n, unique.length);
+        continue;
+      }
+      if (await repo.readOf(item.id, version)) {
+        summary.alreadyRead++;
+        options.onItem?.(n, unique.length);
+        continue;
+      }
+      const t0 = performance.now();
+      let outcome: PageOutcome;
+      let reason: string | null = null;
+      let rows: NewRow[] = [];
+      let page: Pick<PageRead, 'pageWidth' | 'pageHeight' | 'skew' | 'dateColumn'> = {
+        pageWidth: null,
+        pageHeight: null,
+        skew: null,
+        dateColumn: null,
+      };
+      if (item.decodeStatus !== 'decoded' || !item.mediaType.startsWith('image/')) {
+        outcome = 'not_image';
+        reason =
+          item.decodeStatus === 'decoded'
+            ? `${item.mediaType} is not an image`
+            : `not decoded (${item.decodeStatus})`;
+      } else if ((await new BodyRepository(this.ctx.store.db).labelsForEvidence(item.id)).length > 0) {
+        outcome = 'body_photo';
+        reason = 'the item has body labels: it is a body photo, not a scanned page';
+      } else {
+        try {
+          const bytes = await readAll(await this.ctx.blobs.open(item.sha256));
+          const { data: png, info } = await sharp(bytes, { failOn: 'error' })
+            .rotate()
+            .resize({ width: maxPageSide, height: maxPageSide, fit: 'inside', withoutEnlargement: true })
+            .greyscale()
+            .png({ compressionLevel: 1 })
+            .toBuffer({ resolveWithObject: true });
+          const read = await engine.recognize({
+            image: png,
+            languages: pageLanguages,
+            segmentation: 'auto',
+            timeoutMs: 60_000,
+          });
+          const parsed = parseRegistryPage(read.words);
+          // Boxes are given in pixels of the picture as displayed, at its stored size.
+          const rotated = item.orientation !== null && item.orientation >= 5;
+          const width = (rotated ? item.height : item.width) ?? info.width;
+          const height = (rotated ? item.width : item.height) ?? info.height;
+          const scale = width / info.width;
+          page = { pageWidth: width, pageHeight: height, skew: parsed.skew, dateColumn: parsed.dateColumn };
+          const at = nowIso(this.ctx.clock);
+          rows = parsed.rows.map((r) => ({
+            evidenceId: item.id,
+            page: 1,
+            index: r.index,
+            box: {
+              x: Math.round(r.box.x * scale),
+              y: Math.round(r.box.y * scale),
+              width: Math.round(r.box.width * scale),
+              height: Math.round(r.box.height * scale),
+            },
+            text: r.text,
+            fields: r.fields,
+            fieldConfidence: r.fieldConfidence,
+            confidence: r.confidence,
+            engine: version,
+            createdAt: at,
+          }));
+          outcome = rows.length > 0 ? 'proposed' : 'no_rows';
+          if (rows.length === 0)
+            reason = `no line looked like a row of names (${read.words.length} words read)`;
+        } catch (error) {
+          outcome = 'failed';
+          reason =
+            error instanceof OcrFailure
+              ? `${error.reason}: ${error.message.split('\n')[0]!.slice(0, 400)}`
+              : (error as Error).message.split('\n')[0]!.slice(0, 500);
+        }
+      }
+      const seconds = Math.round(((performance.now() - t0) / 1000) * 1000) / 1000;
+      const recorded = await this.ctx.store.transaction((trx) =>
+        new OcrRowRepository(trx).recordRead(
+          {
+            evidenceId: item.id,
+            engine: version,
+            outcome,
+            reason,
+            rows: rows.length,
+            ...page,
+            seconds,
+            readAt: nowIso(this.ctx.clock),
+            readBy: caller.actor?.userId ?? null,
+          },
+          rows,
+        ),
+      );
+      if (!recorded) summary.alreadyRead++;
+      else {
+        if (outcome === 'proposed') {
+          summary.proposed++;
+          summary.rows += rows.length;
+        } else if (outcome === 'no_rows') summary.noRows++;
+        else if (outcome === 'not_image') summary.notImage++;
+        else if (outcome === 'body_photo') summary.bodyPhoto++;
+        else summary.failed++;
+        if (reason) summary.problems.push({ evidenceId: item.id, outcome, reason });
+        await this.deps.audit.record(caller, {
+          action: 'ocr.page_read',
+          subjectType: 'evidence_item',
+          subjectId: item.id,
+          details: { engine: version, outcome, rows: rows.length },
+        });
+      }
+      options.onItem?.(n, unique.length);
+    }
+    summary.seconds = Math.round((performance.now() - started) / 10) / 100;
+    return summary;
+  }
+
+  /** An item's page reads (newest first) and rows, with the source name its records would go to. */
+  async rows(
+    ref: string,
+    caller: Caller,
+  ): Promise<{ item: EvidenceItem; reads: PageRead[]; rows: ScannedRow[]; sourceName: string }> {
+    const item = await this.deps.catalogue.resolve(ref);
+    const repo = new OcrRowRepository(this.ctx.store.db);
+    const [reads, rows] = await Promise.all([repo.readsOf(item.id), repo.rowsOf(item.id)]);
+    const decided = rows.find((r) => r.sourceId);
+    const source = decided?.sourceId ? await this.deps.sources.get(decided.sourceId) : undefined;
+    await this.deps.audit.record(caller, {
+      action: 'ocr.rows_read',
+      subjectType: 'evidence_item',
+      subjectId: item.id,
+      details: { rows: rows.length },
+    });
+    return { item, reads, rows, sourceName: source?.name ?? defaultSourceName(item) };
+  }
+
+  /** Whether an item was read as a scanned page (its plain page view is then served: a scan is not graphic). */
+  async isPage(evidenceId: string): Promise<boolean> {
+    return (await new OcrRowRepository(this.ctx.store.db).readAsPages([evidenceId])).has(evidenceId);
+  }
+
+  /**
+   * The page as a documenter reads it beside its rows: the picture as displayed, grey, at most 1600 pixels on its
+   * long side (JPEG). Only for an item read as a scanned page — someone asked for it to be read as a document,
+   * and it has no body labels — so a body photo is never shown here unblurred; audited (it shows names).
+   */
+  async pageView(id: string, caller: Caller): Promise<ViewStream> {
+    const item = await this.deps.catalogue.resolve(id);
+    if (!(await this.isPage(item.id)))
+      throw new DomainError(
+        'conflict',
+        `item ${id} was not read as a scanned page: its page view is not served`,
+      );
+    const bytes = await readAll(await this.ctx.blobs.open(item.sha256));
+    const view = await sharp(bytes)
+      .rotate()
+      .resize({ width: pageViewSide, height: pageViewSide, fit: 'inside', withoutEnlargement: true })
+      .greyscale()
+      .jpeg({ quality: 82 })
+      .toBuffer();
+    await this.deps.audit.record(caller, {
+      action: 'ocr.page_viewed',
+      subjectType: 'evidence_item',
+      subjectId: item.id,
+    });
+    return { stream: Readable.from([view]), mediaType: 'image/jpeg', sha256: item.sha256, size: view.length };
+  }
+
+  /**
+   * A documenter's decisions on a page's rows: accepted and corrected rows become records (kind registry_line) of
+   * the source named `sourceName` (made, kind document, when no source has that name; by default "Scan <file
+   * name>"), each with the external id `<item id>/p<page>/r<row>`; rejected rows make nothing. A row whose record
+   * cannot be made (an impossible date, no name left) stays proposed and its error is answered.
+   */
+  async decide(
+    ref: string,
+    input: { decisions: readonly RowDecision[]; sourceName?: string; caller: SignedIn },
+  ): Promise<{ rows: ScannedRow[]; sourceId: string | null; errors: { row: string; error: string }[] }> {
+    const actor = input.caller.actor.userId;
+    const item = await this.deps.catalogue.resolve(ref);
+    const repo = new OcrRowRepository(this.ctx.store.db);
+    const all = await repo.rowsOf(item.id);
+    const mine = new Map(all.map((r) => [r.id, r]));
+    if (input.decisions.length === 0) throw new DomainError('invalid', 'decisions: decide at least one row');
+    const seen = new Set<string>();
+    const toRecord: { row: ScannedRow; decision: RowDecision; fields: RowFields }[] = [];
+    input.decisions.forEach((d, i) => {
+      const row = mine.get(d.row);
+      if (!row) throw new DomainError('not_found', `decisions.${i}.row: no row ${d.row} on this item`);
+      if (seen.has(row.id)) throw new DomainError('invalid', `decisions.${i}.row: decided twice`);
+      seen.add(row.id);
+      if (row.status !== 'proposed')
+        throw new DomainError('conflict', `decisions.${i}.row: already ${row.status} by ${row.decidedBy}`);
+      if (d.action === 'correct' && !d.fields)
+        throw new DomainError('invalid', `decisions.${i}.fields: give the fields as you read them`);
+      if (d.action === 'reject') return;
+      const fields: RowFields = { ...row.fields };
+      for (const [k, v] of Object.entries(d.action === 'correct' ? (d.fields ?? {}) : {})) {
+        const key = k as keyof RowFields;
+        const text = (v ?? '').trim();
+        if (text) fields[key] = text;
+        else delete fields[key];
+      }
+      if (!fields.fullName && !fields.firstName && !fields.familyName)
+        throw new DomainError('invalid', `decisions.${i}.fields: a row needs a name to become a record`);
+      toRecord.push({ row, decision: d, fields });
+    });
+    const reads = await repo.readsOf(item.id);
+    const readOf = new Map(reads.map((r) => [r.engine, r]));
+    let sourceId: string | null = null;
+    const errors: { row: string; error: string }[] = [];
+    const made = new Map<string, string>();
+    if (toRecord.length > 0) {
+      const name = (input.sourceName?.trim() || defaultSourceName(item)).slice(0, 200);
+      const source =
+        (await this.deps.sources.find(name)) ??
+        (await this.deps.sources.create(
+          {
+            name,
+            kind: 'document',
+            description: `Scanned registry (SYNTHETIC unless stated): evidence item ${item.id}, SHA-256 ${item.sha256}; rows read by OCR and decided by documenters`,
+          },
+          actor,
+        ));
+      sourceId = source.id;
+      const results: ItemResult[] = await this.deps.registry.createRecords(
+        toRecord.map(({ row, decision, fields }) => {
+          const record: PersonRecordFields = {};
+          for (const [k, column] of Object.entries(recordColumns)) {
+            const v = fields[k as keyof RowFields];
+            if (v && column) record[column] = v;
+          }
+          const dateColumn = decision.dateColumn ?? readOf.get(row.engine)?.dateColumn;
+          if (fields.date && dateColumn) record[dateColumn as DateColumn] = fields.date;
+          return {
+            sourceId: source.id,
+            kind: 'registry_line' as const,
+            externalId: `${item.id}/p${row.page}/r${row.index}`,
+            fields: record,
+          };
+        }),
+        actor,
+      );
+      for (const r of results) {
+        const { row } = toRecord[r.index]!;
+        if (r.ok) made.set(row.id, r.id);
+        else errors.push({ row: row.id, error: r.error });
+      }
+    }
+    const at = nowIso(this.ctx.clock);
+    const counts = { accepted: 0, corrected: 0, rejected: 0 };
+    await this.ctx.store.transaction(async (trx) => {
+      const r = new OcrRowRepository(trx);
+      for (const d of input.decisions) {
+        if (d.action !== 'reject' && !made.has(d.row)) continue;
+        const entry = toRecord.find((t) => t.row.id === d.row);
+        const status = d.action === 'accept' ? 'accepted' : d.action === 'correct' ? 'corrected' : 'rejected';
+        const ok = await r.decide(d.row, {
+          status,
+          correctedFields: d.action === 'correct' ? (entry?.fields ?? null) : null,
+          by: actor,
+          at,
+          recordId: made.get(d.row) ?? null,
+          sourceId: d.action === 'reject' ? null : sourceId,
+        });
+        if (ok) counts[status]++;
+      }
+    });
+    await this.deps.audit.record(input.caller, {
+      action: 'ocr.rows_decided',
+      subjectType: 'evidence_item',
+      subjectId: item.id,
+      details: { ...counts, source: sourceId, records: [...made.values()], errors: errors.length },
+    });
+    return { rows: await repo.rowsOf(item.id), sourceId, errors };
+  }
+}

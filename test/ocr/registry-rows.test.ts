@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { OcrWord } from '../../src/ocr/engine.js';
+import { estimateSkew, foldDigits, parseRegistryPage } from '../../src/ocr/registry-rows.js';
+import { parseTesseractTsv } from '../../src/ocr/tsv.js';
+import { pageSample } from './synthetic.js';
+
+const word = (text: string, x: number, y: number, width = 60, confidence = 0.9): OcrWord => ({
+  text,
+  confidence,
+  box: { x, y, width, height: 28 },
+  line: `${x}.${y}`,
+});
+
+describe('scanned registry rows (SYNTHETIC pages)', () => {
+  it('rebuilds the rows of a typed page from tesseract’s columns (recorded TSV, ara+eng): names in parts, numbers, boxes', async () => {
+    // test/ocr/fixtures/typed-200.ara+eng.tsv: `tesseract page.png stdout -l ara+eng --psm 3 tsv` on pageSample(200).
+    const tsv = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/typed-200.ara+eng.tsv'), 'utf8');
+    const page = await pageSample(200, { handwritten: false });
+    const read = parseRegistryPage(parseTesseractTsv(tsv));
+    expect(read.rows).toHaveLength(page.rows.length);
+    expect(read.skipped).toBeGreaterThanOrEqual(1); // the title
+    expect(Math.abs(read.skew)).toBeGreaterThan(0.005); // the page is skewed and that was found
+    let sameName = 0;
+    read.rows.forEach((row, i) => {
+      const truth = page.rows[i]!;
+      expect(row.index).toBe(i + 1);
+      expect(row.fields.detaineeNumber).toBe(truth.number);
+      if (row.fields.fullName === truth.name) sameName++;
+      const [first, father, family] = truth.name.split(' ');
+      if (row.fields.fullName === truth.name)
+        expect(row.fields).toMatchObject({ firstName: first, fatherName: father, familyName: family });
+      // The row's box holds the name as drawn (give or take the skew).
+      expect(row.box.y).toBeLessThan(truth.nameBox.y + truth.nameBox.height + 30);
+      expect(row.box.y + row.box.height).toBeGreaterThan(truth.nameBox.y - 30);
+      expect(row.confidence).toBeGreaterThan(0);
+      expect(row.confidence).toBeLessThanOrEqual(1);
+    });
+    expect(sameName).toBeGreaterThanOrEqual(page.rows.length - 2);
+    // The least confident row is one misread (رامن تيل for رامي نبيل): confidence sorts errors first.
+    const least = [...read.rows].sort((a, b) => a.confidence - b.confidence)[0]!;
+    expect(least.fields.fullName).not.toBe(page.rows[least.index - 1]!.name);
+  });
+
+  it('reads the dates of a dated page and names them from its heading (recorded TSV, Latin digits)', async () => {
+    // test/ocr/fixtures/dated-210.ara+eng.tsv: tesseract ara+eng on pageSample(210, { dates: 'latin' }).
+    const tsv = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/dated-210.ara+eng.tsv'), 'utf8');
+    const page = await pageSample(210, { handwritten: false, dates: 'latin' });
+    const read = parseRegistryPage(parseTesseractTsv(tsv));
+    expect(read.dateColumn).toBe('arrest_date');
+    const byNumber = new Map(page.rows.map((r) => [r.number, r]));
+    let dated = 0;
+    for (const row of read.rows) {
+      const truth = row.fields.detaineeNumber ? byNumber.get(row.fields.detaineeNumber) : undefined;
+      if (truth && row.fields.date === truth.date) dated++;
+    }
+    expect(dated).toBeGreaterThanOrEqual(page.rows.length - 3);
+  });
+
+  it('folds Arabic-Indic digits; reads dates, the row number before the name and the detainee number after it', () => {
+    expect(foldDigits('٢١٥/۳')).toBe('215/3');
+    const read = parseRegistryPage([
+      word('كشف', 700, 40),
+      word('تاريخ', 300, 100),
+      word('الاعتقال', 220, 100),
+      word('١٢', 1000, 200, 30),
+      word('محمد', 800, 200),
+      word('أحمد', 730, 200),
+      word('الخطيب', 640, 200, 80),
+      word('٣١٧٣٦', 400, 200),
+      word('١٤/٣/٢٠١٣', 200, 200, 100),
+      word('|', 150, 200, 5),
+      word('خالد', 800, 260),
+      word('عمر', 730, 260),
+      word('السيد', 640, 260),
+      word('1234/ب', 400, 260),
+      word('توقيع', 800, 600),
+      word('المدير', 730, 600),
+    ]);
+    expect(read.dateColumn).toBe('arrest_date');
+    expect(read.rows.map((r) => r.fields)).toEqual([
+      {
+        fullName: 'محمد أحمد الخطيب',
+        firstName: 'محمد',
+        fatherName: 'أحمد',
+        familyName: 'الخطيب',
+        rowNumber: '12',
+        detaineeNumber: '31736',
+        date: '2013-03-14',
+      },
+      {
+        fullName: 'خالد عمر السيد',
+        firstName: 'خالد',
+        fatherName: 'عمر',
+        familyName: 'السيد',
+        detaineeNumber: '1234/ب',
+      },
+    ]);
+    // The title, the heading line and the signature below the rows are not rows.
+    expect(read.skipped).toBe(3);
+    expect(read.rows[0]!.box).toEqual({ x: 200, y: 200, width: 830, height: 28 });
+  });
+
+  it('proposes a name line without a number only among numbered rows, at half the confidence', () => {
+    const read = parseRegistryPage([
+      word('سامر', 800, 100),
+      word('الأحمد', 730, 100),
+      word('12', 400, 100),
+      word('يوسف', 800, 160),
+      word('الحسن', 730, 160),
+      word('عمر', 800, 220),
+      word('البكري', 730, 220),
+      word('13', 400, 220),
+    ]);
+    expect(read.rows.map((r) => [r.fields.fullName, r.confidence])).toEqual([
+      ['سامر الأحمد', 0.9],
+      ['يوسف الحسن', 0.45],
+      ['عمر البكري', 0.9],
+    ]);
+  });
+
+  it('a page with no words, or only noise, has no rows', () => {
+    expect(parseRegistryPage([]).rows).toEqual([]);
+    expect(parseRegistryPage([word('|', 10, 10), word('…', 40, 10), word('ختم', 300, 300)]).rows).toEqual([]);
+  });
+
+  it('finds the skew of rows of centres', () => {
+    const points = [];
+    for (let row = 0; row < 10; row++)
+      for (let x = 100; x < 1000; x += 100) points.push({ x, y: 100 + row * 56 + 0.02 * x, weight: 1 });
+    expect(estimateSkew(points, 7)).toBeCloseTo(0.02, 2);
+  });
+});

@@ -25,7 +25,7 @@ const cores: Record<string, string[]> = {
   evidence: [],
   access: [],
   estimate: [],
-  ocr: ['evidence'],
+  ocr: ['evidence', 'names', 'linkage'],
   exchange: ['ledger'],
 };
 const coreNames = Object.keys(cores);

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config.js';
 import { DomainError } from '../domain/errors.js';
-import { storageFault } from '../store/errors.js';
+import { storageFault } from '../services/storage-faults.js';
 import { version } from '../version.js';
 import { registerAudit } from './commands/audit.js';
 import { registerBackup } from './commands/backup.js';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { isRole, type Role, roles } from '../access/roles.js';
+import { isRole, type Role, roles } from '../domain/roles.js';
 
 /** Everything athar reads from its environment, validated once at start. */
 export interface Config {

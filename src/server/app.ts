@@ -23,7 +23,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 import { DomainError } from '../domain/errors.js';
 import type { AppContext } from '../services/context.js';
 import { servicesOf } from '../services/index.js';
-import { storageFault } from '../store/errors.js';
+import { storageFault } from '../services/storage-faults.js';
 import { version } from '../version.js';
 import { type RouteEntry, registerAccess } from './access.js';
 import { Problem, type ProblemCode, problemBody, problemOf } from './problems.js';

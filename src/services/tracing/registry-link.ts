@@ -476,16 +476,11 @@ async function link(
     const writer = new CsvWriter(options.out, ['record_id', 'external_id', 'source', 'person_id']);
     let afterId: string | null = null;
     for (;;) {
-      const page: {
-        record_id: string;
-        external_id: string | null;
-        source_name: string;
-        person_id: string;
-      }[] = await links.exportPage(afterId, pageSize);
-      for (const row of page)
+      const page = await links.exportPage(afterId, pageSize);
+      for (const row of page.rows)
         writer.row([row.record_id, row.external_id ?? '', row.source_name, row.person_id]);
-      if (page.length > 0) afterId = (page[page.length - 1] as { record_id: string }).record_id;
-      if (page.length < pageSize) break;
+      if (page.last === null) break;
+      afterId = page.last;
     }
     await writer.close();
     lap('out');

@@ -256,16 +256,42 @@ export class RecordLinkRepository {
   }
 
   /** Every record with its source and its person, in record order, page by page (`registry link --out`). */
-  exportPage(afterRecordId: string | null, limit: number) {
-    let q = this.db
-      .selectFrom('records as r')
-      .innerJoin('sources as s', 's.id', 'r.source_id')
-      .innerJoin('record_links as l', (join) =>
-        join.onRef('l.record_id', '=', 'r.id').on('l.unlinked_at', 'is', null),
-      )
-      .select(['r.id as record_id', 'r.external_id', 's.name as source_name', 'l.person_id']);
-    if (afterRecordId !== null) q = q.where('r.id', '>', afterRecordId);
-    return q.orderBy('r.id').limit(limit).execute();
+  async exportPage(
+    afterRecordId: string | null,
+    limit: number,
+  ): Promise<{
+    rows: { record_id: string; external_id: string | null; source_name: string; person_id: string }[];
+    /** The last record read (the next page starts after it); null when there was none. */
+    last: string | null;
+  }> {
+    // Records by primary key alone, then their persons and sources by lookup: joined, SQLite planned from the small
+    // sources table and sorted every later record for each page (a million records took 8 minutes, not seconds).
+    let q = this.db.selectFrom('records').select(['id', 'external_id', 'source_id']);
+    if (afterRecordId !== null) q = q.where('id', '>', afterRecordId);
+    const records = await q.orderBy('id').limit(limit).execute();
+    if (records.length === 0) return { rows: [], last: null };
+    const persons = await this.activePersons(records.map((r) => r.id));
+    const sourceIds = [...new Set(records.map((r) => r.source_id))];
+    const sources = new Map(
+      (await this.db.selectFrom('sources').select(['id', 'name']).where('id', 'in', sourceIds).execute()).map(
+        (r) => [r.id, r.name],
+      ),
+    );
+    const rows = records.flatMap((r) => {
+      const person = persons.get(r.id);
+      // A record with no open link is not exported (as the inner join left it out).
+      return person
+        ? [
+            {
+              record_id: r.id,
+              external_id: r.external_id,
+              source_name: sources.get(r.source_id) ?? r.source_id,
+              person_id: person,
+            },
+          ]
+        : [];
+    });
+    return { rows, last: (records.at(-1) as { id: string }).id };
   }
 
   /**

@@ -855,7 +855,7 @@ export const ar: Record<string, string> = {
   'incomplete: the backup did not finish': 'ناقصة: لم يكتمل النسخ',
   included: 'مضمّنة',
   'left out': 'غير مضمّنة',
-  'Check the snapshot of {{date}}': 'افحص نسخة {{date}}',
+  'Check it: the snapshot of {{date}}': 'افحصها: نسخة {{date}}',
   Restoring: 'الاستعادة',
   'A snapshot is restored with the command line, into a new empty folder (and, for PostgreSQL, an empty database), never over the running archive. Every count is checked; then run athar verify and start athar on the new folder.':
     'تُستعاد النسخة من سطر الأوامر إلى مجلد جديد فارغ (وإلى قاعدة بيانات فارغة في PostgreSQL)، ولا تُستعاد أبدًا فوق الأرشيف العامل. يُتحقق من كل عدد؛ ثم شغّل athar verify وابدأ أثر على المجلد الجديد.',
@@ -922,4 +922,6 @@ export const ar: Record<string, string> = {
   'The record': 'السجل',
   Accept: 'اقبل',
   'Rows read from the scan': 'الأسطر المقروءة من المسح',
+  'Whole?': 'سليمة؟',
+  'Check it': 'افحصها',
 };

@@ -207,7 +207,7 @@ export function BackupsScreen() {
                     <th scope="col">{t('Rows')}</th>
                     <th scope="col">{t('Files')}</th>
                     <th scope="col">{t('Keys')}</th>
-                    <th scope="col">{t('Check')}</th>
+                    <th scope="col">{t('Whole?')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -232,11 +232,11 @@ export function BackupsScreen() {
                             type="button"
                             disabled={running}
                             onClick={() => void start(`/api/backups/${encodeURIComponent(s.id)}/check`, {})}
-                            aria-label={t('Check the snapshot of {{date}}', {
+                            aria-label={t('Check it: the snapshot of {{date}}', {
                               date: s.createdAt ? formatDate(s.createdAt) : s.id,
                             })}
                           >
-                            {t('Check')}
+                            {t('Check it')}
                           </button>
                         )}
                       </td>

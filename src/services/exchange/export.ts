@@ -12,6 +12,7 @@ import {
 } from '../../exchange/export-formats.js';
 import { type PfifNote, pfifStatuses } from '../../exchange/pfif.js';
 import { nowIso } from '../../ids.js';
+import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import type { RecordTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import type { AppContext } from '../context.js';
@@ -172,14 +173,9 @@ async function recordPageRows(
   after: string,
   limit: number,
   sources: Map<string, string>,
-  chunk: number,
 ): Promise<RecordRow[]> {
   const arrays = await store.rows(recordPage(store.db, after, limit).compile());
-  const persons = await personsOf(
-    store.db,
-    arrays.map((a) => a[0] as string),
-    chunk,
-  );
+  const persons = await new RecordLinkRepository(store.db).activePersons(arrays.map((a) => a[0] as string));
   const text = (v: unknown) => (v === null || v === undefined ? null : (v as string));
   return arrays.map((a) => ({
     id: a[0] as string,
@@ -213,21 +209,6 @@ async function sourceNames(db: Db): Promise<Map<string, string>> {
   return new Map(
     (await db.selectFrom('sources').select(['id', 'name']).execute()).map((r) => [r.id, r.name]),
   );
-}
-
-/** The person each record is linked to now. */
-async function personsOf(db: Db, recordIds: readonly string[], chunk: number): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (let i = 0; i < recordIds.length; i += chunk) {
-    const rows = await db
-      .selectFrom('record_links')
-      .select(['record_id', 'person_id'])
-      .where('record_id', 'in', recordIds.slice(i, i + chunk))
-      .where('unlinked_at', 'is', null)
-      .execute();
-    for (const r of rows) out.set(r.record_id, r.person_id);
-  }
-  return out;
 }
 
 function recordExportRow(r: RecordRow, places: Awaited<ReturnType<typeof placeNames>>): ExportRow {
@@ -327,7 +308,7 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
     await sink.push(encoder.head());
     if (request.kind === 'records') {
       for (let after = ''; ; ) {
-        const page = await recordPageRows(ctx.store, after, pageSize, sources, chunk);
+        const page = await recordPageRows(ctx.store, after, pageSize, sources);
         if (page.length === 0) break;
         after = (page.at(-1) as RecordRow).id;
         const kept = page.filter((r) => r.kind !== 'family_report' || allowed.has(r.id));

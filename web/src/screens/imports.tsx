@@ -5,17 +5,9 @@ import { ApiError, api } from '../api.js';
 import { ChoiceSelect } from '../components/choice-select.js';
 import { ErrorNote, useFormatDate, useLoad } from '../components/common.js';
 import { apiWord, fieldLabel, msg } from '../lib/index.js';
+import { recordKindNames } from './record.js';
 
-const recordKinds = [
-  ['registry_line', msg('Line of a registry or list')],
-  ['family_report', msg('Family report')],
-  ['death_notice', msg('Death notice')],
-  ['diaspora_list', msg('Diaspora list')],
-  ['evidence_card', msg('Evidence card')],
-  ['other', msg('Other')],
-] as const;
-
-type RecordKind = (typeof recordKinds)[number][0];
+type RecordKind = (typeof recordKindNames)[number][0];
 
 /** What POST /api/imports/preview says of a file: read as the import would read it; nothing stored. */
 interface Preview {
@@ -279,7 +271,7 @@ export function ImportsScreen() {
           label={t('What the rows are')}
           name="kind"
           value={kind}
-          choices={recordKinds}
+          choices={recordKindNames}
           onChange={setKind}
         />
         <label>

@@ -103,9 +103,13 @@ export function csvLine(columns: readonly string[], row: ExportRow): string {
   return `${line}\n`;
 }
 
-/** The frame around the rows of one format; `item` is called once per row, in order. */
+/**
+ * The frame around the rows of one format; `item` is called once per row. Items stand alone: whoever puts them in
+ * order writes `separator` between two of them (JSON's comma), so pages encoded apart, in worker threads, join.
+ */
 export interface ExportEncoder {
   head(): string;
+  separator: string;
   item(row: ExportRow, notes?: readonly PfifNote[]): string;
   tail(): string;
 }
@@ -176,20 +180,19 @@ export function encoderFor(format: ExportFormat, meta: ExportMeta): ExportEncode
   if (format === 'csv')
     return {
       head: () => csvLine(columns, Object.fromEntries(columns.map((c) => [c, c]))),
+      separator: '',
       item: (row) => csvLine(columns, row),
       tail: () => '',
     };
   if (format === 'json') {
-    let first = true;
     return {
       head: () =>
         `{"format":"athar-export","version":1,"kind":${JSON.stringify(meta.kind)},"exportedAt":${JSON.stringify(meta.exportedAt)},"purpose":${JSON.stringify(meta.purpose)},"items":[\n`,
+      separator: ',\n',
       item: (row) => {
         const obj: Record<string, unknown> = {};
         for (const c of columns) obj[c] = row[c] ?? null;
-        const text = `${first ? '' : ',\n'}${JSON.stringify(obj)}`;
-        first = false;
-        return text;
+        return JSON.stringify(obj);
       },
       tail: () => '\n]}\n',
     };
@@ -197,6 +200,7 @@ export function encoderFor(format: ExportFormat, meta: ExportMeta): ExportEncode
   if (meta.kind === 'evidence') throw new Error('PFIF describes people: export evidence as csv or json');
   return {
     head: () => pfifHeader,
+    separator: '',
     item: (row, notes) => pfifPersonXml(pfifPersonOf(meta, row), notes ?? []),
     tail: () => pfifFooter,
   };

@@ -1,21 +1,26 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { type ConsentPurpose, consentPurposes, currentConsent } from '../../domain/consent.js';
 import {
   type ExportEncoder,
   type ExportFormat,
   type ExportKind,
+  type ExportMeta,
   type ExportRow,
   encoderFor,
   pfifNoteOf,
 } from '../../exchange/export-formats.js';
-import { type PfifNote, pfifStatuses } from '../../exchange/pfif.js';
+import type { PfifNote } from '../../exchange/pfif.js';
 import { nowIso } from '../../ids.js';
-import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import type { RecordTable } from '../../store/schema.js';
-import type { Db } from '../../store/store.js';
+import type { Db, Store } from '../../store/store.js';
+import { startWorker } from '../../worker-entry.js';
 import type { AppContext } from '../context.js';
+import type { ExportJob, ExportMessage, ExportRange } from './export-worker.js';
+import { claimsAbout, type ExportSpan, encodeRecordPage, type RecordPageContext } from './record-pages.js';
 
 /**
  * `athar export`: records, persons or evidence metadata to CSV, JSON or PFIF 1.4, streamed page by page (keyset
@@ -31,6 +36,11 @@ export interface ExportRequest {
   out: string;
   purpose?: ConsentPurpose | null;
   pageSize?: number;
+  /**
+   * Threads that read and encode a records export's id ranges side by side (default: one per core, up to 4, for
+   * exports of 50,000 records or more; 1: this thread alone). The file is the same either way.
+   */
+  workers?: number;
 }
 
 export interface ExportReport {
@@ -60,10 +70,17 @@ class TextSink {
   bytes = 0;
   private failure: Error | undefined;
   constructor(file: string) {
-    this.stream = fs.createWriteStream(file, { flags: 'wx', mode: 0o600 });
+    // Up to 16 MiB queued before waiting: the disk writes while the next pages are read and encoded.
+    this.stream = fs.createWriteStream(file, { flags: 'wx', mode: 0o600, highWaterMark: 16 << 20 });
     this.stream.on('error', (e) => {
       this.failure = e;
     });
+  }
+  private items = 0;
+  /** Items, each preceded by the encoder's separator; the file's first item loses it. */
+  async pushItems(text: string, separator: string): Promise<void> {
+    if (text === '') return;
+    await this.push(this.items++ === 0 && separator !== '' ? text.slice(separator.length) : text);
   }
   async push(text: string): Promise<void> {
     this.parts.push(text);
@@ -122,88 +139,7 @@ async function placeNames(
   };
 }
 
-type RecordRow = RecordBase & {
-  source_name: string;
-  person_id: string | null;
-};
-
-/**
- * A keyset page of records by primary key, and nothing joined: with the table's statistics SQLite planned the join
- * to sources from the (small) sources table and sorted every later row for each page — quadratic. Source names
- * come from a map, persons from one indexed lookup per page.
- */
-const recordColumns = [
-  'id',
-  'source_id',
-  'kind',
-  'external_id',
-  'full_name',
-  'first_name',
-  'father_name',
-  'grandfather_name',
-  'family_name',
-  'mother_name',
-  'sex',
-  'birth_date',
-  'birth_year',
-  'governorate_id',
-  'place_of_origin',
-  'arrest_date',
-  'arresting_branch_id',
-  'detainee_number',
-  'death_date',
-  'forensic_report_number',
-  'notes',
-  'created_at',
-] as const;
-
-type RecordBase = Pick<RecordTable, (typeof recordColumns)[number]>;
-
-function recordPage(db: Db, after: string, limit: number) {
-  return db.selectFrom('records').select(recordColumns).where('id', '>', after).orderBy('id').limit(limit);
-}
-
-/**
- * A page of records with their source's name and person, read as arrays (Store.rows: no object per row from the
- * driver, then one object literal per row here — half the time of a million-row export went to the driver's
- * objects and their copies).
- */
-async function recordPageRows(
-  store: AppContext['store'],
-  after: string,
-  limit: number,
-  sources: Map<string, string>,
-): Promise<RecordRow[]> {
-  const arrays = await store.rows(recordPage(store.db, after, limit).compile());
-  const persons = await new RecordLinkRepository(store.db).activePersons(arrays.map((a) => a[0] as string));
-  const text = (v: unknown) => (v === null || v === undefined ? null : (v as string));
-  return arrays.map((a) => ({
-    id: a[0] as string,
-    source_id: a[1] as string,
-    kind: a[2] as RecordTable['kind'],
-    external_id: text(a[3]),
-    full_name: text(a[4]),
-    first_name: text(a[5]),
-    father_name: text(a[6]),
-    grandfather_name: text(a[7]),
-    family_name: text(a[8]),
-    mother_name: text(a[9]),
-    sex: a[10] as RecordTable['sex'],
-    birth_date: text(a[11]),
-    birth_year: a[12] as RecordTable['birth_year'],
-    governorate_id: text(a[13]),
-    place_of_origin: text(a[14]),
-    arrest_date: text(a[15]),
-    arresting_branch_id: text(a[16]),
-    detainee_number: text(a[17]),
-    death_date: text(a[18]),
-    forensic_report_number: text(a[19]),
-    notes: text(a[20]),
-    created_at: a[21] as string,
-    source_name: sources.get(a[1] as string) ?? (a[1] as string),
-    person_id: persons.get(a[0] as string) ?? null,
-  }));
-}
+type RecordRow = RecordTable & { person_id: string };
 
 async function sourceNames(db: Db): Promise<Map<string, string>> {
   return new Map(
@@ -211,10 +147,15 @@ async function sourceNames(db: Db): Promise<Map<string, string>> {
   );
 }
 
-function recordExportRow(r: RecordRow, places: Awaited<ReturnType<typeof placeNames>>): ExportRow {
+/** A person's record as an export row (the persons export; records go through record-pages.ts). */
+function recordExportRow(
+  r: RecordRow,
+  places: Awaited<ReturnType<typeof placeNames>>,
+  sources: Map<string, string>,
+): ExportRow {
   return {
     record_id: r.id,
-    source: r.source_name,
+    source: sources.get(r.source_id) ?? r.source_id,
     full_name: r.full_name,
     first_name: r.first_name,
     father_name: r.father_name,
@@ -241,35 +182,159 @@ function recordExportRow(r: RecordRow, places: Awaited<ReturnType<typeof placeNa
   };
 }
 
-/** PFIF-status claims about these records (and persons), by record or person id. */
-async function claimsAbout(db: Db, column: 'record_id' | 'person_id', ids: readonly string[], chunk: number) {
-  const out = new Map<
-    string,
-    { id: string; kind: string; statement: string | null; asserted_at: string; source: string | null }[]
-  >();
-  for (let i = 0; i < ids.length; i += chunk) {
-    const rows = await db
-      .selectFrom('assertions as a')
-      .leftJoin('sources as s', 's.id', 'a.source_id')
-      .select([
-        'a.id',
-        'a.kind',
-        'a.statement',
-        'a.asserted_at',
-        'a.record_id',
-        'a.person_id',
-        's.name as source',
-      ])
-      .where(`a.${column}`, 'in', ids.slice(i, i + chunk))
-      .where('a.kind', 'in', [...pfifStatuses])
-      .orderBy('a.asserted_at')
-      .execute();
-    for (const r of rows) {
-      const key = (column === 'record_id' ? r.record_id : r.person_id) as string;
-      out.set(key, [...(out.get(key) ?? []), r]);
+/** Records below this many are exported by this thread: starting threads costs more than it saves. */
+const parallelFrom = 50_000;
+
+function defaultWorkers(): number {
+  return Math.min(4, os.availableParallelism());
+}
+
+/**
+ * The id ranges a records export is cut into: one when it stays on this thread, else a few per worker (so that a
+ * slow range does not leave the other threads idle), cut at every n-th id. Fewer than `least` records (or two
+ * pages) stay in one range.
+ */
+async function recordRanges(
+  store: Store,
+  workers: number,
+  pageSize: number,
+  least: number,
+): Promise<ExportSpan[]> {
+  const whole: ExportSpan[] = [{ from: null, before: null }];
+  if (workers <= 1) return whole;
+  const counted = await store.db
+    .selectFrom('records')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  const n = Number(counted.n);
+  if (n < Math.max(least, pageSize * 2)) return whole;
+  const parts = Math.min(workers * 4, Math.floor(n / pageSize));
+  const cuts: string[] = [];
+  for (let k = 1; k < parts; k++) {
+    const at = await store.db
+      .selectFrom('records')
+      .select('id')
+      .orderBy('id')
+      .limit(1)
+      .offset(Math.floor((k * n) / parts))
+      .executeTakeFirst();
+    // Offsets grow, ids are unique: each cut is above the last (in the database's own order of ids).
+    if (at) cuts.push(at.id);
+  }
+  // Range 0 starts at the first id; range k at cut k (inclusive) and ends before the next cut.
+  return [null, ...cuts].map((from, k) => ({ from, before: cuts[k] ?? null }));
+}
+
+interface Counts {
+  exported: number;
+  withheld: number;
+}
+
+async function encodeHere(
+  store: Store,
+  encoder: ExportEncoder,
+  context: RecordPageContext,
+  pageSize: number,
+  sink: TextSink,
+): Promise<Counts> {
+  const counts = { exported: 0, withheld: 0 };
+  for (let after = ''; ; ) {
+    const page = await encodeRecordPage(store, encoder, context, { after }, pageSize);
+    if (page.read === 0) break;
+    counts.exported += page.exported;
+    counts.withheld += page.withheld;
+    await sink.pushItems(page.text, encoder.separator);
+    after = page.last;
+    if (page.read < pageSize) break;
+  }
+  return counts;
+}
+
+/**
+ * Worker threads encode the ranges (export-worker.ts), each range page by page; this thread writes the pages of
+ * range 0, then range 1, …, holding only the pages of ranges that finished ahead of their turn.
+ */
+async function encodeInWorkers(
+  store: Store,
+  request: ExportRequest,
+  encoder: ExportEncoder,
+  context: RecordPageContext,
+  ranges: ExportSpan[],
+  pageSize: number,
+  sink: TextSink,
+  meta: ExportMeta,
+): Promise<Counts> {
+  const job: ExportJob = {
+    database: store.database,
+    format: request.format,
+    meta,
+    pageSize,
+    context: {
+      domain: context.domain,
+      pfif: context.pfif,
+      chunk: context.chunk,
+      allowed: [...context.allowed],
+      governorates: [...context.governorates],
+      branches: [...context.branches],
+      sources: [...context.sources],
+    },
+  };
+  const state = ranges.map(() => ({ pages: [] as string[], done: false }));
+  const counts = { exported: 0, withheld: 0 };
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  let next = 0;
+  const give = (worker: Worker) => {
+    if (next >= ranges.length) return;
+    const range = ranges[next] as ExportSpan;
+    worker.postMessage({ range: next++, ...range } satisfies ExportRange);
+  };
+  const workers = Array.from({ length: Math.min(request.workers ?? defaultWorkers(), ranges.length) }, () => {
+    const worker = startWorker(import.meta.url, 'export-worker', { workerData: job });
+    worker.on('message', (m: ExportMessage) => {
+      if ('error' in m) failure = new ExportError(`an export thread failed: ${m.error}`);
+      else if ('done' in m) {
+        (state[m.range] as { done: boolean }).done = true;
+        give(worker);
+      } else {
+        state[m.range]?.pages.push(m.text);
+        counts.exported += m.exported;
+        counts.withheld += m.withheld;
+      }
+      notify();
+    });
+    worker.on('error', (e) => {
+      failure = e;
+      notify();
+    });
+    worker.on('exit', (code) => {
+      if (code !== 0 && !failure) failure = new ExportError(`an export thread stopped (exit ${code})`);
+      notify();
+    });
+    give(worker);
+    return worker;
+  });
+  try {
+    for (let current = 0; current < ranges.length; ) {
+      if (failure) throw failure;
+      const s = state[current] as { pages: string[]; done: boolean };
+      const page = s.pages.shift();
+      if (page !== undefined) await sink.pushItems(page, encoder.separator);
+      else if (s.done) current++;
+      else await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    for (const worker of workers) {
+      worker.removeAllListeners('exit');
+      void worker.terminate();
     }
   }
-  return out;
+  return counts;
 }
 
 export async function exportData(ctx: AppContext, request: ExportRequest): Promise<ExportReport> {
@@ -284,9 +349,10 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
     (await db.selectFrom('meta').select('value').where('key', '=', 'ledger.vkey').executeTakeFirst())?.value
       .split('/')[0]
       ?.split('+')[0] ?? 'athar.localhost';
+  const meta: ExportMeta = { kind: request.kind, exportedAt, purpose, domain };
   const encoder: ExportEncoder = (() => {
     try {
-      return encoderFor(request.format, { kind: request.kind, exportedAt, purpose, domain });
+      return encoderFor(request.format, meta);
     } catch (error) {
       throw new ExportError((error as Error).message);
     }
@@ -307,33 +373,27 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
     const sources = await sourceNames(db);
     await sink.push(encoder.head());
     if (request.kind === 'records') {
-      for (let after = ''; ; ) {
-        const page = await recordPageRows(ctx.store, after, pageSize, sources);
-        if (page.length === 0) break;
-        after = (page.at(-1) as RecordRow).id;
-        const kept = page.filter((r) => r.kind !== 'family_report' || allowed.has(r.id));
-        withheld += page.length - kept.length;
-        const claims =
-          request.format === 'pfif'
-            ? await claimsAbout(
-                db,
-                'record_id',
-                kept.map((r) => r.id),
-                chunk,
-              )
-            : undefined;
-        let text = '';
-        for (const r of kept) {
-          const row = recordExportRow(r, places);
-          const notes = claims
-            ? (claims.get(r.id) ?? []).flatMap((c) => pfifNoteOf(domain, c, `${domain}/record.${r.id}`) ?? [])
-            : undefined;
-          text += encoder.item(row, notes);
-        }
-        exported += kept.length;
-        await sink.push(text);
-        if (page.length < pageSize) break;
-      }
+      const context: RecordPageContext = {
+        allowed,
+        governorates: places.governorate,
+        branches: places.branch,
+        sources,
+        domain,
+        pfif: request.format === 'pfif',
+        chunk,
+      };
+      const ranges = await recordRanges(
+        ctx.store,
+        request.workers ?? defaultWorkers(),
+        pageSize,
+        request.workers === undefined ? parallelFrom : 0,
+      );
+      const counts =
+        ranges.length > 1
+          ? await encodeInWorkers(ctx.store, request, encoder, context, ranges, pageSize, sink, meta)
+          : await encodeHere(ctx.store, encoder, context, pageSize, sink);
+      exported += counts.exported;
+      withheld += counts.withheld;
     } else if (request.kind === 'persons') {
       for (let after = ''; ; ) {
         const persons = await db
@@ -377,7 +437,7 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
           const records = all.filter((r) => r.kind !== 'family_report' || allowed.has(r.id));
           withheld += all.length - records.length;
           if (records.length === 0) continue;
-          const first = recordExportRow(records[0] as RecordRow, places);
+          const first = recordExportRow(records[0] as RecordRow, places, sources);
           const names = [
             ...new Set(
               records.map((r) => r.full_name).filter((n): n is string => !!n && n !== first.full_name),
@@ -399,10 +459,10 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
               ...records.flatMap((r) => recordClaims.get(r.id) ?? []),
             ].flatMap((c) => pfifNoteOf(domain, c, pid) ?? []);
           }
-          text += encoder.item(row, notes);
+          text += encoder.separator + encoder.item(row, notes);
           exported++;
         }
-        await sink.push(text);
+        await sink.pushItems(text, encoder.separator);
         if (persons.length < pageSize) break;
       }
     } else {
@@ -433,12 +493,14 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
         after = (page.at(-1) as { id: string }).id;
         let text = '';
         for (const e of page)
-          text += encoder.item({
-            ...e,
-            source: e.source_id ? (sources.get(e.source_id) ?? e.source_id) : null,
-          });
+          text +=
+            encoder.separator +
+            encoder.item({
+              ...e,
+              source: e.source_id ? (sources.get(e.source_id) ?? e.source_id) : null,
+            });
         exported += page.length;
-        await sink.push(text);
+        await sink.pushItems(text, encoder.separator);
         if (page.length < pageSize) break;
       }
     }

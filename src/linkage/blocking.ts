@@ -392,11 +392,43 @@ function familyLineLinkRule(name: string, salt: number): SpellingRule {
   };
 }
 
+/**
+ * First and father's name the same, family names alike but not the same key: the coarse skeleton's or similar
+ * (≥ similarSimilarity). first+family≈ finds such pairs too, but a common first name's coarse family blocks are
+ * oversized and sub-blocked; the father's name keeps these blocks small. Records without a family name are the
+ * plain rules' (first+father+birth_year and the family line).
+ */
+function firstFatherLinkRule(name: string, salt: number): SpellingRule {
+  const similarity = new WeakMap<object, NameSimilarity>();
+  return {
+    name,
+    keys(f, i, push) {
+      const x = first(f, i);
+      const y = father(f, i);
+      if (x >= 0 && y >= 0 && (f.family[i] as number) >= 0) push(mixKey(salt, x, y, 0));
+    },
+    // Pairs of one family name's key are first+family's (an earlier rule).
+    group: (f, i) => f.names.keyOf(f.family[i] as number),
+    kind: () => 0,
+    owner: () => true,
+    admits(f, i, j) {
+      if (coarseKeyOf(f, 'family', i) === coarseKeyOf(f, 'family', j)) return true;
+      let sim = similarity.get(f.names);
+      if (!sim) {
+        sim = new NameSimilarity(f.names);
+        similarity.set(f.names, sim);
+      }
+      return sim.get(f.family[i] as number, f.family[j] as number) >= similarSimilarity;
+    },
+  };
+}
+
 /** What `athar link` blocks on: the plain rules, then the spelling-tolerant ones. */
 export const linkingRules: readonly (BlockingRule | SpellingRule)[] = [
   ...blockingRules.map((r) => (r.name === 'father+family' ? familyLineLinkRule(r.name, 3) : r)),
   ...slipLinkRules,
   ...coarseLinkRules,
+  firstFatherLinkRule('first+father≈', 17),
 ];
 
 /** Broader rules the match index uses only for records that share one more thing with the report. */

@@ -24,7 +24,7 @@ export const GIVEN_NAMES = `
 علي : ali aly alee
 علاء : alaa ala alae
 حسن : hasan hassan hasen hassen
-حسين : hussein husein husain hussain husayn houssein hossein hussin hoseyn hussien houssain hussen
+حسين : hussein husein husain hussain husayn houssein hossein hussin hoseyn hussien houssain hussen huseyin
 حسان : hassan hassaan hasaan
 حسام : hussam husam houssam hossam hosam
 حسني : husni hosni housni
@@ -289,8 +289,8 @@ export const GIVEN_NAMES = `
 
 export const FEMALE_NAMES = `
 فاطمة : fatima fatma fatemeh fatmeh fatimah fatme
-عائشة : aisha aysha aicha aishah ayesha aisheh
-خديجة : khadija khadijah khadijeh khadiga
+عائشة : aisha aysha aicha aishah ayesha aisheh ayse
+خديجة : khadija khadijah khadijeh khadiga hatice
 مريم : maryam mariam meryem miriam mariem
 زينب : zainab zeinab zaynab zineb
 رشا : rasha racha

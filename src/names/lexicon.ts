@@ -93,6 +93,21 @@ function build(): Index {
   for (const block of [GIVEN_NAMES, FEMALE_NAMES, FAMILY_NAMES]) {
     for (const { arabic, latin } of lines(block)) addEntry(arabic, latin);
   }
+  // The German and Turkish renderings of the listed names, derived by rule once everything listed is in: a derived
+  // spelling that another entry lists already is left to that entry (a listed name is never made ambiguous).
+  const derived = new Map<string, number[]>();
+  for (const entry of entries) {
+    for (const spelling of entry.latin) {
+      for (const form of habitSpellings(spelling)) {
+        const key = lexiconKey(canonicalOf(form));
+        if (key === '' || byKey.has(key)) continue;
+        const ids = derived.get(key);
+        if (!ids) derived.set(key, [entry.id]);
+        else if (!ids.includes(entry.id)) ids.push(entry.id);
+      }
+    }
+  }
+  for (const [key, ids] of derived) byKey.set(key, ids);
   for (const { arabic, latin } of lines(ABD_COMPOUNDS)) {
     addEntry(
       arabic.map((a) => `عبد ${a}`),
@@ -112,6 +127,48 @@ function build(): Index {
     );
   }
   return { entries, byKey };
+}
+
+/**
+ * How German- and Turkish-language lists write a name the lexicon lists in English or French letters: German j for
+ * ي (Jussuf, Marjam, Hussajn, Sulajman), dsch for ج, sch for ش, ch for خ, s for ز and ss for a voiceless س between vowels
+ * (Sijad, Masin); Turkish c for ج (Cemal), h for خ (Halit), g for غ (Ğassan), v for و (Velid, Rıdvan), k for ق,
+ * a final d or b said as t or p (Halit, Zeynep), and e for an a (Cemal, Velid, Zeynep). Matching forms in,
+ * matching forms out, where diacritics are folded: so Turkish ş and ç (s and c once folded) are not derived — Şadi
+ * would become Sadi, another name (سعدي); the few such forms of common names are listed by hand (Ayşe).
+ */
+export function habitSpellings(spelling: string): string[] {
+  const out = new Set<string>();
+  // German: the order matters (j before y turns into j; s doubled before z turns into s).
+  const german = spelling
+    .replace(/kh/g, 'ch')
+    .replace(/sh/g, 'sch')
+    .replace(/dj|j/g, 'dsch')
+    .replace(/y(?=.)/g, 'j')
+    .replace(/(?<=[aeiou])s(?=[aeiou])/g, 'ss')
+    .replace(/z/g, 's');
+  out.add(german);
+  out.add(german.replace(/ai/g, 'aj'));
+  const turkish = spelling
+    .replace(/kh/g, 'h')
+    .replace(/gh/g, 'g')
+    .replace(/dj|j/g, 'c')
+    .replace(/dh/g, 'z')
+    .replace(/th/g, 's')
+    .replace(/q/g, 'k')
+    .replace(/w/g, 'v')
+    .replace(/ou/g, 'u')
+    .replace(/ai/g, 'ay');
+  const finals = [turkish, turkish.replace(/d$/, 't').replace(/b$/, 'p')];
+  for (const t of finals) {
+    out.add(t);
+    out.add(t.replace(/a$/, 'e'));
+    // One a said as e (Cemal, Velid), or every a but a first letter's (Zeynep).
+    for (let i = 1; i < t.length; i++) if (t[i] === 'a') out.add(`${t.slice(0, i)}e${t.slice(i + 1)}`);
+    out.add(t[0] + t.slice(1).replace(/a/g, 'e'));
+  }
+  out.delete(spelling);
+  return [...out];
 }
 
 function getIndex(): Index {

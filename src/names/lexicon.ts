@@ -101,6 +101,22 @@ function build(): Index {
       for (const form of habitSpellings(spelling)) {
         const key = lexiconKey(canonicalOf(form));
         if (key === '' || byKey.has(key)) continue;
+        // A form other lists would read as another listed name is ambiguous, not derived: Turkish c is ج, but
+        // Camal and Casim are كمال and قاسم in English letters; Fadie is فادي + e as much as فادية.
+        // (English and French c is hard only before a, o, u.)
+        const readings = [
+          form.replace(/c(?=[aou])/g, 'k'),
+          form.replace(/c(?=[aou])/g, 'q'),
+          form.replace(/e$/, ''),
+        ];
+        if (
+          readings.some(
+            (r) =>
+              r !== form &&
+              (byKey.get(lexiconKey(canonicalOf(r))) ?? [entry.id]).some((id) => id !== entry.id),
+          )
+        )
+          continue;
         const ids = derived.get(key);
         if (!ids) derived.set(key, [entry.id]);
         else if (!ids.includes(entry.id)) ids.push(entry.id);

@@ -49,6 +49,9 @@ interface GuardFacts {
 const pairId = (x: string, y: string) => (x < y ? `${x}|${y}` : `${y}|${x}`);
 const batchSize = 500;
 const pollMs = 500;
+/** The longest the loop computes before letting the server answer what waits (a /healthz, a page). */
+const sliceMs = 20;
+const letRequestsIn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The tracing loop (docs/tracing.md): keeps the registry's match index in memory (built at start, added to as
@@ -194,7 +197,17 @@ export class Tracer {
     if (rows.length === 0) return;
     const index = matcher.index;
     for (const row of rows) index.add(row.id, recordFields(row));
-    const matched = rows.map((row) => ({ row, candidates: index.topFor(row.id, this.policy.k) }));
+    // Matching is the loop's long computation, on the server's own event loop: it lets requests in every sliceMs
+    // (a batch of 500 against a large registry, or one full of a common name, took seconds: issue 21, Reliability 5).
+    const matched: { row: (typeof rows)[number]; candidates: ReturnType<typeof index.topFor> }[] = [];
+    let since = performance.now();
+    for (const row of rows) {
+      matched.push({ row, candidates: index.topFor(row.id, this.policy.k) });
+      if (performance.now() - since > sliceMs) {
+        await letRequestsIn();
+        since = performance.now();
+      }
+    }
     const links = new RecordLinkRepository(this.store.db);
     const personOfRecord = new Map<string, string>();
     const involved = [...new Set(matched.flatMap((m) => [m.row.id, ...m.candidates.map((c) => c.recordId)]))];

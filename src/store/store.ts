@@ -16,6 +16,8 @@ export interface Store {
   readonly capabilities: Capabilities;
   /** Where the data lives, fit for messages (no password). */
   readonly location: string;
+  /** How it was opened, for a worker thread that opens a connection of its own to the same database. */
+  readonly opened?: Config['database'];
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
   /**
    * Commits appends (statements compiled by `db`) in one transaction; resolves once they are committed. For
@@ -68,6 +70,7 @@ export async function openStore(
     db,
     capabilities,
     location,
+    opened: database,
     transaction: (work) => db.transaction().execute(work),
     // One statement commits on its own (on PostgreSQL no BEGIN/COMMIT round trips). On SQLite the appends use the
     // one connection: a commit by a second connection (a worker-thread appender was tried) makes every other

@@ -6,8 +6,8 @@ import { describeEachDialect } from './stores.js';
 
 /**
  * Issue 21, Reliability 5: the tracing loop runs on the server's event loop, and matching a batch of new records
- * against the registry is its long computation. Records that all share a name and a birth year (SYNTHETIC) make
- * every one a candidate of every other, the worst case of a common name; the loop must still let the server turn.
+ * against the registry is its long computation. Records that share a first name, a family name and a birth year
+ * (SYNTHETIC) make every one a candidate of every other, the worst case of a common name; the loop must still let the server turn.
  */
 describeEachDialect('the tracing loop under a common name', (store) => {
   let api: ApiHarness;
@@ -16,11 +16,11 @@ describeEachDialect('the tracing loop under a common name', (store) => {
   });
   afterAll(async () => api.close());
 
-  it('lets the event loop turn while it matches a batch (no gap of 300 ms)', async () => {
+  it('lets the event loop turn while it matches a batch (no gap of 250 ms)', async () => {
     const rows = 1200;
     const text = `record_id,full_name,birth_year\n${Array.from(
       { length: rows },
-      (_, i) => `common-${i},Synthetic Common Name ${i % 7},1970`,
+      (_, i) => `common-${i},Synthetic Person ${i},1970`,
     ).join('\n')}\n`;
     await importRecords(store(), [text], { kind: 'other', actor: null, fileName: 'common.csv' });
     const tracer = servicesOf(api.ctx).tracing.tracer;
@@ -37,7 +37,9 @@ describeEachDialect('the tracing loop under a common name', (store) => {
       expect(done.records).toBe(rows);
     } finally {
       clearInterval(timer);
+      // A loop that never turned never ran the timer: the whole stretch is the gap.
+      worst = Math.max(worst, performance.now() - last);
     }
-    expect(worst).toBeLessThan(300);
+    expect(worst).toBeLessThan(250);
   }, 120_000);
 });

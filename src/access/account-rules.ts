@@ -1,3 +1,5 @@
+import { type Permission, roleHas } from './policies.js';
+
 /**
  * The rules of accounts in numbers. Guessing passwords meets a back-off per client address and per typed username
  * (known or not, so the answers do not tell them apart): a few failures are free, then each one makes the next
@@ -38,3 +40,23 @@ export const minPasswordLength = 12;
 /** Usernames: 2–64 lower-case letters, digits, dot, dash or underscore, starting with a letter or digit. */
 export const usernamePattern = /^[a-z0-9][a-z0-9._-]{1,63}$/;
 export const usernameRule = 'use 2–64 lower-case letters, digits, dot, dash or underscore';
+
+/**
+ * What a password reset may not hand to one admin: an account that reads contact details or evidence originals,
+ * left with no enrolled authenticator. Whoever holds its one-time password could then sign in as that person and
+ * enrol their own authenticator (issue 21, Security 10). A reset that leaves the authenticator enrolled is safe with
+ * one admin: the admin cannot give the code.
+ */
+export const secondAdminPermissions = ['contacts:read', 'evidence:original'] as const satisfies Permission[];
+
+export function resetNeedsSecondAdmin(account: {
+  role: string;
+  totpEnrolled: boolean;
+  resetTotp: boolean;
+}): boolean {
+  const reads = secondAdminPermissions.some((p) => roleHas(account.role, p));
+  return reads && !(account.totpEnrolled && !account.resetTotp);
+}
+
+/** How long a password reset waits for a second admin before it lapses. */
+export const passwordResetRequestHours = 24;

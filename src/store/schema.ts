@@ -62,6 +62,7 @@ export interface Database {
   ocr_proposals: OcrProposalTable;
   ocr_page_reads: OcrPageReadTable;
   ocr_rows: OcrRowTable;
+  password_reset_requests: PasswordResetRequestTable;
 }
 
 export interface MetaTable {
@@ -698,6 +699,20 @@ export interface ReportCandidateTable {
   model_version: string;
   explanation: string | null;
   created_at: string;
+}
+
+/** A password reset awaiting a second admin (migration 0020; docs/access.md). */
+export interface PasswordResetRequestTable {
+  id: string;
+  user_id: string;
+  reset_totp: number;
+  /** requested | approved | refused | cancelled | expired */
+  status: string;
+  requested_by: string;
+  requested_at: string;
+  expires_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
 }
 
 export interface ExportRequestTable {

@@ -152,6 +152,20 @@ export interface UserItem {
   lastSignInAt?: string | null;
 }
 
+/** A password reset awaiting a second admin (GET /api/password-resets). */
+export interface PasswordResetRequestItem {
+  id: string;
+  userId: string;
+  username: string | null;
+  role: string | null;
+  resetTotp: boolean;
+  status: string;
+  requestedBy: string;
+  requestedByName: string | null;
+  requestedAt: string;
+  expiresAt: string;
+}
+
 export interface RecordItem {
   id: string;
   fullName?: string | null;

@@ -127,12 +127,14 @@ export function registerUsers(program: Command): void {
         const accounts = servicesOf(ctx).accounts;
         const user = await accounts.userByName(username);
         if (!user) throw new CliError(`no user ${username} (athar users list shows them)`, exitCodes.usage);
-        const { password } = await accounts.resetPassword(
+        // The command line resets in one step (docs/access.md: it needs the server's shell and data folder).
+        const done = await accounts.resetPassword(
           user.id,
           { resetTotp: options.resetTotp === true },
           commandLine,
         );
-        return { user, password };
+        if (!('password' in done)) throw new CliError('the reset was not carried out', exitCodes.failure);
+        return { user, password: done.password };
       });
       if (options.json) return printJson({ user: done.user, password: done.password });
       printLine(`${done.user.username}: new one-time password, shown once: ${done.password}`);

@@ -44,6 +44,22 @@ export const tokenView = z.object({
   revokedAt: z.string().nullable(),
 });
 
+/** A password reset awaiting a second admin (src/services/accounts/password-resets.ts): ids and names, no secret. */
+export const passwordResetRequestView = z.object({
+  id: z.string(),
+  userId: z.string(),
+  username: z.string().nullable(),
+  role: z.string().nullable(),
+  resetTotp: z.boolean(),
+  status: z.string(),
+  requestedBy: z.string(),
+  requestedByName: z.string().nullable(),
+  requestedAt: z.string(),
+  expiresAt: z.string(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+});
+
 export const auditView = z.object({
   id: z.string(),
   at: z.string(),

@@ -1,4 +1,8 @@
-import { minPasswordLength, passwordChangeLimits } from '../../access/account-rules.js';
+import {
+  minPasswordLength,
+  passwordChangeLimits,
+  resetNeedsSecondAdmin,
+} from '../../access/account-rules.js';
 import type { Actor } from '../../access/actor.js';
 import type { Caller } from '../../access/caller.js';
 import { isCommonPassword } from '../../access/common-passwords.js';
@@ -16,11 +20,13 @@ import {
   credentialsChanged,
 } from '../../store/repositories/credentials.js';
 import { type User, type UserPatch, UserRepository } from '../../store/repositories/users.js';
+import type { Db } from '../../store/store.js';
 import type { AuditService } from '../audit/audit.js';
 import type { AppContext } from '../context.js';
 import { isSealed } from '../keys/installation-keys.js';
 import { SignInBackoff } from '../limits/backoff.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
+import { PasswordResetRequests, type PasswordResetRequestView } from './password-resets.js';
 import { TotpSeeds } from './totp-seeds.js';
 
 /** Why a sign-in failed, for the audit log; the caller learns only the refusal. */
@@ -70,7 +76,15 @@ export class AccountService {
     this.backoff = new SignInBackoff(ctx.config, () => ctx.store.db);
     this.totpSeeds = new TotpSeeds(ctx.config, () => ctx.store.db);
     this.limiter = new RateLimiter(ctx);
+    this.resets = new PasswordResetRequests(ctx, audit, {
+      newPassword: () => this.newPassword(),
+      apply: (db, id, hash, resetTotp) => this.applyReset(db, id, hash, resetTotp),
+      afterReset: (username) => this.afterReset(username),
+    });
   }
+
+  /** Password resets awaiting a second admin (src/services/accounts/password-resets.ts). */
+  readonly resets: PasswordResetRequests;
 
   /** Keyed, epoch-aligned counters (src/services/limits/rate-limiter.ts): guesses at the current password. */
   private readonly limiter: RateLimiter;
@@ -533,35 +547,55 @@ export class AccountService {
 
   /**
    * A new one-time password for a user who lost theirs: the username's back-off ends, every session ends and
-   * every token is revoked, and with `resetTotp` the authenticator must be enrolled again.
+   * every token is revoked, and with `resetTotp` the authenticator must be enrolled again. From the API, a reset
+   * that would leave a reader of contacts or originals with no enrolled authenticator is only asked for: a second
+   * admin carries it out (`resets`; docs/access.md "Password resets by two admins"). The command line is the
+   * operator's one-step path: it needs the server's shell and data folder, which hold every key anyway.
    */
   async resetPassword(
     id: string,
     options: { resetTotp?: boolean },
     caller: Caller,
-  ): Promise<{ password: string }> {
-    const password = generatePassword();
-    const hash = await hashPassword(password);
-    const { ended, username } = await this.store.transaction(async (trx) => {
-      const users = new UserRepository(trx);
-      const user = await users.findById(id);
-      if (!user) throw new DomainError('not_found', `no user ${id}`);
-      await users.setPassword(id, hash, true);
-      if (options.resetTotp) await users.clearTotp(id);
-      return {
-        ended: await new CredentialRepository(trx).endCredentialsOf(id, this.iso()),
-        username: user.username,
-      };
-    });
-    credentialsChanged();
-    // The new password is no use while the username waits out a back-off someone else ran up.
-    await this.backoff.unlock(username);
+  ): Promise<{ password: string } | { request: PasswordResetRequestView }> {
+    const resetTotp = options.resetTotp === true;
+    const user = await this.users.findById(id);
+    if (!user) throw new DomainError('not_found', `no user ${id}`);
+    if (caller.channel !== 'cli' && resetNeedsSecondAdmin({ ...user, resetTotp })) {
+      if (!caller.actor)
+        throw new DomainError('forbidden', 'a password reset is asked for by a signed-in admin');
+      return { request: await this.resets.request(user, resetTotp, { ...caller, actor: caller.actor }) };
+    }
+    const { password, hash } = await this.newPassword();
+    const done = await this.store.transaction((trx) => this.applyReset(trx, id, hash, resetTotp));
+    await this.afterReset(done.username);
     await this.audit.record(caller, {
       action: 'password_reset',
       subjectType: 'user',
       subjectId: id,
-      details: { resetTotp: options.resetTotp === true, ...ended },
+      details: { resetTotp, sessionsEnded: done.sessionsEnded, tokensRevoked: done.tokensRevoked },
     });
     return { password };
+  }
+
+  private async newPassword(): Promise<{ password: string; hash: string }> {
+    const password = generatePassword();
+    return { password, hash: await hashPassword(password) };
+  }
+
+  /** The reset itself, in the caller's transaction: the one place a reset is written (one step or approved). */
+  private async applyReset(db: Db, id: string, hash: string, resetTotp: boolean) {
+    const users = new UserRepository(db);
+    const user = await users.findById(id);
+    if (!user) throw new DomainError('not_found', `no user ${id}`);
+    await users.setPassword(id, hash, true);
+    if (resetTotp) await users.clearTotp(id);
+    const ended = await new CredentialRepository(db).endCredentialsOf(id, this.iso());
+    return { username: user.username, ...ended };
+  }
+
+  private async afterReset(username: string): Promise<void> {
+    credentialsChanged();
+    // The new password is no use while the username waits out a back-off someone else ran up.
+    await this.backoff.unlock(username);
   }
 }

@@ -80,6 +80,8 @@ export class RegistryMatcher {
       }
       if (page.length > 0) this.lastId = (page[page.length - 1] as MatchRecordRow).id;
       if (page.length < pageSize) break;
+      // On SQLite every query resolves at once: without this a large refresh runs as one stretch in the server.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return added;
   }

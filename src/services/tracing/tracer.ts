@@ -11,6 +11,7 @@ import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { RelationRepository } from '../../store/repositories/relations.js';
 import { type QueuedItem, TracingRepository } from '../../store/repositories/tracing.js';
 import type { Store } from '../../store/store.js';
+import { startWorker } from '../../worker-entry.js';
 import { readModelFile } from '../batch/linkage-model-file.js';
 import type { AppContext } from '../context.js';
 import { type IdentificationService, matcherActor } from '../review/identifications.js';
@@ -20,7 +21,8 @@ import { cardsOf, evidenceNamingDetainee, matchCard } from './card-matcher.js';
 import { takeTracingLock } from './lock.js';
 import { type ModelMerge, mergeByModel } from './moves.js';
 import { type TracingPolicy, tracingPolicy } from './policy.js';
-import { runRegistryLink } from './registry-link.js';
+import { type RegistryLinkSummary, runRegistryLink } from './registry-link.js';
+import type { RegistryLinkJob, RegistryLinkReply } from './registry-link-worker.js';
 import { storeReportCandidates } from './report-candidates.js';
 import { tracingSignal } from './signal.js';
 
@@ -49,6 +51,9 @@ interface GuardFacts {
 const pairId = (x: string, y: string) => (x < y ? `${x}|${y}` : `${y}|${x}`);
 const batchSize = 500;
 const pollMs = 500;
+/** The longest the loop computes before letting the server answer what waits (a /healthz, a page). */
+const sliceMs = 20;
+const letRequestsIn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The tracing loop (docs/tracing.md): keeps the registry's match index in memory (built at start, added to as
@@ -120,6 +125,30 @@ export class Tracer {
     this.unlisten?.();
   }
 
+  /**
+   * A registry-wide run for a large backlog: on a thread of its own when the store says how to open it again, so
+   * that its seconds of blocking, scoring and clustering leave the server answering (registry-link-worker.ts).
+   */
+  private async registryWideRun(): Promise<RegistryLinkSummary> {
+    const database = this.store.database;
+    if (!database)
+      return runRegistryLink(this.store, { model: this.model, clock: this.ctx.clock, waitMs: 5000 });
+    const job: RegistryLinkJob = { database, model: this.model, waitMs: 5000 };
+    const worker = startWorker(import.meta.url, 'registry-link-worker', { workerData: job });
+    return new Promise<RegistryLinkSummary>((resolve, reject) => {
+      let replied = false;
+      worker.once('message', (reply: RegistryLinkReply) => {
+        replied = true;
+        if (reply.ok) resolve(reply.summary);
+        else reject(new Error(reply.message));
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => {
+        if (!replied) reject(new Error(`the registry-wide run's thread exited with code ${code}`));
+      });
+    });
+  }
+
   /** The index, built on first use from every stored record. */
   async index(): Promise<RegistryMatcher> {
     this.matcher ??= await RegistryMatcher.open(this.store, this.model);
@@ -139,7 +168,8 @@ export class Tracer {
     };
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     let lastSeq = 0;
-    while (summary.records + summary.labels < limit) {
+    // A server stopping waits for the batch at hand only: what is left stays queued for its next start.
+    while (summary.records + summary.labels < limit && !this.stopping) {
       const items = await tracing.take(
         Math.min(batchSize, limit - summary.records - summary.labels),
         lastSeq,
@@ -156,11 +186,7 @@ export class Tracer {
         const backlog = await tracing.pending();
         if (backlog >= fullRunFrom.records && backlog >= fullRunFrom.share * matcher.size) {
           await lock.release(); // the run takes the lock itself
-          const run = await runRegistryLink(this.store, {
-            model: this.model,
-            clock: this.ctx.clock,
-            waitMs: 5000,
-          });
+          const run = await this.registryWideRun();
           await matcher.refresh();
           summary.fullRun = run.runId;
           summary.records += run.records;
@@ -194,7 +220,17 @@ export class Tracer {
     if (rows.length === 0) return;
     const index = matcher.index;
     for (const row of rows) index.add(row.id, recordFields(row));
-    const matched = rows.map((row) => ({ row, candidates: index.topFor(row.id, this.policy.k) }));
+    // Matching is the loop's long computation, on the server's own event loop: it lets requests in every sliceMs
+    // (a batch of 500 against a large registry, or one full of a common name, took seconds: issue 21, Reliability 5).
+    const matched: { row: (typeof rows)[number]; candidates: ReturnType<typeof index.topFor> }[] = [];
+    let since = performance.now();
+    for (const row of rows) {
+      matched.push({ row, candidates: index.topFor(row.id, this.policy.k) });
+      if (performance.now() - since > sliceMs) {
+        await letRequestsIn();
+        since = performance.now();
+      }
+    }
     const links = new RecordLinkRepository(this.store.db);
     const personOfRecord = new Map<string, string>();
     const involved = [...new Set(matched.flatMap((m) => [m.row.id, ...m.candidates.map((c) => c.recordId)]))];

@@ -479,6 +479,20 @@ export const ar: Record<string, string> = {
   disabled: 'معطّل',
   'must change the password': 'عليه تغيير كلمة المرور',
   active: 'نشط',
+  'A reset that would leave a family liaison or an investigator without a set-up authenticator app needs a second administrator: whoever holds the one-time password could otherwise sign in as that person, set up their own app and read families’ contact details or evidence originals in their name. The administrator who approves receives the one-time password.':
+    'إعادة التعيين التي تترك مسؤول تواصل مع العائلات أو محققاً بلا تطبيق مصادقة مُعدّ تحتاج إلى مدير نظام ثانٍ: وإلا استطاع من يحمل كلمة المرور لمرة واحدة أن يدخل باسم ذلك الشخص، ويُعدّ تطبيقه هو، ويقرأ بيانات تواصل العائلات أو أصول الأدلة باسمه. مدير النظام الذي يوافق هو من يتسلّم كلمة المرور لمرة واحدة.',
+  'Another administrator must approve this reset, and there is no other administrator who can sign in. Make a second administrator, or reset the password on the server itself with this command:':
+    'يجب أن يوافق مدير نظام آخر على إعادة التعيين هذه، ولا يوجد مدير نظام آخر يستطيع الدخول. أنشئ مدير نظام ثانياً، أو أعد تعيين كلمة المرور على الخادم نفسه بهذا الأمر:',
+  'The reset was asked for. Another administrator must approve it under “Password resets awaiting a second administrator”.':
+    'طُلبت إعادة التعيين. يجب أن يوافق عليها مدير نظام آخر في «إعادات تعيين كلمات المرور بانتظار مدير نظام ثانٍ».',
+  'Password resets awaiting a second administrator': 'إعادات تعيين كلمات المرور بانتظار مدير نظام ثانٍ',
+  'Asked by': 'طلبها',
+  Lapses: 'تنتهي صلاحيتها',
+  Decision: 'القرار',
+  'and the authenticator app': 'وتطبيق المصادقة',
+  'You asked for it: another administrator decides.': 'أنت من طلبها: يقرّر فيها مدير نظام آخر.',
+  'Cancel the request': 'ألغِ الطلب',
+  'Approve and show the password': 'وافق واعرض كلمة المرور',
 
   // Evidence (grid and labels)
   Evidence: 'الأدلة',

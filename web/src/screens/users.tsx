@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api, type UserItem } from '../api.js';
+import { ApiError, api, type PasswordResetRequestItem, type UserItem } from '../api.js';
 import { ErrorNote, Loading, useFormatDate, useLoad } from '../components/common.js';
 import { msg, roleLabel, roles } from '../lib/index.js';
+import { useSession } from '../session.js';
 
 /** A password the server made: shown once, in a box the admin copies from, with the warning that goes with it. */
 function OneTimePassword({ username, password }: { username: string; password: string }) {
@@ -33,6 +34,41 @@ function LastAdminNote({ error }: { error: unknown }) {
         {t(
           'This is the last administrator who can sign in, so this change was refused: nobody could manage the accounts afterwards. Make another user an administrator first, then try again.',
         )}
+      </p>
+    </div>
+  );
+}
+
+/** Why a reset waits for a second admin: said where the reset is asked for and where it is decided. */
+function SecondAdminWhy() {
+  const { t } = useTranslation();
+  return (
+    <p className="muted">
+      {t(
+        'A reset that would leave a family liaison or an investigator without a set-up authenticator app needs a second administrator: whoever holds the one-time password could otherwise sign in as that person, set up their own app and read families’ contact details or evidence originals in their name. The administrator who approves receives the one-time password.',
+      )}
+    </p>
+  );
+}
+
+/** The refusal when no second admin exists: the command line on the server is the way left. */
+function ResetNote({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  if (
+    !(error instanceof ApiError) ||
+    error.code !== 'conflict' ||
+    !/second admin is needed/.test(error.problem.detail ?? '')
+  )
+    return <LastAdminNote error={error} />;
+  return (
+    <div className="error-note" role="alert" data-second-admin-needed>
+      <p>
+        {t(
+          'Another administrator must approve this reset, and there is no other administrator who can sign in. Make a second administrator, or reset the password on the server itself with this command:',
+        )}
+      </p>
+      <p dir="ltr" className="code">
+        athar users reset-password USERNAME --reset-totp
       </p>
     </div>
   );
@@ -127,6 +163,7 @@ function ManageUser({ user, onChanged }: { user: UserItem; onChanged: () => void
   const [role, setRole] = useState(user.role);
   const [resetTotp, setResetTotp] = useState(false);
   const [password, setPassword] = useState<string | null>(null);
+  const [asked, setAsked] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
 
@@ -145,12 +182,14 @@ function ManageUser({ user, onChanged }: { user: UserItem; onChanged: () => void
   async function reset() {
     setError(null);
     setSaved(null);
+    setAsked(false);
     try {
-      const answer = await api.post<{ password: string }>(
+      const answer = await api.post<{ password: string } | { request: PasswordResetRequestItem }>(
         `/api/users/${encodeURIComponent(user.id)}/password-reset`,
         { resetTotp },
       );
-      setPassword(answer.password);
+      if ('password' in answer) setPassword(answer.password);
+      else setAsked(true);
       onChanged();
     } catch (err) {
       setError(err);
@@ -222,20 +261,128 @@ function ManageUser({ user, onChanged }: { user: UserItem; onChanged: () => void
           {t(saved)}
         </p>
       )}
-      <LastAdminNote error={error} />
+      <ResetNote error={error} />
+      {asked && (
+        <div role="status" className="receipt" data-reset-requested>
+          <p>
+            {t(
+              'The reset was asked for. Another administrator must approve it under “Password resets awaiting a second administrator”.',
+            )}
+          </p>
+          <SecondAdminWhy />
+        </div>
+      )}
       {password && <OneTimePassword username={user.username} password={password} />}
     </div>
+  );
+}
+
+/** Resets awaiting a second admin: the one who asked may cancel; any other admin approves or refuses. */
+function PendingResets({ items, onChanged }: { items: PasswordResetRequestItem[]; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const formatDate = useFormatDate();
+  const { session } = useSession();
+  const [shown, setShown] = useState<{ username: string; password: string } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  async function act(r: PasswordResetRequestItem, verb: 'approve' | 'refuse' | 'cancel') {
+    setError(null);
+    setShown(null);
+    const at = `/api/password-resets/${encodeURIComponent(r.id)}`;
+    try {
+      if (verb === 'cancel') await api.delete(at);
+      else if (verb === 'refuse') await api.post(`${at}/refuse`, {});
+      else {
+        const answer = await api.post<{ password: string }>(`${at}/approve`, {});
+        setShown({ username: r.username ?? r.userId, password: answer.password });
+      }
+      onChanged();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  if (items.length === 0 && !shown && !error) return null;
+  return (
+    <section aria-labelledby="pending-resets" data-pending-resets>
+      <h2 id="pending-resets">{t('Password resets awaiting a second administrator')}</h2>
+      <SecondAdminWhy />
+      {items.length > 0 && (
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('User name')}</th>
+                <th scope="col">{t('Role')}</th>
+                <th scope="col">{t('Asked by')}</th>
+                <th scope="col">{t('Lapses')}</th>
+                <th scope="col">{t('Decision')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((r) => (
+                <tr key={r.id} data-reset-for={r.username ?? r.userId}>
+                  <th scope="row">
+                    <bdi dir="ltr">{r.username ?? r.userId}</bdi>
+                    {r.resetTotp && <span className="muted block">{t('and the authenticator app')}</span>}
+                  </th>
+                  <td>{r.role ? t(roleLabel(r.role)) : ''}</td>
+                  <td>
+                    <bdi dir="auto">{r.requestedByName ?? r.requestedBy}</bdi>
+                    <span className="muted block">{formatDate(r.requestedAt)}</span>
+                  </td>
+                  <td>{formatDate(r.expiresAt)}</td>
+                  <td>
+                    {r.requestedBy === session?.user.id ? (
+                      <div className="buttons">
+                        <span className="muted">{t('You asked for it: another administrator decides.')}</span>
+                        <button type="button" className="secondary" onClick={() => void act(r, 'cancel')}>
+                          {t('Cancel the request')}
+                        </button>
+                      </div>
+                    ) : (
+                      <div className="buttons">
+                        <button type="button" onClick={() => void act(r, 'approve')}>
+                          {t('Approve and show the password')}
+                        </button>
+                        <button type="button" className="secondary" onClick={() => void act(r, 'refuse')}>
+                          {t('Refuse')}
+                        </button>
+                      </div>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ErrorNote error={error} />
+      {shown && <OneTimePassword {...shown} />}
+    </section>
   );
 }
 
 export function UsersScreen() {
   const { t } = useTranslation();
   const formatDate = useFormatDate();
-  const { data, error, loading, reload } = useLoad(() => api.get<{ items: UserItem[] }>('/api/users'), []);
+  const {
+    data,
+    error,
+    loading,
+    reload: reloadUsers,
+  } = useLoad(() => api.get<{ items: UserItem[] }>('/api/users'), []);
+  const pending = useLoad(() => api.get<{ items: PasswordResetRequestItem[] }>('/api/password-resets'), []);
+  const reload = () => {
+    reloadUsers();
+    pending.reload();
+  };
   return (
     <section>
       <h1 tabIndex={-1}>{t('Users')}</h1>
       <AddUser onAdded={reload} />
+      <ErrorNote error={pending.error} />
+      {pending.data && <PendingResets items={pending.data.items} onChanged={reload} />}
       <h2>{t('Accounts')}</h2>
       {loading && !data && <Loading />}
       <ErrorNote error={error} />

@@ -618,6 +618,10 @@ describeEachDialect('accounts over HTTP', (store) => {
       '/api/users',
       '/api/users/{id}',
       '/api/users/{id}/password-reset',
+      '/api/password-resets',
+      '/api/password-resets/{id}',
+      '/api/password-resets/{id}/approve',
+      '/api/password-resets/{id}/refuse',
       '/api/audit',
       '/api/policy',
     ];

@@ -4,7 +4,14 @@ import { roles } from '../../../access/roles.js';
 import type { Services } from '../../../services/index.js';
 import { callerOf } from '../../access.js';
 import type { App } from '../../app.js';
-import { presentToken, presentUser, tokenView, userView } from '../../presenters/accounts.js';
+import {
+  passwordResetRequestView,
+  presentToken,
+  presentUser,
+  tokenView,
+  userView,
+} from '../../presenters/accounts.js';
+import { signedIn } from '../evidence.js';
 
 const id = z.object({ id: z.string().min(1).max(100) });
 const idAndToken = id.extend({ tokenId: z.string().min(1).max(100) });
@@ -77,17 +84,76 @@ export async function userRoutes(app: App, services: Services): Promise<void> {
     {
       config: { access: 'users:manage' },
       schema: {
-        summary: 'Give a user a new one-time password (sessions end; optionally TOTP is set up again)',
+        summary:
+          'Give a user a new one-time password (sessions end; optionally TOTP is set up again); 202 when a second admin must approve it',
         tags,
         params: id,
         body: z.object({ resetTotp: z.boolean().optional() }).optional(),
-        response: { 200: z.object({ password: z.string() }) },
+        response: {
+          200: z.object({ password: z.string() }),
+          202: z.object({ request: passwordResetRequestView }),
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const resetTotp = request.body?.resetTotp === true;
       const result = await accounts.resetPassword(request.params.id, { resetTotp }, callerOf(request));
-      return result;
+      // A reset that would leave a reader of contacts or originals without an authenticator waits for a second admin.
+      return 'request' in result ? reply.status(202).send(result) : result;
+    },
+  );
+
+  app.get(
+    '/api/password-resets',
+    {
+      config: { access: 'users:manage' },
+      schema: {
+        summary: 'Password resets awaiting a second admin',
+        tags,
+        response: { 200: z.object({ items: z.array(passwordResetRequestView) }) },
+      },
+    },
+    async () => ({ items: await accounts.resets.awaiting() }),
+  );
+
+  app.post(
+    '/api/password-resets/:id/approve',
+    {
+      config: { access: 'users:manage' },
+      schema: {
+        summary:
+          "Approve another admin's password reset: it happens now; answers the one-time password, shown once",
+        tags,
+        params: id,
+        response: { 200: z.object({ password: z.string(), request: passwordResetRequestView }) },
+      },
+    },
+    async (request) => accounts.resets.approve(request.params.id, signedIn(request)),
+  );
+
+  app.post(
+    '/api/password-resets/:id/refuse',
+    {
+      config: { access: 'users:manage' },
+      schema: {
+        summary: "Refuse another admin's password reset: the account is left as it is",
+        tags,
+        params: id,
+        response: { 200: z.object({ request: passwordResetRequestView }) },
+      },
+    },
+    async (request) => ({ request: await accounts.resets.refuse(request.params.id, signedIn(request)) }),
+  );
+
+  app.delete(
+    '/api/password-resets/:id',
+    {
+      config: { access: 'users:manage' },
+      schema: { summary: 'Cancel a password reset you asked for', tags, params: id },
+    },
+    async (request, reply) => {
+      await accounts.resets.cancel(request.params.id, signedIn(request));
+      return reply.status(204).send();
     },
   );
 

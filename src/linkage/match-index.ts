@@ -402,7 +402,11 @@ export class MatchIndex {
 
   private rebuild(): void {
     this.rules.forEach((rule, r) => {
-      (this.postings[r] as Postings).build(this.features, rule, this.splitFrom);
+      // Only lists a query narrows: every list of a broad rule, the lists of another rule once long.
+      const from = rule.forced
+        ? this.splitFrom
+        : Math.max(this.splitFrom, Math.floor(this.maxPosting * rule.share) + 1);
+      (this.postings[r] as Postings).build(this.features, rule, from);
     });
   }
 

@@ -16,7 +16,7 @@ import type { AppContext } from '../context.js';
 import { type IdentificationService, matcherActor } from '../review/identifications.js';
 import { RegistryMatcher, recordFields } from '../review/registry-matcher.js';
 import { ReviewService } from '../review/review.js';
-import { cardsOf, evidenceNamingDetainee, matchCard } from './card-matcher.js';
+import { cardsOf, detaineeKeysNamed, evidenceNamingDetainee, matchCard } from './card-matcher.js';
 import { takeTracingLock } from './lock.js';
 import { type ModelMerge, mergeByModel } from './moves.js';
 import { type TracingPolicy, tracingPolicy } from './policy.js';
@@ -194,7 +194,13 @@ export class Tracer {
     if (rows.length === 0) return;
     const index = matcher.index;
     for (const row of rows) index.add(row.id, recordFields(row));
-    const matched = rows.map((row) => ({ row, candidates: index.topFor(row.id, this.policy.k) }));
+    // Candidates below the lowest probability the policy uses (a report's) are left at once: their persons need
+    // not be read.
+    const floor = Math.min(this.policy.reviewFrom, this.policy.candidatesFrom);
+    const matched = rows.map((row) => ({
+      row,
+      candidates: index.topFor(row.id, this.policy.k).filter((c) => c.probability >= floor),
+    }));
     const links = new RecordLinkRepository(this.store.db);
     const personOfRecord = new Map<string, string>();
     const involved = [...new Set(matched.flatMap((m) => [m.row.id, ...m.candidates.map((c) => c.recordId)]))];
@@ -279,6 +285,10 @@ export class Tracer {
         await new ReviewService(this.store, { clock: this.ctx.clock }).propose(review)
       ).proposed;
     }
+    // Which detainee numbers of the batch a card names at all: a few queries, not two for every record.
+    const keyOf = (row: (typeof rows)[number]) =>
+      row.detainee_number ? identifierKey(row.detainee_number) : '';
+    const named = await detaineeKeysNamed(this.store.db, rows.map(keyOf).filter(Boolean));
     for (const { row, candidates } of matched) {
       if (row.kind === 'family_report') {
         summary.reportCandidates += await storeReportCandidates(
@@ -296,7 +306,8 @@ export class Tracer {
         );
       }
       // A record with a detainee number may be named on a card already labelled.
-      if (row.detainee_number) await this.cardsNaming(row.id, row.detainee_number, summary);
+      if (row.detainee_number && named.has(keyOf(row)))
+        await this.cardsNaming(row.id, row.detainee_number, summary);
     }
   }
 

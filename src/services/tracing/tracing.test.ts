@@ -205,6 +205,26 @@ describeEachDialect('the tracing loop', (store) => {
     const joined = await links.active(copy.id);
     expect(joined?.personId).toBe((await links.active(existing.id))?.personId);
     expect(joined?.basis).toBe('model');
+    // With its provenance (the pair it rests on, explained) and an audit row saying where the person went.
+    const provenance = await ctx.store.db
+      .selectFrom('model_links')
+      .selectAll()
+      .where('link_id', '=', joined?.id as string)
+      .executeTakeFirstOrThrow();
+    expect(provenance).toMatchObject({
+      matched_record: existing.id,
+      run_id: expect.stringMatching(/^loop-/),
+    });
+    expect(JSON.parse(provenance.explanation as string)).toMatchObject({ recordA: copy.id });
+    const audit = await ctx.store.db
+      .selectFrom('audit_log')
+      .select(['subject_id', 'details'])
+      .where('action', '=', 'tracing.linked')
+      .execute();
+    expect(audit).toContainEqual({
+      subject_id: joined?.personId,
+      details: expect.stringContaining('"moved":1'),
+    });
 
     const filed = await services().intake.file(
       reportInput.parse({

@@ -17,6 +17,7 @@ import { keyedLimits } from './0016-keyed-limits.js';
 import { totpRoles } from './0017-totp-roles.js';
 import { scannedRows } from './0019-scanned-rows.js';
 import { passwordResets } from './0020-password-resets.js';
+import { guardIndexes } from './0021-guard-indexes.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -41,5 +42,6 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0017-totp-roles': totpRoles(),
     '0019-scanned-rows': scannedRows(),
     '0020-password-resets': passwordResets(),
+    '0021-guard-indexes': guardIndexes(),
   };
 }

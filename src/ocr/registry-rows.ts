@@ -334,15 +334,13 @@ export function parseRegistryPage(
 
 /**
  * What tesseract and the glyph classifier read in one cell, as one value: the same value at the surer of the two
- * confidences; different values, the surer one at half its confidence (one of the two readers is wrong, and which
- * is a guess); one alone as it is.
+ * confidences; different values, the classifier's (made for digits: tesseract's confidence in digits it misreads
+ * runs high) at half its confidence, since one of the two is wrong; one alone as it is.
  */
 function agree(engine: Token | undefined, glyphs: Token | undefined): Token | undefined {
   if (!engine || !glyphs) return engine ?? glyphs;
-  if (engine.text === glyphs.text)
-    return glyphs.confidence >= engine.confidence ? glyphs : { ...engine, confidence: engine.confidence };
-  const surer = glyphs.confidence >= engine.confidence ? glyphs : engine;
-  return { ...surer, confidence: surer.confidence * 0.5 };
+  if (engine.text === glyphs.text) return glyphs.confidence >= engine.confidence ? glyphs : engine;
+  return { ...glyphs, confidence: glyphs.confidence * 0.5 };
 }
 
 /**
@@ -370,8 +368,8 @@ function cellsBeside(
     const x1 = Math.min(page.width, Math.round(to));
     if (x1 - x0 < h) continue;
     const yc = cy + skew * ((x0 + x1) / 2 - mid);
-    const y0 = Math.max(0, Math.round(yc - h));
-    const y1 = Math.min(page.height, Math.round(yc + h));
+    const y0 = Math.max(0, Math.round(yc - 1.3 * h));
+    const y1 = Math.min(page.height, Math.round(yc + 1.3 * h));
     if (y1 - y0 < h) continue;
     const cell = cut(page, x0, y0, x1 - x0, y1 - y0, h);
     for (const w of readGlyphWords(cell, templates)) {

@@ -36,8 +36,11 @@ import type { OcrService } from './ocr.js';
  * change a reading.
  */
 export const rowReaderVersion = 'athar-rows/2';
-/** The engine's languages for pages: Arabic for the names, English for the Latin digits `ara` alone misreads. */
-const pageLanguages = ['ara', 'eng'] as const;
+/**
+ * The engine's languages for pages: Arabic alone, for the names. Numbers and dates are read again by the glyph
+ * classifier (readRegistryPage); `eng` cost twice the time and read Arabic-Indic digits no better.
+ */
+const pageLanguages = ['ara'] as const;
 /** A larger scan is shrunk to this long side before reading (300 dpi A4 is 3508). */
 const maxPageSide = 3600;
 let templates: Template[] | undefined;

@@ -15,7 +15,7 @@ import { parseParts } from '../names/parse.js';
 import { readGlyphWords } from './cards.js';
 import type { Box, OcrWord } from './engine.js';
 import type { Template } from './glyphs.js';
-import { type Gray, otsu } from './raster.js';
+import { type Gray, wipeRuling } from './raster.js';
 
 /** A proposed record's fields, as read (API names; dates as YYYY-MM-DD or shorter). */
 export interface RowFields {
@@ -38,6 +38,8 @@ export interface ProposedRow {
   index: number;
   /** The whole row: every word kept, in pixels of the image the engine was given. */
   box: Box;
+  /** The name's words. */
+  nameBox: Box;
   /** The row as read, right to left, for the reviewer. */
   text: string;
   fields: RowFields;
@@ -306,6 +308,7 @@ export function parseRegistryPage(
         fields.rowNumber !== undefined || fields.detaineeNumber !== undefined || fields.date !== undefined,
       row: {
         box: union(kept.map((t) => t.box)),
+        nameBox,
         text: line.map((t) => t.text).join(' '),
         fields,
         fieldConfidence,
@@ -330,6 +333,28 @@ export function parseRegistryPage(
     });
   });
   return { rows, skew: round3(skew), dateColumn, skipped };
+}
+
+/**
+ * Where rows seem missing among the proposed ones: between two neighbours standing two rows' pitch apart (1.6–2.4
+ * times the median distance between neighbours' names), the band of the row between, across the names' columns.
+ */
+export function missingRows(rows: readonly ProposedRow[]): Box[] {
+  if (rows.length < 4) return [];
+  const mids = rows.map((r) => r.nameBox.y + r.nameBox.height / 2);
+  const pitch = median(mids.slice(1).map((m, i) => m - mids[i]!));
+  if (pitch <= 0) return [];
+  const x0 = Math.min(...rows.map((r) => r.nameBox.x));
+  const x1 = Math.max(...rows.map((r) => r.nameBox.x + r.nameBox.width));
+  const h = median(rows.map((r) => r.nameBox.height));
+  const out: Box[] = [];
+  for (let i = 1; i < mids.length; i++) {
+    const gap = mids[i]! - mids[i - 1]!;
+    if (gap < 1.6 * pitch || gap > 2.4 * pitch) continue;
+    const mid = (mids[i]! + mids[i - 1]!) / 2;
+    out.push({ x: x0 - h, y: mid - 0.45 * pitch, width: x1 - x0 + 2 * h, height: 0.9 * pitch });
+  }
+  return out;
 }
 
 /**
@@ -424,37 +449,6 @@ function cut(page: Gray, x: number, y: number, w: number, hgt: number, wordHeigh
       data[r * width + c] = Math.round(top * (1 - fy) + bottom * fy);
     }
   }
-  const t = otsu(data);
-  // Runs bridge gaps of a few pixels (noise breaks a thin rule) but stay nearly solid; a rule's anti-aliased edge
-  // goes with it.
-  const wipe: number[] = [];
-  const runs = (n: number, m: number, at: (i: number, j: number) => number, limit: number) => {
-    for (let i = 0; i < n; i++) {
-      let start = -1;
-      let lastDark = -1;
-      let darkCount = 0;
-      for (let j = 0; j <= m; j++) {
-        const dark = j < m && data[at(i, j)]! < t;
-        if (dark) {
-          if (start < 0) {
-            start = j;
-            darkCount = 0;
-          }
-          lastDark = j;
-          darkCount++;
-        } else if (start >= 0 && (j === m || j - lastDark > 2 * upscale)) {
-          // Nearly solid: a pixel row through a word's tight glyphs has many more gaps.
-          const length = lastDark - start + 1;
-          if (length > limit && darkCount >= 0.85 * length)
-            for (let k = start; k <= lastDark; k++)
-              for (const e of [i - 1, i, i + 1]) if (e >= 0 && e < n) wipe.push(at(e, k));
-          start = -1;
-        }
-      }
-    }
-  };
-  runs(height, width, (r, c) => r * width + c, 1.5 * h);
-  runs(width, height, (c, r) => r * width + c, 1.2 * h);
-  for (const i of wipe) data[i] = 255;
+  wipeRuling({ width, height, data }, 1.5 * h, 1.2 * h, 2 * upscale);
   return { width, height, data };
 }

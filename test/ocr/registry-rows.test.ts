@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { OcrWord } from '../../src/ocr/engine.js';
 import { glyphTemplates } from '../../src/ocr/glyph-templates.js';
 import { decodeTemplates } from '../../src/ocr/glyphs.js';
-import { estimateSkew, foldDigits, parseRegistryPage } from '../../src/ocr/registry-rows.js';
+import { estimateSkew, foldDigits, missingRows, parseRegistryPage } from '../../src/ocr/registry-rows.js';
 import { parseTesseractTsv } from '../../src/ocr/tsv.js';
 import { pageSample } from './synthetic.js';
 
@@ -151,6 +151,24 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
       ['يوسف الحسن', 0.45],
       ['عمر البكري', 0.9],
     ]);
+  });
+
+  it('finds the band of a row missing between two numbered rows standing two pitches apart', () => {
+    const row = (y: number) => ({
+      index: 0,
+      box: { x: 100, y, width: 900, height: 30 },
+      nameBox: { x: 600, y, width: 300, height: 30 },
+      text: '',
+      fields: {},
+      fieldConfidence: {},
+      confidence: 0.9,
+    });
+    const rows = [200, 256, 312, 424, 480].map(row);
+    const bands = missingRows(rows);
+    expect(bands).toHaveLength(1);
+    expect(bands[0]!.y).toBeLessThan(368 + 15);
+    expect(bands[0]!.y + bands[0]!.height).toBeGreaterThan(368 + 15);
+    expect(missingRows(rows.filter((r) => r.box.y !== 424))).toHaveLength(0);
   });
 
   it('a page with no words, or only noise, has no rows', () => {

@@ -10,6 +10,7 @@ import { glyphTemplates } from '../../ocr/glyph-templates.js';
 import { decodeTemplates, type Template } from '../../ocr/glyphs.js';
 import {
   type DateColumn,
+  missingRows,
   type PageRows,
   parseRegistryPage,
   type RowFields,
@@ -76,7 +77,30 @@ export async function readRegistryPage(
     timeoutMs: 60_000,
   });
   templates ??= decodeTemplates(glyphTemplates);
-  const parsed = parseRegistryPage(read.words, { page, templates });
+  let parsed = parseRegistryPage(read.words, { page, templates });
+  // A row the page's reading left out (its layout analysis drops a line of a ruled table now and then) shows as a
+  // gap of two rows' pitch between neighbours: that band is read again as one line and the page parsed again.
+  const bands = missingRows(parsed.rows);
+  if (bands.length > 0) {
+    const source = sharp(raw, { raw: { width: info.width, height: info.height, channels: info.channels } });
+    const extra = await Promise.all(
+      bands.map(async (b) => {
+        const left = Math.max(0, Math.floor(b.x));
+        const top = Math.max(0, Math.floor(b.y));
+        const width = Math.min(info.width, Math.ceil(b.x + b.width)) - left;
+        const height = Math.min(info.height, Math.ceil(b.y + b.height)) - top;
+        if (width <= 0 || height <= 0) return [];
+        const image = await source.clone().extract({ left, top, width, height }).png().toBuffer();
+        const line = await engine.recognize({ image, languages, segmentation: 'line', timeoutMs: 10_000 });
+        return line.words.map((w) => ({
+          ...w,
+          box: { ...w.box, x: w.box.x + left, y: w.box.y + top },
+          line: `reread.${top}.${w.line}`,
+        }));
+      }),
+    );
+    parsed = parseRegistryPage([...read.words, ...extra.flat()], { page, templates });
+  }
   return { parsed, words: read.words.length, info: { width: info.width, height: info.height } };
 }
 

@@ -84,41 +84,52 @@ async function personsBetween(db: Db, first: string, last: string): Promise<Map<
   return new Map(rows.map((r) => [r.record_id, r.person_id]));
 }
 
+/** PFIF-status claims with their source's name, oldest first: what both lookups below narrow. */
+function pfifClaims(db: Db) {
+  return db
+    .selectFrom('assertions as a')
+    .leftJoin('sources as s', 's.id', 'a.source_id')
+    .select([
+      'a.id',
+      'a.kind',
+      'a.statement',
+      'a.asserted_at',
+      'a.record_id',
+      'a.person_id',
+      's.name as source',
+    ])
+    .where('a.kind', 'in', [...pfifStatuses])
+    .orderBy('a.asserted_at');
+}
+
+type Claim = Awaited<ReturnType<ReturnType<typeof pfifClaims>['execute']>>[number];
+
+function groupClaims(out: Map<string, Claim[]>, rows: readonly Claim[], column: 'record_id' | 'person_id') {
+  for (const r of rows) {
+    const key = r[column] as string;
+    const list = out.get(key);
+    if (list) list.push(r);
+    else out.set(key, [r]);
+  }
+  return out;
+}
+
 /** PFIF-status claims about these records (or persons), by record or person id, oldest first. */
 export async function claimsAbout(
   db: Db,
   column: 'record_id' | 'person_id',
   ids: readonly string[],
   chunk: number,
-) {
-  const out = new Map<
-    string,
-    { id: string; kind: string; statement: string | null; asserted_at: string; source: string | null }[]
-  >();
-  for (let i = 0; i < ids.length; i += chunk) {
-    const rows = await db
-      .selectFrom('assertions as a')
-      .leftJoin('sources as s', 's.id', 'a.source_id')
-      .select([
-        'a.id',
-        'a.kind',
-        'a.statement',
-        'a.asserted_at',
-        'a.record_id',
-        'a.person_id',
-        's.name as source',
-      ])
-      .where(`a.${column}`, 'in', ids.slice(i, i + chunk))
-      .where('a.kind', 'in', [...pfifStatuses])
-      .orderBy('a.asserted_at')
-      .execute();
-    for (const r of rows) {
-      const key = (column === 'record_id' ? r.record_id : r.person_id) as string;
-      const list = out.get(key);
-      if (list) list.push(r);
-      else out.set(key, [r]);
-    }
-  }
+): Promise<Map<string, Claim[]>> {
+  const out = new Map<string, Claim[]>();
+  for (let i = 0; i < ids.length; i += chunk)
+    groupClaims(
+      out,
+      await pfifClaims(db)
+        .where(`a.${column}`, 'in', ids.slice(i, i + chunk))
+        .execute(),
+      column,
+    );
   return out;
 }
 
@@ -126,23 +137,12 @@ export async function claimsAbout(
  * PFIF-status claims about the records with ids in [first, last], by record, oldest first: one range query on the
  * record index (a page's 5,000 ids bound as parameters cost more than the rows they find).
  */
-async function claimsBetween(db: Db, first: string, last: string) {
-  const rows = await db
-    .selectFrom('assertions as a')
-    .leftJoin('sources as s', 's.id', 'a.source_id')
-    .select(['a.id', 'a.kind', 'a.statement', 'a.asserted_at', 'a.record_id', 's.name as source'])
+async function claimsBetween(db: Db, first: string, last: string): Promise<Map<string, Claim[]>> {
+  const rows = await pfifClaims(db)
     .where('a.record_id', '>=', first)
     .where('a.record_id', '<=', last)
-    .where('a.kind', 'in', [...pfifStatuses])
-    .orderBy('a.asserted_at')
     .execute();
-  const out = new Map<string, typeof rows>();
-  for (const r of rows) {
-    const list = out.get(r.record_id as string);
-    if (list) list.push(r);
-    else out.set(r.record_id as string, [r]);
-  }
-  return out;
+  return groupClaims(new Map(), rows, 'record_id');
 }
 
 const text = (v: unknown) => (v === null || v === undefined ? null : (v as string));

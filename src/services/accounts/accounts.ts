@@ -506,41 +506,56 @@ export class AccountService {
     if (patch.role !== undefined && !isRole(patch.role)) {
       throw new DomainError('invalid', `no role ${patch.role}`, { field: 'role' });
     }
-    if (patch.role !== undefined && caller.channel !== 'cli') {
-      const user = await this.users.findById(id);
-      if (!user) throw new DomainError('not_found', `no user ${id}`);
-      if (roleChangeNeedsSecondAdmin(user.role, patch.role)) {
-        const others = Object.entries(patch).filter(([k, v]) => k !== 'role' && v !== undefined);
-        if (others.length > 0) {
-          // One request is one change: what else was sent would otherwise be done now, or wait unseen.
-          throw new DomainError(
-            'invalid',
-            'change this role on its own: it waits for a second admin; send the other changes separately',
-            { field: 'role' },
-          );
-        }
-        if (!caller.actor)
-          throw new DomainError('forbidden', 'a role change is asked for by a signed-in admin');
-        const request = await this.requests.requestRoleChange(user, patch.role, {
-          ...caller,
-          actor: caller.actor,
-        });
-        return { request };
-      }
-    }
+    // Decided on the row as read in the transaction that writes it: a role changed meanwhile cannot slip past.
+    const gated = (before: User) =>
+      patch.role !== undefined &&
+      caller.channel !== 'cli' &&
+      roleChangeNeedsSecondAdmin(before.role, patch.role);
     // Counted again once committed: a session read meanwhile saw the old row (session-cache.ts).
-    const changed = await this.store
-      .transaction((trx) => this.applyUpdate(trx, id, patch))
+    const outcome = await this.store
+      .transaction((trx) => this.applyUpdate(trx, id, patch, gated))
       .finally(credentialsChanged);
-    await this.afterUpdate(changed, caller);
-    return { before: changed.before, after: changed.after };
+    if ('ask' in outcome) {
+      const others = Object.entries(patch).filter(([k, v]) => k !== 'role' && v !== undefined);
+      if (others.length > 0) {
+        // One request is one change: what else was sent would otherwise be done now, or wait unseen.
+        throw new DomainError(
+          'invalid',
+          'change this role on its own: it waits for a second admin; send the other changes separately',
+          { field: 'role' },
+        );
+      }
+      if (!caller.actor)
+        throw new DomainError('forbidden', 'a role change is asked for by a signed-in admin');
+      const request = await this.requests.requestRoleChange(outcome.ask, patch.role as string, {
+        ...caller,
+        actor: caller.actor,
+      });
+      return { request };
+    }
+    await this.afterUpdate(outcome, caller);
+    return { before: outcome.before, after: outcome.after };
   }
 
   /** The change itself, in the caller's transaction: one step, or a role change a second admin approved. */
-  private async applyUpdate(db: Db, id: string, patch: UserPatch): Promise<UserChange> {
+  private async applyUpdate(db: Db, id: string, patch: UserPatch): Promise<UserChange>;
+  private async applyUpdate(
+    db: Db,
+    id: string,
+    patch: UserPatch,
+    gated: (before: User) => boolean,
+  ): Promise<UserChange | { ask: User }>;
+  private async applyUpdate(
+    db: Db,
+    id: string,
+    patch: UserPatch,
+    gated?: (before: User) => boolean,
+  ): Promise<UserChange | { ask: User }> {
     const users = new UserRepository(db);
     const before = await users.findById(id);
     if (!before) throw new DomainError('not_found', `no user ${id}`);
+    // A role that needs a second admin is not written here: the caller asks for it.
+    if (gated?.(before)) return { ask: before };
     const activeAdmin = before.role === 'admin' && !before.disabled;
     const staysActiveAdmin = (patch.role ?? before.role) === 'admin' && !(patch.disabled ?? before.disabled);
     if (activeAdmin && !staysActiveAdmin && (await users.countActiveAdmins(id)) === 0) {
@@ -555,7 +570,15 @@ export class AccountService {
       if (patch.totpRequired === false) throw this.totpRuleError(role);
       if (!before.totpRequired) effective.totpRequired = true;
     }
-    await users.update(id, effective);
+    if (!(await users.update(id, effective, patch.role !== undefined ? before.role : undefined))) {
+      throw new DomainError(
+        'conflict',
+        `the role of ${before.username} changed meanwhile; look again and retry`,
+        {
+          field: 'role',
+        },
+      );
+    }
     const after = (await users.findById(id)) as User;
     const ends =
       (after.disabled && !before.disabled) ||

@@ -105,10 +105,12 @@ describe('password resets and role changes by two admins, in a real browser', ()
       /Another administrator must approve/,
     );
     expect((await users.findByUsername(reviewer.username))?.role).toBe('reviewer');
+    // The choice shows the role the account still has.
+    expect(await row.locator('select[name="role"]').inputValue()).toBe('reviewer');
     const pendingA = pageA.locator(`[data-pending-requests] tr[data-request-for="${reviewer.username}"]`);
     await pendingA.waitFor();
     expect(await pendingA.getAttribute('data-request-kind')).toBe('role_change');
-    expect(await pendingA.textContent()).toMatch(/The role Family liaison/);
+    expect(await pendingA.textContent()).toMatch(/Role: Family liaison/);
     expect(await pendingA.getByRole('button', { name: 'Approve the role change' }).count()).toBe(0);
     await screenshot(pageA, 'role-change-requested-en');
 

@@ -494,7 +494,7 @@ export const ar: Record<string, string> = {
   'Account changes awaiting a second administrator': 'تغييرات الحسابات بانتظار مدير نظام ثانٍ',
   'Change asked for': 'التغيير المطلوب',
   'A password reset': 'إعادة تعيين كلمة المرور',
-  'The role {{role}}': 'الدور: {{role}}',
+  'Role: {{role}}': 'الدور: {{role}}',
   'Approve the role change': 'وافق على تغيير الدور',
   'Asked by': 'طلبها',
   Lapses: 'تنتهي صلاحيتها',

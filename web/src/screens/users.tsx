@@ -194,8 +194,11 @@ function ManageUser({ user, onChanged }: { user: UserItem; onChanged: () => void
         body,
       );
       // A role that newly reads contacts or originals waits for a second admin (202).
-      if ('request' in answer) setRoleAsked(true);
-      else setSaved(done);
+      if ('request' in answer) {
+        setRoleAsked(true);
+        // The account keeps its role until another admin approves: the choice shows what it is.
+        setRole(user.role);
+      } else setSaved(done);
       onChanged();
     } catch (err) {
       setError(err);
@@ -365,7 +368,7 @@ function PendingRequests({ items, onChanged }: { items: AccountRequestItem[]; on
                   <td>{r.role ? t(roleLabel(r.role)) : ''}</td>
                   <td>
                     {r.kind === 'role_change' ? (
-                      t('The role {{role}}', { role: t(roleLabel(r.toRole ?? '')) })
+                      t('Role: {{role}}', { role: t(roleLabel(r.toRole ?? '')) })
                     ) : (
                       <>
                         {t('A password reset')}

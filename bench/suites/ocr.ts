@@ -3,8 +3,11 @@
  * exact whole-number accuracy, by digit script and by fonts the templates saw or not; how well confidence sorts the
  * errors first; photos with no card; tesseract alone on the same cards (the reason for the glyph classifier);
  * throughput on all cores; and scanned registry pages through tesseract (ara): time per page and the names'
- * character error rate, typed and handwritten-looking. `--quick`: smaller sets. `BENCH_OCR=cards,tesseract,throughput,pages`
- * (comma-separated) runs only those parts.
+ * character error rate, typed and handwritten-looking; and the same pages through the row pipeline the service
+ * uses (`rows`: engine, rows rebuilt, cells read again with the glyph classifier) — rows found, names, numbers,
+ * dates in Latin and Arabic-Indic digits, seconds a page. `--quick`: smaller sets. `BENCH_OCR=cards,tesseract,throughput,pages,rows`
+ * (comma-separated) runs only those parts; `BENCH_OCR_ROWS_SEED=<offset>` moves the rows part's seeds (develop on
+ * other seeds than the ones reported).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -15,8 +18,15 @@ import { readCard } from '../../src/ocr/cards.js';
 import { glyphTemplates } from '../../src/ocr/glyph-templates.js';
 import { decodeTemplates } from '../../src/ocr/glyphs.js';
 import { linesOf } from '../../src/ocr/tsv.js';
+import { readRegistryPage } from '../../src/services/ocr/scanned-pages.js';
 import { TesseractEngine } from '../../src/services/ocr/tesseract.js';
-import { type CardSample, cardSet, heldOutFonts, pageSample } from '../../test/ocr/synthetic.js';
+import {
+  type CardSample,
+  cardSet,
+  heldOutFonts,
+  type PageSample,
+  pageSample,
+} from '../../test/ocr/synthetic.js';
 import { type BenchRow, percentile, quick, report } from '../harness.js';
 
 const suite = 'ocr';
@@ -25,7 +35,7 @@ const log = (text: string) => process.stderr.write(`${text}\n`);
 const templates = decodeTemplates(glyphTemplates);
 const cards = quick ? 60 : 300;
 const noCards = quick ? 10 : 30;
-const parts = new Set((process.env.BENCH_OCR ?? 'cards,tesseract,throughput,pages').split(','));
+const parts = new Set((process.env.BENCH_OCR ?? 'cards,tesseract,throughput,pages,rows').split(','));
 
 const gray = async (image: Buffer) => {
   const { data, info } = await sharp(image).rotate().greyscale().raw().toBuffer({ resolveWithObject: true });
@@ -279,6 +289,108 @@ if (probe.engine && parts.has('pages')) {
     });
   }
 } else if (!probe.engine) log(`registry pages: skipped (${probe.reason})`);
+
+// Registry pages through the row pipeline, as the service reads them (readRegistryPage). A proposed row is the
+// truth row whose middle is nearest its box's middle (within half a row); a truth row no proposal matches counts
+// whole in the names' character error rate.
+if (probe.engine && parts.has('rows')) {
+  const engine = probe.engine;
+  const offset = Number(process.env.BENCH_OCR_ROWS_SEED ?? 0);
+  const pages = quick ? 2 : 5;
+  const sets: { kind: string; seed: number; options: Parameters<typeof pageSample>[1] }[] = [
+    { kind: 'typed', seed: 300, options: { handwritten: false } },
+    { kind: 'handwritten-looking', seed: 300, options: { handwritten: true } },
+    { kind: 'typed, Latin dates', seed: 310, options: { handwritten: false, dates: 'latin' } },
+    { kind: 'typed, Arabic-Indic dates', seed: 320, options: { handwritten: false, dates: 'indic' } },
+  ];
+  for (const set of sets) {
+    const rowH = 56;
+    let truthRows = 0;
+    let found = 0;
+    let extra = 0;
+    let exactNames = 0;
+    let errors = 0;
+    let chars = 0;
+    let numbers = 0;
+    let datesRight = 0;
+    let datesProposed = 0;
+    let confidentWrong = 0;
+    const times: number[] = [];
+    for (let p = 0; p < pages; p++) {
+      const page: PageSample = await pageSample(offset + set.seed + p, set.options);
+      const t0 = performance.now();
+      const { parsed } = await readRegistryPage(engine, page.image);
+      times.push(performance.now() - t0);
+      const used = new Set<number>();
+      const matchOf = new Map<number, (typeof parsed.rows)[number]>();
+      for (const row of parsed.rows) {
+        const y = row.box.y + row.box.height / 2;
+        let best = -1;
+        let bestD = rowH / 2;
+        page.rows.forEach((t, i) => {
+          const d = Math.abs(t.nameBox.y + rowH / 2 - y);
+          if (!used.has(i) && d < bestD) {
+            bestD = d;
+            best = i;
+          }
+        });
+        if (best < 0) extra++;
+        else {
+          used.add(best);
+          matchOf.set(best, row);
+        }
+      }
+      page.rows.forEach((t, i) => {
+        truthRows++;
+        const want = normal(t.name);
+        chars += [...want].length;
+        const row = matchOf.get(i);
+        if (!row) {
+          errors += [...want].length;
+          return;
+        }
+        found++;
+        const got = normal(row.fields.fullName ?? '');
+        errors += Math.min([...want].length, levenshtein(want, got));
+        if (got === want) exactNames++;
+        if (row.fields.detaineeNumber === t.number) numbers++;
+        else if (row.fields.detaineeNumber && (row.fieldConfidence.detaineeNumber ?? 0) >= 0.8)
+          confidentWrong++;
+        if (t.date && row.fields.date) {
+          datesProposed++;
+          if (row.fields.date === t.date) datesRight++;
+          else if ((row.fieldConfidence.date ?? 0) >= 0.8) confidentWrong++;
+        }
+      });
+    }
+    const cer = errors / chars;
+    const dated = set.options.dates !== undefined;
+    log(
+      `rows ${set.kind} (seeds ${offset + set.seed}–${offset + set.seed + pages - 1}): ${found}/${truthRows} rows found (+${extra} stray), names exact ${exactNames}, CER ${(cer * 100).toFixed(1)}%, detainee numbers exact ${numbers}${dated ? `, dates right ${datesRight} (of ${datesProposed} proposed)` : ''}, wrong values at confidence ≥ 0.8: ${confidentWrong}; ${(percentile(times, 50) / 1000).toFixed(1)} s a page p50, ${(percentile(times, 95) / 1000).toFixed(1)} s p95 (load average ${os.loadavg()[0]!.toFixed(1)})`,
+    );
+    rows.push({
+      suite,
+      name: `registry rows ${set.kind}: names' character error rate (missed rows whole)`,
+      size: `${pages} pages, ${truthRows} rows`,
+      p50Ms: percentile(times, 50),
+      p95Ms: percentile(times, 95),
+      ratio: {
+        against: 'characters',
+        value: cer,
+        goal: set.options.handwritten ? 'reported as is' : '≤ 0.05; page ≤ 5 s',
+      },
+      extra: {
+        rowsFound: found,
+        strayRows: extra,
+        namesExact: exactNames,
+        detaineeNumbersExact: numbers,
+        ...(dated ? { datesRight, datesProposed } : {}),
+        wrongAtConfidence08: confidentWrong,
+        loadAverage: Math.round(os.loadavg()[0]! * 10) / 10,
+      },
+    });
+  }
+}
 await probe.engine?.close();
 
 function round(n: number): number {

@@ -141,38 +141,42 @@ export function pfifNoteOf(
 
 function pfifPersonOf(meta: ExportMeta, row: ExportRow): PfifPerson {
   const id = meta.kind === 'persons' ? `person.${row.person_id}` : `record.${row.record_id}`;
-  const sex = row.sex === 'm' ? 'male' : row.sex === 'f' ? 'female' : undefined;
-  const description = [
-    row.father_name ? `father: ${row.father_name}` : '',
-    row.grandfather_name ? `grandfather: ${row.grandfather_name}` : '',
-    row.mother_name ? `mother: ${row.mother_name}` : '',
-    row.arrest_date ? `arrested: ${row.arrest_date}` : '',
-    row.arresting_branch ? `arresting branch: ${row.arresting_branch}` : '',
-    row.detainee_number ? `detainee number: ${row.detainee_number}` : '',
-    row.death_date ? `death: ${row.death_date}` : '',
-    row.notes ? String(row.notes) : '',
-  ].filter(Boolean);
-  const given = [row.first_name, row.father_name, row.grandfather_name].filter(Boolean).join(' ');
-  return {
+  let description = '';
+  const describe = (label: string, value: unknown) => {
+    if (!value) return;
+    description += `${description === '' ? '' : '\n'}${label}${value}`;
+  };
+  describe('father: ', row.father_name);
+  describe('grandfather: ', row.grandfather_name);
+  describe('mother: ', row.mother_name);
+  describe('arrested: ', row.arrest_date);
+  describe('arresting branch: ', row.arresting_branch);
+  describe('detainee number: ', row.detainee_number);
+  describe('death: ', row.death_date);
+  describe('', row.notes);
+  let given = '';
+  for (const part of [row.first_name, row.father_name, row.grandfather_name])
+    if (part) given += given === '' ? part : ` ${part}`;
+  // Fields set one by one (not spread from conditionals): no short-lived object per optional field and row.
+  const person: PfifPerson = {
     person_record_id: `${meta.domain}/${id}`,
     entry_date: pfifTime(meta.exportedAt),
     source_name: String(row.source ?? meta.domain),
     source_date: pfifTime(String(row.created_at ?? meta.exportedAt)),
     full_name: String(row.full_name ?? given ?? ''),
-    ...(given ? { given_name: given } : {}),
-    ...(row.family_name ? { family_name: String(row.family_name) } : {}),
-    ...(row.alternate_names ? { alternate_names: String(row.alternate_names) } : {}),
-    ...(description.length ? { description: description.join('\n') } : {}),
-    ...(sex ? { sex } : {}),
-    ...(row.birth_date
-      ? { date_of_birth: String(row.birth_date) }
-      : row.birth_year
-        ? { date_of_birth: String(row.birth_year) }
-        : {}),
-    ...(row.place_of_origin ? { home_city: String(row.place_of_origin) } : {}),
-    ...(row.governorate ? { home_state: String(row.governorate) } : {}),
-    home_country: 'SY',
   };
+  if (given) person.given_name = given;
+  if (row.family_name) person.family_name = String(row.family_name);
+  if (row.alternate_names) person.alternate_names = String(row.alternate_names);
+  if (description) person.description = description;
+  if (row.sex === 'm') person.sex = 'male';
+  else if (row.sex === 'f') person.sex = 'female';
+  if (row.birth_date) person.date_of_birth = String(row.birth_date);
+  else if (row.birth_year) person.date_of_birth = String(row.birth_year);
+  if (row.place_of_origin) person.home_city = String(row.place_of_origin);
+  if (row.governorate) person.home_state = String(row.governorate);
+  person.home_country = 'SY';
+  return person;
 }
 
 export function encoderFor(format: ExportFormat, meta: ExportMeta): ExportEncoder {

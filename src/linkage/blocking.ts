@@ -136,7 +136,15 @@ export const trainingRules: readonly BlockingRule[] = [
  * The interactive match index's rules: the linking rules and broader ones. One report can afford more candidates
  * than a whole data set can (a long list is narrowed per query), and a slip in one name then costs less.
  */
-export const matchRules: readonly BlockingRule[] = [...blockingRules, ...trainingRules];
+export const matchRules: readonly BlockingRule[] = [
+  ...blockingRules,
+  ...trainingRules,
+  // A first name with a year of birth or a month of arrest finds a woman listed under another family name, and a
+  // family name with a month of arrest a man listed by his kunya (Abu Muhammad): a query affords such blocks.
+  rule('first+birth_year', 18, [first, birthYear]),
+  rule('first+arrest_month', 19, [first, arrestMonth]),
+  rule('family+arrest_month', 20, [family, arrestMonth]),
+];
 
 /** What else a candidate of a broad rule must share with the report (beyond the rule's own keys). */
 export type Narrowing = 'birth' | 'father' | 'mother' | 'grandfather' | 'governorate';

@@ -135,6 +135,24 @@ describe('the match index', () => {
     expect(small.top({ full_name: 'Mahmoud Maxiz' }, 10)).toEqual([]);
   });
 
+  it('reads a long narrowed list through its sub-lists with the same candidates as testing every record', () => {
+    // maxPosting 40 narrows many lists of these few thousand records; one index keeps lists of 8 or more by
+    // narrowing value, the other tests every record. Records added after loading are in neither's sub-lists.
+    const loaded = data.records.filter((_, i) => !held.has(i));
+    const late = loaded.splice(0, 200);
+    const [split, whole] = [8, Number.POSITIVE_INFINITY].map((splitFrom) => {
+      const x = new MatchIndex(new CompiledModel(shippedModel()), { maxPosting: 40, splitFrom });
+      x.load(loaded.map((r) => ({ id: r.fields.record_id, fields: r.fields })));
+      for (const r of late) x.add(r.fields.record_id, r.fields);
+      return x;
+    }) as [MatchIndex, MatchIndex];
+    const queries = [...held].slice(0, 300).map((q) => data.records[q]!.fields);
+    const tops = (x: MatchIndex) => queries.map((fields) => x.top(fields, 10));
+    const found = tops(split);
+    expect(found).toEqual(tops(whole));
+    expect(found.flat().length).toBeGreaterThan(1000);
+  });
+
   it('answers a report without any name with no candidates', () => {
     expect(index.top({ mother_name: 'فاطمة', birth_year: '1980' }, 10)).toEqual([]);
   });

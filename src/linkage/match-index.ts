@@ -36,6 +36,43 @@ export interface MatchCandidate {
 export interface MatchIndexOptions {
   /** Candidates taken from one key's postings at most; longer lists keep only records that share one more thing. */
   maxPosting?: number;
+  /** A packed list this long or longer is also kept by narrowing value (default SUBLIST_FROM; tests vary it). */
+  splitFrom?: number;
+}
+
+/**
+ * What a record gives for one narrowing, as a number (-1: nothing): its birth year, the keys of its father's,
+ * mother's or grandfather's names, its governorate. Two records share a narrowing when these are equal (birth: within
+ * a year).
+ */
+function narrowingValue(f: RecordFeatures, what: Narrowing, i: number): number {
+  const nameKey = (v: number) => (v >= 0 ? f.names.keyOf(v) : -1);
+  switch (what) {
+    case 'birth':
+      return f.birthYear[i] as number;
+    case 'father':
+      return nameKey(f.father[i] as number);
+    case 'mother':
+      return nameKey(f.motherFirst[i] as number);
+    case 'governorate':
+      return f.governorate[i] as number;
+    default:
+      return nameKey(f.grandfather[i] as number);
+  }
+}
+
+/**
+ * A packed list this long or longer is also kept by narrowing value, so that a query narrowing it reads only the
+ * records sharing something with it instead of testing every record of the list: the longest lists (محمد + أحمد)
+ * grow with the registry, and testing them was a third of the time of a new record's match at 270k records.
+ */
+const SUBLIST_FROM = 64;
+
+/** One narrowing's sub-lists: per distinct key of the packed part, its records sorted by value (those with one). */
+interface SubLists {
+  starts: Int32Array;
+  values: Int32Array;
+  members: Int32Array;
 }
 
 /** One rule's postings: a sorted, packed part built in bulk, and a map for records added since. */
@@ -43,11 +80,15 @@ class Postings {
   keys = new Uint32Array(0);
   starts = new Int32Array(1);
   members = new Int32Array(0);
+  /** Per packed key: 1 when its list is also kept by narrowing value (sub). */
+  split = new Uint8Array(0);
+  /** The sub-lists, one per narrowing of the rule. */
+  sub = new Map<Narrowing, SubLists>();
   readonly recent = new Map<number, number[]>();
   recentCount = 0;
 
   /** Packs the keys of records [0, n) (recent additions are folded in). */
-  build(f: RecordFeatures, rule: IndexRule): void {
+  build(f: RecordFeatures, rule: IndexRule, splitFrom: number): void {
     const n = f.size;
     const list = new KeyedRecords(n);
     let owner = 0;
@@ -74,8 +115,111 @@ class Postings {
     starts.push(count);
     this.keys = Uint32Array.from(distinct);
     this.starts = Int32Array.from(starts);
+    this.splitLong(f, rule.narrowBy, splitFrom);
     this.recent.clear();
     this.recentCount = 0;
+  }
+
+  /** Keeps each long list of the packed part by narrowing value too (see SUBLIST_FROM). */
+  private splitLong(f: RecordFeatures, narrowBy: readonly Narrowing[], splitFrom: number): void {
+    const distinct = this.keys.length;
+    this.split = new Uint8Array(distinct);
+    this.sub = new Map();
+    if (narrowBy.length === 0) return;
+    let entries = 0;
+    for (let k = 0; k < distinct; k++) {
+      const length = (this.starts[k + 1] as number) - (this.starts[k] as number);
+      if (length < splitFrom) continue;
+      this.split[k] = 1;
+      entries += length;
+    }
+    for (const what of narrowBy) {
+      const starts = new Int32Array(distinct + 1);
+      const values = new Int32Array(entries);
+      const members = new Int32Array(entries);
+      let at = 0;
+      const owners: number[] = [];
+      const value: number[] = [];
+      const order: number[] = [];
+      for (let k = 0; k < distinct; k++) {
+        starts[k] = at;
+        if (this.split[k] === 0) continue;
+        owners.length = 0;
+        value.length = 0;
+        order.length = 0;
+        const end = this.starts[k + 1] as number;
+        for (let m = this.starts[k] as number; m < end; m++) {
+          const i = this.members[m] as number;
+          const v = narrowingValue(f, what, i);
+          if (v < 0) continue;
+          order.push(owners.length);
+          owners.push(i);
+          value.push(v);
+        }
+        // A list's records ascend; sorted by value, then by position, they still ascend within a value.
+        order.sort((x, y) => (value[x] as number) - (value[y] as number) || x - y);
+        for (const o of order) {
+          values[at] = value[o] as number;
+          members[at] = owners[o] as number;
+          at++;
+        }
+      }
+      starts[distinct] = at;
+      this.sub.set(what, { starts, values: values.slice(0, at), members: members.slice(0, at) });
+    }
+  }
+
+  /** The packed key's position, or -1. */
+  private find(key: number): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.keys[mid] as number) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.keys.length && this.keys[lo] === key ? lo : -1;
+  }
+
+  /**
+   * For a narrowed query: when the packed list of `key` is kept by narrowing value, calls `visit` for each of its
+   * records whose `what` value is one of `wanted` (and answers true); answers false when it is not (the caller tests
+   * every record). Records added since the last pack are not visited: the caller tests them (forEachRecent).
+   */
+  forEachSharing(
+    key: number,
+    what: Narrowing,
+    wanted: readonly number[],
+    visit: (i: number) => void,
+  ): boolean {
+    const k = this.find(key);
+    if (k < 0) return true;
+    if (this.split[k] === 0) return false;
+    const sub = this.sub.get(what) as SubLists;
+    const end = sub.starts[k + 1] as number;
+    for (const v of wanted) {
+      let lo = sub.starts[k] as number;
+      let hi = end;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((sub.values[mid] as number) < v) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let m = lo; m < end && sub.values[m] === v; m++) visit(sub.members[m] as number);
+    }
+    return true;
+  }
+
+  /** Whether the packed list of `key` is kept by narrowing value. */
+  isSplit(key: number): boolean {
+    const k = this.find(key);
+    return k >= 0 && this.split[k] === 1;
+  }
+
+  /** Calls `visit` for each record under `key` added since the last pack. */
+  forEachRecent(key: number, visit: (i: number) => void): void {
+    const recent = this.recent.get(key);
+    if (recent) for (const i of recent) visit(i);
   }
 
   add(key: number, i: number): void {
@@ -155,6 +299,7 @@ export class MatchIndex {
   private stamp: Uint32Array;
   private query = 0;
   private readonly maxPosting: number;
+  private readonly splitFrom: number;
   private readonly byId = new Map<string, number>();
 
   constructor(
@@ -183,6 +328,7 @@ export class MatchIndex {
     this.postings = this.rules.map(() => new Postings());
     this.stamp = new Uint32Array(1 << 16);
     this.maxPosting = options.maxPosting ?? 4000;
+    this.splitFrom = options.splitFrom ?? SUBLIST_FROM;
   }
 
   get size(): number {
@@ -256,7 +402,11 @@ export class MatchIndex {
 
   private rebuild(): void {
     this.rules.forEach((rule, r) => {
-      (this.postings[r] as Postings).build(this.features, rule);
+      // Only lists a query narrows: every list of a broad rule, the lists of another rule once long.
+      const from = rule.forced
+        ? this.splitFrom
+        : Math.max(this.splitFrom, Math.floor(this.maxPosting * rule.share) + 1);
+      (this.postings[r] as Postings).build(this.features, rule, from);
     });
   }
 
@@ -306,10 +456,12 @@ export class MatchIndex {
       const prior = this.model.priorWeight(n + 1);
       const best: MatchCandidate[] = [];
       let worst = Number.NEGATIVE_INFINITY;
+      let worstIndex = -1;
       this.candidates(q, (i) => {
         if (i === exclude) return;
         const weight = this.scorer.score(q, i);
-        if (best.length >= k && weight <= worst) return;
+        // The best k by weight, then by position: the same whatever order the candidates come in.
+        if (best.length >= k && (weight < worst || (weight === worst && i > worstIndex))) return;
         const candidate = {
           recordId: this.features.ids[i] as string,
           index: i,
@@ -319,7 +471,9 @@ export class MatchIndex {
         best.push(candidate);
         best.sort((x, y) => y.weight - x.weight || x.index - y.index);
         if (best.length > k) best.pop();
-        worst = (best[best.length - 1] as MatchCandidate).weight;
+        const last = best[best.length - 1] as MatchCandidate;
+        worst = last.weight;
+        worstIndex = last.index;
       });
       for (const c of best) c.weight = prior + c.weight;
       return best;
@@ -389,23 +543,41 @@ export class MatchIndex {
           return grandfatherKey >= 0 && keyOf(f.grandfather[i] as number) === grandfatherKey;
       }
     };
+    // The values a record must have to share each narrowing with q (birth: a year either side).
+    const wanted = new Map<Narrowing, number[]>();
+    for (const what of ['birth', 'father', 'mother', 'grandfather', 'governorate'] as const) {
+      const v = narrowingValue(f, what, q);
+      wanted.set(what, v < 0 ? [] : what === 'birth' ? [v - 1, v, v + 1].filter((y) => y >= 0) : [v]);
+    }
+    const take = (i: number) => {
+      if (i === q || stamp[i] === id) return;
+      stamp[i] = id;
+      visit(i);
+    };
     this.rules.forEach((rule, r) => {
       const postings = this.postings[r] as Postings;
       const by = rule.narrowBy;
       rule.keys(f, q, (key) => {
         // A broad rule, or a very common key (محمد المصري), keeps the records that also share one more thing.
         const narrow = rule.forced || postings.size(key) > this.maxPosting * rule.share;
-        postings.forEach(key, (i) => {
+        const takeShared = (i: number) => {
           if (i === q || stamp[i] === id) return;
-          if (narrow) {
-            // A loop, not by.some(…): no closure made per candidate on the longest lists.
-            let shared = false;
-            for (let w = 0; w < by.length && !shared; w++) shared = shares(i, by[w] as Narrowing);
-            if (!shared) return;
-          }
+          // A loop, not by.some(…): no closure made per candidate on the longest lists.
+          let shared = false;
+          for (let w = 0; w < by.length && !shared; w++) shared = shares(i, by[w] as Narrowing);
+          if (!shared) return;
           stamp[i] = id;
           visit(i);
-        });
+        };
+        if (!narrow) {
+          postings.forEach(key, take);
+        } else if (postings.isSplit(key)) {
+          // The same records as testing the whole list, read from its sub-lists (in another order).
+          for (const what of by) postings.forEachSharing(key, what, wanted.get(what) as number[], take);
+          postings.forEachRecent(key, takeShared);
+        } else {
+          postings.forEach(key, takeShared);
+        }
       });
     });
   }

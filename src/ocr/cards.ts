@@ -186,6 +186,35 @@ function bandOf(glyphs: readonly Glyph[]): { top: number; bottom: number } {
   return { top: tops[Math.floor(tops.length / 2)]!, bottom: bottoms[Math.floor(bottoms.length / 2)]! };
 }
 
+/** A word of a picture read with the card glyph classifier: its characters and its least certain glyph's confidence. */
+export interface GlyphWord {
+  text: string;
+  confidence: number;
+  box: Box;
+}
+
+/**
+ * The words of a small upright picture (a registry row's cell) whose every glyph is near a card character's template
+ * (digits, "/", ب, ج), left to right on each line, top to bottom; a word with any other shape is left out. Used where
+ * tesseract reads digits as noise (Arabic-Indic digits).
+ */
+export function readGlyphWords(picture: Gray, templates: readonly Template[]): GlyphWord[] {
+  const out: GlyphWord[] = [];
+  for (const line of layout(picture, { margin: 1 })) {
+    const band = bandOf(line.words.flatMap((w) => w.glyphs));
+    for (const w of line.words) {
+      const read = w.glyphs.map((g) => classifyIn(g, templates, band));
+      if (read.some((r) => r.distance > glyphFar)) continue;
+      out.push({
+        text: read.map((r) => r.char).join(''),
+        confidence: Math.min(...read.map((r) => glyphConfidence(r.distance, r.other))),
+        box: w.box,
+      });
+    }
+  }
+  return out;
+}
+
 /**
  * The stretches of a line that could be its number: every run of consecutive glyphs near a card character's
  * template whose digits stand at a steady pitch (none over 1.5 times the median, centre to centre) and apart from what is beside them (a gap over 1.5 times theirs and a quarter of their height, or the

@@ -186,3 +186,42 @@ export function uprightRegion(
   }
   return { width, height, data };
 }
+
+/**
+ * Ruling made white, in place: dark runs (Otsu's threshold) longer than `across` pixels in a row or `down` in a
+ * column. Runs bridge gaps of up to `bridge` pixels (noise breaks a thin rule) but must stay nearly solid (a pixel
+ * row through a word's tight glyphs has many more gaps); a rule's anti-aliased edge, the pixels beside the run,
+ * goes with it.
+ */
+export function wipeRuling(g: Gray, across: number, down: number, bridge: number): void {
+  const { width, height, data } = g;
+  const t = otsu(data);
+  const wipe: number[] = [];
+  const runs = (n: number, m: number, at: (i: number, j: number) => number, limit: number) => {
+    for (let i = 0; i < n; i++) {
+      let start = -1;
+      let lastDark = -1;
+      let darkCount = 0;
+      for (let j = 0; j <= m; j++) {
+        const dark = j < m && data[at(i, j)]! < t;
+        if (dark) {
+          if (start < 0) {
+            start = j;
+            darkCount = 0;
+          }
+          lastDark = j;
+          darkCount++;
+        } else if (start >= 0 && (j === m || j - lastDark > bridge)) {
+          const length = lastDark - start + 1;
+          if (length > limit && darkCount >= 0.85 * length)
+            for (let k = start; k <= lastDark; k++)
+              for (const e of [i - 1, i, i + 1]) if (e >= 0 && e < n) wipe.push(at(e, k));
+          start = -1;
+        }
+      }
+    }
+  };
+  runs(height, width, (r, c) => r * width + c, across);
+  runs(width, height, (c, r) => r * width + c, down);
+  for (const i of wipe) data[i] = 255;
+}

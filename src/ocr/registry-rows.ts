@@ -12,7 +12,10 @@
 import { identifierKey } from '../evidence/identifiers.js';
 import { formatDate, parseDate } from '../linkage/dates.js';
 import { parseParts } from '../names/parse.js';
+import { readGlyphWords } from './cards.js';
 import type { Box, OcrWord } from './engine.js';
+import type { Template } from './glyphs.js';
+import { type Gray, wipeRuling } from './raster.js';
 
 /** A proposed record's fields, as read (API names; dates as YYYY-MM-DD or shorter). */
 export interface RowFields {
@@ -35,6 +38,8 @@ export interface ProposedRow {
   index: number;
   /** The whole row: every word kept, in pixels of the image the engine was given. */
   box: Box;
+  /** The name's words. */
+  nameBox: Box;
   /** The row as read, right to left, for the reviewer. */
   text: string;
   fields: RowFields;
@@ -148,6 +153,9 @@ function union(boxes: readonly Box[]): Box {
 /** Words the engine gave less than this are left out: at that level it is guessing. */
 const minConfidence = 0.2;
 
+/** The glyph classifier's words below this are left out. */
+const minGlyphConfidence = 0.03;
+
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /** The date column a page's headings name (تاريخ الاعتقال / التوقيف, الوفاة, الولادة / الميلاد), if one. */
@@ -164,7 +172,10 @@ function dateColumnOf(words: readonly OcrWord[]): DateColumn | null {
  * two words and a number or a date; a name-like line without either is proposed too (at half the confidence) when
  * it lies among numbered rows — a number the engine missed — but not above or below them (a title, a signature).
  */
-export function parseRegistryPage(words: readonly OcrWord[]): PageRows {
+export function parseRegistryPage(
+  words: readonly OcrWord[],
+  options: { page?: Gray; templates?: readonly Template[] } = {},
+): PageRows {
   const tokens: Token[] = [];
   for (const w of words) {
     if (w.box.width <= 0 || w.box.height <= 0) continue;
@@ -260,24 +271,35 @@ export function parseRegistryPage(words: readonly OcrWord[]): PageRows {
       if (key) fields[key] = part.text;
     }
     const kept: Token[] = [...name];
+    // The cells beside the name read again with the card glyph classifier, when the page is given: tesseract
+    // reads Arabic-Indic digits (and, with `ara` alone, Latin ones) as noise.
+    const glyphRead =
+      options.page && options.templates
+        ? cellsBeside(options.page, options.templates, name, nameBox, h, skew, mid)
+        : [];
     // Numbers right of the name (before it, reading right to left) number the row; left of it, the detainee. Of
-    // several on one side, the one the engine is surest of (a date misread in part leaves stray digits).
+    // several on one side, the one read surest (a date misread in part leaves stray digits).
     const numbers = line.filter((t) => t.kind === 'number');
+    const surest = (list: Token[]) =>
+      list.sort((a, b) => b.confidence - a.confidence || b.text.length - a.text.length)[0];
+    const right = (t: Token) => t.box.x >= nameBox.x + nameBox.width;
     for (const field of ['rowNumber', 'detaineeNumber'] as const) {
-      const side = numbers.filter((t) => t.box.x >= nameBox.x + nameBox.width === (field === 'rowNumber'));
-      const best = side.sort((a, b) => b.confidence - a.confidence || b.text.length - a.text.length)[0];
-      if (best) {
-        fields[field] = identifierKey(best.text).replace(/-/g, '/');
-        fieldConfidence[field] = round3(best.confidence);
-        kept.push(best);
+      const side = (list: Token[]) => list.filter((t) => right(t) === (field === 'rowNumber'));
+      const chosen = agree(surest(side(numbers)), surest(side(glyphRead.filter((t) => t.kind === 'number'))));
+      if (chosen) {
+        fields[field] = identifierKey(chosen.text).replace(/-/g, '/');
+        fieldConfidence[field] = round3(chosen.confidence);
+        kept.push(chosen);
       }
     }
-    for (const t of line) {
-      if (t.kind === 'date' && fields.date === undefined) {
-        fields.date = t.text;
-        fieldConfidence.date = round3(t.confidence);
-        kept.push(t);
-      }
+    const date = agree(
+      line.find((t) => t.kind === 'date'),
+      surest(glyphRead.filter((t) => t.kind === 'date')),
+    );
+    if (date) {
+      fields.date = date.text;
+      fieldConfidence.date = round3(date.confidence);
+      kept.push(date);
     }
     candidates.push({
       line,
@@ -286,6 +308,7 @@ export function parseRegistryPage(words: readonly OcrWord[]): PageRows {
         fields.rowNumber !== undefined || fields.detaineeNumber !== undefined || fields.date !== undefined,
       row: {
         box: union(kept.map((t) => t.box)),
+        nameBox,
         text: line.map((t) => t.text).join(' '),
         fields,
         fieldConfidence,
@@ -310,4 +333,122 @@ export function parseRegistryPage(words: readonly OcrWord[]): PageRows {
     });
   });
   return { rows, skew: round3(skew), dateColumn, skipped };
+}
+
+/**
+ * Where rows seem missing among the proposed ones: between two neighbours standing two rows' pitch apart (1.6–2.4
+ * times the median distance between neighbours' names), the band of the row between, across the names' columns.
+ */
+export function missingRows(rows: readonly ProposedRow[]): Box[] {
+  if (rows.length < 4) return [];
+  const mids = rows.map((r) => r.nameBox.y + r.nameBox.height / 2);
+  const pitch = median(mids.slice(1).map((m, i) => m - mids[i]!));
+  if (pitch <= 0) return [];
+  const x0 = Math.min(...rows.map((r) => r.nameBox.x));
+  const x1 = Math.max(...rows.map((r) => r.nameBox.x + r.nameBox.width));
+  const h = median(rows.map((r) => r.nameBox.height));
+  const out: Box[] = [];
+  for (let i = 1; i < mids.length; i++) {
+    const gap = mids[i]! - mids[i - 1]!;
+    if (gap < 1.6 * pitch || gap > 2.4 * pitch) continue;
+    const mid = (mids[i]! + mids[i - 1]!) / 2;
+    out.push({ x: x0 - h, y: mid - 0.45 * pitch, width: x1 - x0 + 2 * h, height: 0.9 * pitch });
+  }
+  return out;
+}
+
+/**
+ * What tesseract and the glyph classifier read in one cell, as one value: the same value at the surer of the two
+ * confidences; different values, the classifier's (made for digits: tesseract's confidence in digits it misreads
+ * runs high) at half its confidence, since one of the two is wrong; one alone as it is.
+ */
+function agree(engine: Token | undefined, glyphs: Token | undefined): Token | undefined {
+  if (!engine || !glyphs) return engine ?? glyphs;
+  if (engine.text === glyphs.text) return glyphs.confidence >= engine.confidence ? glyphs : engine;
+  return { ...glyphs, confidence: glyphs.confidence * 0.5 };
+}
+
+/**
+ * The row's cells right and left of its name, cut from the page along the row (its straightened centre, put back
+ * on the skew), the table's ruling wiped (dark runs longer than any digit), read with the glyph classifier; the
+ * words that read as a number or a date, in page pixels.
+ */
+function cellsBeside(
+  page: Gray,
+  templates: readonly Template[],
+  name: readonly Token[],
+  nameBox: Box,
+  h: number,
+  skew: number,
+  mid: number,
+): Token[] {
+  const cy = name.reduce((s, t) => s + t.cy, 0) / name.length;
+  const out: Token[] = [];
+  const spans: [number, number][] = [
+    [0, nameBox.x - 0.3 * h],
+    [nameBox.x + nameBox.width + 0.3 * h, page.width],
+  ];
+  for (const [from, to] of spans) {
+    const x0 = Math.max(0, Math.round(from));
+    const x1 = Math.min(page.width, Math.round(to));
+    if (x1 - x0 < h) continue;
+    const yc = cy + skew * ((x0 + x1) / 2 - mid);
+    const y0 = Math.max(0, Math.round(yc - 1.3 * h));
+    const y1 = Math.min(page.height, Math.round(yc + 1.3 * h));
+    if (y1 - y0 < h) continue;
+    const cell = cut(page, x0, y0, x1 - x0, y1 - y0, h);
+    for (const w of readGlyphWords(cell, templates)) {
+      const c = classify(w.text);
+      if (!c || (c.kind !== 'number' && c.kind !== 'date')) continue;
+      // Below this the classifier is guessing (its confidences run lower than the engine's: a right reading of
+      // Latin digits is about 0.3, and one with ٠, a dot, at most 0.15 — as on cards). Row and detainee numbers
+      // are written without leading zeros (a lone dot, read as ٠, is speckle).
+      if (w.confidence < minGlyphConfidence || (c.kind === 'number' && c.text.startsWith('0'))) continue;
+      const box = {
+        x: w.box.x / upscale + x0,
+        y: w.box.y / upscale + y0,
+        width: w.box.width / upscale,
+        height: w.box.height / upscale,
+      };
+      out.push({
+        ...c,
+        confidence: w.confidence,
+        box,
+        cx: box.x + box.width / 2,
+        cy: box.y + box.height / 2 - skew * (box.x + box.width / 2 - mid),
+      });
+    }
+  }
+  return out;
+}
+
+/** Cells are enlarged this many times before reading: the glyph templates were made from digits 40–50 pixels tall. */
+const upscale = 2;
+
+/**
+ * A region of the page, enlarged (bilinear), with long dark runs made white: ruling, longer than 1.5 word heights
+ * across or 1.2 down, which no digit has.
+ */
+function cut(page: Gray, x: number, y: number, w: number, hgt: number, wordHeight: number): Gray {
+  const width = w * upscale;
+  const height = hgt * upscale;
+  const h = wordHeight * upscale;
+  const data = new Uint8Array(width * height);
+  const at = (px: number, py: number) =>
+    page.data[Math.min(page.height - 1, py) * page.width + Math.min(page.width - 1, px)]!;
+  for (let r = 0; r < height; r++) {
+    const sy = Math.max(0, (r + 0.5) / upscale - 0.5);
+    const py = Math.floor(sy);
+    const fy = sy - py;
+    for (let c = 0; c < width; c++) {
+      const sx = Math.max(0, (c + 0.5) / upscale - 0.5);
+      const px = Math.floor(sx);
+      const fx = sx - px;
+      const top = at(x + px, y + py) * (1 - fx) + at(x + px + 1, y + py) * fx;
+      const bottom = at(x + px, y + py + 1) * (1 - fx) + at(x + px + 1, y + py + 1) * fx;
+      data[r * width + c] = Math.round(top * (1 - fy) + bottom * fy);
+    }
+  }
+  wipeRuling({ width, height, data }, 1.5 * h, 1.2 * h, 2 * upscale);
+  return { width, height, data };
 }

@@ -295,7 +295,12 @@ async function encodeInWorkers(
     worker.postMessage({ range: next++, ...range } satisfies ExportRange);
   };
   const workers = Array.from({ length: Math.min(request.workers ?? defaultWorkers(), ranges.length) }, () => {
-    const worker = startWorker(import.meta.url, 'export-worker', { workerData: job });
+    const worker = startWorker(import.meta.url, 'export-worker', {
+      workerData: job,
+      // A page's rows (5,000 × 22 strings) outlive a small young generation and were copied into the old one:
+      // 64 MiB keeps them young (a 1M-record CSV export 16.6 → 15.0 CPU-s).
+      resourceLimits: { maxYoungGenerationSizeMb: 64 },
+    });
     worker.on('message', (m: ExportMessage) => {
       if ('error' in m) failure = new ExportError(`an export thread failed: ${m.error}`);
       else if ('done' in m) {

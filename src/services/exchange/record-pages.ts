@@ -122,6 +122,29 @@ export async function claimsAbout(
   return out;
 }
 
+/**
+ * PFIF-status claims about the records with ids in [first, last], by record, oldest first: one range query on the
+ * record index (a page's 5,000 ids bound as parameters cost more than the rows they find).
+ */
+async function claimsBetween(db: Db, first: string, last: string) {
+  const rows = await db
+    .selectFrom('assertions as a')
+    .leftJoin('sources as s', 's.id', 'a.source_id')
+    .select(['a.id', 'a.kind', 'a.statement', 'a.asserted_at', 'a.record_id', 's.name as source'])
+    .where('a.record_id', '>=', first)
+    .where('a.record_id', '<=', last)
+    .where('a.kind', 'in', [...pfifStatuses])
+    .orderBy('a.asserted_at')
+    .execute();
+  const out = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const list = out.get(r.record_id as string);
+    if (list) list.push(r);
+    else out.set(r.record_id as string, [r]);
+  }
+  return out;
+}
+
 const text = (v: unknown) => (v === null || v === undefined ? null : (v as string));
 
 /** One record's export row straight from its array (one object per row, no intermediate copy). */
@@ -184,14 +207,7 @@ export async function encodeRecordPage(
     (a) => a[at.kind] !== 'family_report' || context.allowed.has(a[at.id] as string),
   );
   const persons = await personsBetween(store.db, first, last);
-  const claims = context.pfif
-    ? await claimsAbout(
-        store.db,
-        'record_id',
-        kept.map((a) => a[at.id] as string),
-        context.chunk,
-      )
-    : undefined;
+  const claims = context.pfif ? await claimsBetween(store.db, first, last) : undefined;
   let out = '';
   for (const a of kept) {
     const row = toExportRow(a, context, persons);

@@ -26,11 +26,14 @@ describeEachDialect(
   (store) => {
     let ctx: Awaited<ReturnType<typeof evidenceContext>>;
     let page: Awaited<ReturnType<typeof pageSample>>;
+    let dated: Awaited<ReturnType<typeof pageSample>>;
     beforeAll(async () => {
       ctx = await evidenceContext(store());
       const folder = mkdirs(ctx.dir, 'scans');
       page = await pageSample(200, { handwritten: false });
       fs.writeFileSync(path.join(folder, 'list-200.png'), page.image);
+      dated = await pageSample(331, { handwritten: false, dates: 'indic' });
+      fs.writeFileSync(path.join(folder, 'dated-331.png'), dated.image);
       fs.writeFileSync(path.join(folder, 'report.pdf'), Buffer.from('%PDF-1.4\n%%EOF\n'));
       await ingest(ctx, { paths: [folder], actor: 'documenter-1', decoder: new SharpImageDecoder() });
     });
@@ -119,6 +122,39 @@ describeEachDialect(
         expect(audit.map((r) => r.action)).toEqual(
           expect.arrayContaining(['ocr.page_read', 'ocr.rows_read', 'ocr.rows_decided']),
         );
+      },
+      120_000,
+    );
+
+    it.runIf(probe.ok)(
+      'reads dates written in Arabic-Indic digits (glyph classifier) into rows, and an accepted row’s date becomes the record’s arrest date',
+      async () => {
+        const item = await itemNamed('dated-331.png');
+        expect(await scans().read([item], documenter)).toMatchObject({ proposed: 1, failed: 0 });
+        const listed = await scans().rows(item, documenter);
+        expect(listed.reads[0]).toMatchObject({ dateColumn: 'arrest_date' });
+        expect(listed.reads[0]!.engine).toMatch(/^athar-rows\/2 /);
+        const byNumber = new Map(dated.rows.map((r) => [r.number, r]));
+        const right = listed.rows.filter((r) => {
+          const truth = r.fields.detaineeNumber ? byNumber.get(r.fields.detaineeNumber) : undefined;
+          return truth?.date !== undefined && r.fields.date === truth.date;
+        });
+        expect(right.length).toBeGreaterThanOrEqual(dated.rows.length - 4);
+        const row = right[0]!;
+        const decided = await scans().decide(item, {
+          caller: documenter,
+          decisions: [{ row: row.id, action: 'accept' }],
+        });
+        expect(decided.errors).toEqual([]);
+        const record = await ctx.store.db
+          .selectFrom('records')
+          .selectAll()
+          .where('external_id', '=', `${item}/p1/r${row.index}`)
+          .executeTakeFirstOrThrow();
+        expect(record).toMatchObject({
+          detainee_number: row.fields.detaineeNumber,
+          arrest_date: byNumber.get(row.fields.detaineeNumber!)!.date,
+        });
       },
       120_000,
     );

@@ -98,3 +98,12 @@ export async function evidenceNamingDetainee(db: Db, detaineeKey: string): Promi
     found.add(a.evidenceId);
   return [...found].sort();
 }
+
+/** The detainee keys among these that some label or annotation carries (a few queries for a batch of records). */
+export async function detaineeKeysNamed(db: Db, keys: readonly string[]): Promise<Set<string>> {
+  const distinct = [...new Set(keys)];
+  if (distinct.length === 0) return new Set();
+  const named = await new BodyRepository(db).detaineeKeysAmong(distinct);
+  for (const key of await new AnnotationRepository(db).keysAmong(distinct, 'detainee_number')) named.add(key);
+  return named;
+}

@@ -1,8 +1,8 @@
 import { linkEntry } from '../../ledger/entries.js';
-import { AuditRepository } from '../../store/repositories/audit.js';
+import { type AuditEntry, AuditRepository } from '../../store/repositories/audit.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { TracingRepository } from '../../store/repositories/tracing.js';
-import type { RecordLinkTable } from '../../store/schema.js';
+import type { ModelLinkTable, RecordLinkTable } from '../../store/schema.js';
 import type { Db, Store } from '../../store/store.js';
 import { appendLogEntries } from '../ledger/ledger.js';
 import { settlePersons } from '../registry/person-settling.js';
@@ -22,70 +22,89 @@ export interface ModelMerge {
   runId: string;
 }
 
+/** Rows nothing in the batch reads again: written once, after all of its merges. */
+interface Deferred {
+  modelLinks: ModelLinkTable[];
+  log: RecordLinkTable[];
+  audit: { entry: AuditEntry; at: string }[];
+}
+
 /**
  * The model links persons, merge after merge in one transaction: every record of `from` moves into `into` (its
  * links closed, new ones opened with basis `model` and the model's provenance), `from` is marked merged into
- * `into`, with the log entries and an audit row. Answers how many records moved.
+ * `into`, with the log entries and an audit row. Answers how many records moved. Links and persons are written
+ * merge by merge (the next merge and the settling read them); the provenance, log entries and audit rows of the
+ * whole batch at the end, a few statements instead of four per merge (a round trip each on PostgreSQL).
  */
 export async function mergeByModel(store: Store, merges: readonly ModelMerge[], at: string): Promise<number> {
   return store.transaction(async (trx) => {
+    const deferred: Deferred = { modelLinks: [], log: [], audit: [] };
     let moved = 0;
-    for (const merge of merges) moved += await mergeOne(trx, store, merge, at);
+    for (const merge of merges) moved += await mergeOne(trx, store, merge, at, deferred);
+    await new TracingRepository(trx, store.capabilities).addModelLinks(deferred.modelLinks);
+    await appendLogEntries(
+      trx,
+      deferred.log.map((row) => linkEntry(row)),
+      at,
+    );
+    const audit = new AuditRepository(trx);
+    for (let i = 0; i < deferred.audit.length; i += 500)
+      await audit.insertMany(deferred.audit.slice(i, i + 500)).execute();
     return moved;
   });
 }
 
-async function mergeOne(trx: Db, store: Store, merge: ModelMerge, at: string): Promise<number> {
-  {
-    const links = new RecordLinkRepository(trx);
-    const moving = await links.activeOfPerson(merge.from);
-    if (merge.from === merge.into || moving.length === 0) return 0;
-    const reason = `model run ${merge.runId}`;
-    const closed = await links.closeMany(
-      moving.map((l) => l.id),
+async function mergeOne(
+  trx: Db,
+  store: Store,
+  merge: ModelMerge,
+  at: string,
+  deferred: Deferred,
+): Promise<number> {
+  const links = new RecordLinkRepository(trx);
+  const moving = await links.activeOfPerson(merge.from);
+  if (merge.from === merge.into || moving.length === 0) return 0;
+  const reason = `model run ${merge.runId}`;
+  const closed = await links.closeReturning(
+    moving.map((l) => l.id),
+    at,
+    null,
+    reason,
+  );
+  const opened = await links.openMany(
+    store.capabilities,
+    closed.map((l) => ({
+      recordId: l.record_id,
+      personId: merge.into,
       at,
-      null,
-      reason,
-    );
-    const opened = await links.openMany(
-      store.capabilities,
-      closed.map((l) => ({
-        recordId: l.record_id,
-        personId: merge.into,
-        at,
-        by: null,
-        basis: 'model',
-        note: reason,
-      })),
-    );
-    await new TracingRepository(trx, store.capabilities).addModelLinks(
-      opened.map((l) => ({
-        link_id: l.id,
-        run_id: merge.runId,
-        model_version: merge.modelVersion,
-        matched_record: l.record_id === merge.record ? merge.matched : merge.record,
-        probability: merge.probability,
-        match_weight: merge.matchWeight,
-        explanation: l.record_id === merge.record ? JSON.stringify(merge.explanation) : null,
-      })),
-    );
-    await appendLogEntries(
-      trx,
-      [...closed, ...opened].map((row: RecordLinkTable) => linkEntry(row)),
-      at,
-    );
-    await settlePersons(trx, [merge.from, merge.into], at);
-    await new AuditRepository(trx).append(
-      {
-        actorId: null,
-        actorRole: null,
-        action: 'tracing.linked',
-        subjectType: 'person',
-        subjectId: merge.into,
-        details: { from: merge.from, moved: opened.length, probability: merge.probability, run: merge.runId },
-      },
-      at,
-    );
-    return opened.length;
+      by: null,
+      basis: 'model',
+      note: reason,
+    })),
+  );
+  for (const l of opened) {
+    deferred.modelLinks.push({
+      link_id: l.id,
+      run_id: merge.runId,
+      model_version: merge.modelVersion,
+      matched_record: l.record_id === merge.record ? merge.matched : merge.record,
+      probability: merge.probability,
+      match_weight: merge.matchWeight,
+      explanation: l.record_id === merge.record ? JSON.stringify(merge.explanation) : null,
+    });
   }
+  deferred.log.push(...closed, ...opened);
+  await settlePersons(trx, [merge.from, merge.into], at);
+  deferred.audit.push({
+    entry: {
+      actorId: null,
+      actorRole: null,
+      action: 'tracing.linked',
+      subjectType: 'person',
+      subjectId: merge.into,
+      details: { from: merge.from, moved: opened.length, probability: merge.probability, run: merge.runId },
+    },
+    at,
+  });
+  return opened.length;
 }

@@ -17,7 +17,7 @@ import type { AppContext } from '../context.js';
 import { type IdentificationService, matcherActor } from '../review/identifications.js';
 import { RegistryMatcher, recordFields } from '../review/registry-matcher.js';
 import { ReviewService } from '../review/review.js';
-import { cardsOf, evidenceNamingDetainee, matchCard } from './card-matcher.js';
+import { cardsOf, detaineeKeysNamed, evidenceNamingDetainee, matchCard } from './card-matcher.js';
 import { takeTracingLock } from './lock.js';
 import { type ModelMerge, mergeByModel } from './moves.js';
 import { type TracingPolicy, tracingPolicy } from './policy.js';
@@ -222,10 +222,16 @@ export class Tracer {
     for (const row of rows) index.add(row.id, recordFields(row));
     // Matching is the loop's long computation, on the server's own event loop: it lets requests in every sliceMs
     // (a batch of 500 against a large registry, or one full of a common name, took seconds: issue 21, Reliability 5).
+    // Candidates below the lowest probability the policy uses (a report's) are left at once: their persons need
+    // not be read.
+    const floor = Math.min(this.policy.reviewFrom, this.policy.candidatesFrom);
     const matched: { row: (typeof rows)[number]; candidates: ReturnType<typeof index.topFor> }[] = [];
     let since = performance.now();
     for (const row of rows) {
-      matched.push({ row, candidates: index.topFor(row.id, this.policy.k) });
+      matched.push({
+        row,
+        candidates: index.topFor(row.id, this.policy.k).filter((c) => c.probability >= floor),
+      });
       if (performance.now() - since > sliceMs) {
         await letRequestsIn();
         since = performance.now();
@@ -315,6 +321,10 @@ export class Tracer {
         await new ReviewService(this.store, { clock: this.ctx.clock }).propose(review)
       ).proposed;
     }
+    // Which detainee numbers of the batch a card names at all: a few queries, not two for every record.
+    const keyOf = (row: (typeof rows)[number]) =>
+      row.detainee_number ? identifierKey(row.detainee_number) : '';
+    const named = await detaineeKeysNamed(this.store.db, rows.map(keyOf).filter(Boolean));
     for (const { row, candidates } of matched) {
       if (row.kind === 'family_report') {
         summary.reportCandidates += await storeReportCandidates(
@@ -332,7 +342,8 @@ export class Tracer {
         );
       }
       // A record with a detainee number may be named on a card already labelled.
-      if (row.detainee_number) await this.cardsNaming(row.id, row.detainee_number, summary);
+      if (row.detainee_number && named.has(keyOf(row)))
+        await this.cardsNaming(row.id, row.detainee_number, summary);
     }
   }
 

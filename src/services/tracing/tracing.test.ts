@@ -205,6 +205,26 @@ describeEachDialect('the tracing loop', (store) => {
     const joined = await links.active(copy.id);
     expect(joined?.personId).toBe((await links.active(existing.id))?.personId);
     expect(joined?.basis).toBe('model');
+    // With its provenance (the pair it rests on, explained) and an audit row saying where the person went.
+    const provenance = await ctx.store.db
+      .selectFrom('model_links')
+      .selectAll()
+      .where('link_id', '=', joined?.id as string)
+      .executeTakeFirstOrThrow();
+    expect(provenance).toMatchObject({
+      matched_record: existing.id,
+      run_id: expect.stringMatching(/^loop-/),
+    });
+    expect(JSON.parse(provenance.explanation as string)).toMatchObject({ recordA: copy.id });
+    const audit = await ctx.store.db
+      .selectFrom('audit_log')
+      .select(['subject_id', 'details'])
+      .where('action', '=', 'tracing.linked')
+      .execute();
+    expect(audit).toContainEqual({
+      subject_id: joined?.personId,
+      details: expect.stringContaining('"moved":1'),
+    });
 
     const filed = await services().intake.file(
       reportInput.parse({
@@ -285,5 +305,54 @@ describeEachDialect('the tracing loop', (store) => {
       }),
     ]);
     expect(proposals[0]?.basis).toMatch(/detainee number ٤٤٢١, branch branch-215/);
+  });
+
+  it('proposes a card already labelled when the registry record it names arrives later', async () => {
+    const folder = mkdirs(ctx.dir, 'cards-first');
+    fs.writeFileSync(path.join(folder, 'body-c.jpg'), await syntheticPhoto(33, 640, 480));
+    await ingest(ctx, { paths: [folder], actor: 'documenter-1', decoder: new SharpImageDecoder() });
+    const card = (
+      await ctx.store.db
+        .selectFrom('evidence_items')
+        .select('id')
+        .where('original_name', '=', 'body-c.jpg')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const { catalogue } = services();
+    await catalogue.annotate({ evidence: card, kind: 'detainee_number', value: '7710', actor: 'd1' });
+    await catalogue.annotate({ evidence: card, kind: 'branch_number', value: '215', actor: 'd1' });
+    await services().tracing.tracer.processPending();
+    const proposed = () =>
+      ctx.store.db
+        .selectFrom('identifications')
+        .select('person_id')
+        .where('evidence_id', '=', card)
+        .execute();
+    expect(await proposed()).toEqual([]);
+    const source = await new SourceRepository(ctx.store.db).findOrCreate(
+      'synthetic branch register',
+      'registry',
+    );
+    // Synthetic: a registry line with the card's number and branch, and one with a number no card carries.
+    const [named] = await Promise.all(
+      [
+        { externalId: 'synthetic-card-2', full_name: 'وائل حسن العمر', detainee_number: '٧٧١٠' },
+        { externalId: 'synthetic-card-3', full_name: 'زياد نزار الخطيب', detainee_number: '٥٥٠٢' },
+      ].map(({ externalId, ...fields }) =>
+        services().registry.createRecord(
+          {
+            sourceId: source.id,
+            kind: 'registry_line',
+            externalId,
+            fields: { ...fields, arresting_branch: '215' },
+          },
+          null,
+        ),
+      ),
+    );
+    const traced = await services().tracing.tracer.processPending();
+    expect(traced.records).toBe(2);
+    const person = (await new RecordLinkRepository(ctx.store.db).active(named?.id as string))?.personId;
+    expect(await proposed()).toEqual([{ person_id: person }]);
   });
 });

@@ -16,7 +16,9 @@ import { ocr } from './0015-ocr.js';
 import { keyedLimits } from './0016-keyed-limits.js';
 import { totpRoles } from './0017-totp-roles.js';
 import { scannedRows } from './0019-scanned-rows.js';
-import { accountRequests } from './0020-account-requests.js';
+import { passwordResets } from './0020-password-resets.js';
+import { guardIndexes } from './0021-guard-indexes.js';
+import { accountRequests } from './0022-account-requests.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -40,6 +42,8 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0016-keyed-limits': keyedLimits(),
     '0017-totp-roles': totpRoles(),
     '0019-scanned-rows': scannedRows(),
-    '0020-account-requests': accountRequests(),
+    '0020-password-resets': passwordResets(),
+    '0021-guard-indexes': guardIndexes(),
+    '0022-account-requests': accountRequests(),
   };
 }

@@ -73,6 +73,22 @@ export class AnnotationRepository {
   }
 
   /** Annotations whose key equals the given key, optionally of one kind. */
+  /** Which of these value keys an annotation of this kind carries (500 a query). */
+  async keysAmong(valueKeys: readonly string[], kind: string): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < valueKeys.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('annotations')
+        .select('value_key')
+        .distinct()
+        .where('kind', '=', kind)
+        .where('value_key', 'in', valueKeys.slice(i, i + 500))
+        .execute();
+      for (const r of rows) if (r.value_key) found.add(r.value_key);
+    }
+    return found;
+  }
+
   async findByKey(valueKey: string, kind?: string, limit = 200): Promise<Annotation[]> {
     let q = this.db.selectFrom('annotations').selectAll().where('value_key', '=', valueKey);
     if (kind) q = q.where('kind', '=', kind);

@@ -111,6 +111,21 @@ export class BodyRepository {
   }
 
   /** Bodies whose detainee number has this key, in any branch or collection (a search, never an identity). */
+  /** Which of these detainee keys some body carries (500 a query): the tracing loop asks it for a whole batch. */
+  async detaineeKeysAmong(keys: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < keys.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('bodies')
+        .select('detainee_key')
+        .distinct()
+        .where('detainee_key', 'in', keys.slice(i, i + 500))
+        .execute();
+      for (const r of rows) if (r.detainee_key) found.add(r.detainee_key);
+    }
+    return found;
+  }
+
   async withDetaineeKey(detaineeKey: string): Promise<Body[]> {
     const rows = await this.db
       .selectFrom('bodies')

@@ -166,4 +166,39 @@ describe('athar users', () => {
       await store.close();
     }
   }, 120_000);
+
+  it('set-role changes a role in one step, even to one that reads contacts (the operator on the server)', async () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'athar-users-')), 'data');
+    const added = await runAthar([
+      'users',
+      'add',
+      'synthetic.rev',
+      '--role',
+      'reviewer',
+      '--data',
+      dir,
+      '--json',
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    const set = await runAthar(['users', 'set-role', 'synthetic.rev', 'liaison', '--data', dir, '--json']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout).user).toMatchObject({ username: 'synthetic.rev', role: 'liaison' });
+    expect((await runAthar(['users', 'set-role', 'synthetic.rev', 'boss', '--data', dir])).code).toBe(2);
+    expect((await runAthar(['users', 'set-role', 'nobody', 'liaison', '--data', dir])).code).toBe(2);
+    const store = await openStore({ kind: 'sqlite', file: path.join(dir, 'athar.db') });
+    try {
+      const rows = await store.db
+        .selectFrom('audit_log')
+        .select(['action', 'details'])
+        .where('action', 'in', ['user_updated', 'role_change_requested'])
+        .execute();
+      expect(rows.map((r) => r.action)).toEqual(['user_updated']);
+      expect(JSON.parse(rows[0]?.details ?? '{}')).toMatchObject({
+        via: 'cli',
+        role: { from: 'reviewer', to: 'liaison' },
+      });
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
 });

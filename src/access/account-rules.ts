@@ -58,5 +58,17 @@ export function resetNeedsSecondAdmin(account: {
   return reads && !(account.totpEnrolled && !account.resetTotp);
 }
 
-/** How long a password reset waits for a second admin before it lapses. */
-export const passwordResetRequestHours = 24;
+/**
+ * What a role change may not hand to one admin: `contacts:read` or `evidence:original` for an existing account that
+ * did not have it. Otherwise one admin could demote a liaison to a role that reads neither, reset that password in
+ * one step, sign in, enrol their own authenticator and promote the account back (issue 21, Security 10): the
+ * two-admin reset would be walked around. A demotion, or a change that grants neither, stays one step. A new
+ * account made with such a role stays one step too: it is a new identity, seen as such in the list and the audit,
+ * and borrows nobody's name.
+ */
+export function roleChangeNeedsSecondAdmin(from: string, to: string): boolean {
+  return secondAdminPermissions.some((p) => roleHas(to, p) && !roleHas(from, p));
+}
+
+/** How long a request (a reset or a role change) waits for a second admin before it lapses. */
+export const accountRequestHours = 24;

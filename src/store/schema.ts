@@ -62,7 +62,7 @@ export interface Database {
   ocr_proposals: OcrProposalTable;
   ocr_page_reads: OcrPageReadTable;
   ocr_rows: OcrRowTable;
-  password_reset_requests: PasswordResetRequestTable;
+  account_requests: AccountRequestTable;
 }
 
 export interface MetaTable {
@@ -702,10 +702,14 @@ export interface ReportCandidateTable {
 }
 
 /** A password reset awaiting a second admin (migration 0020; docs/access.md). */
-export interface PasswordResetRequestTable {
+export interface AccountRequestTable {
   id: string;
   user_id: string;
+  /** password_reset | role_change */
+  kind: string;
   reset_totp: number;
+  /** The role asked for (role_change); null for a reset. */
+  role: string | null;
   /** requested | approved | refused | cancelled | expired */
   status: string;
   requested_by: string;

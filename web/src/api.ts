@@ -152,12 +152,16 @@ export interface UserItem {
   lastSignInAt?: string | null;
 }
 
-/** A password reset awaiting a second admin (GET /api/password-resets). */
-export interface PasswordResetRequestItem {
+/** A password reset or role change awaiting a second admin (GET /api/account-requests). */
+export interface AccountRequestItem {
   id: string;
+  kind: 'password_reset' | 'role_change';
   userId: string;
   username: string | null;
+  /** The account's role now. */
   role: string | null;
+  /** The role asked for (a role change). */
+  toRole: string | null;
   resetTotp: boolean;
   status: string;
   requestedBy: string;

@@ -12,7 +12,9 @@ interface DataOptions {
 export function registerUsers(program: Command): void {
   const users = program
     .command('users')
-    .description('user accounts: add one, list them, end a sign-in back-off, reset a password');
+    .description(
+      'user accounts: add one, list them, end a sign-in back-off, reset a password, change a role',
+    );
 
   withJson(withDataOptions(users.command('add')))
     .description('create a user with a one-time password (printed once; changed at first sign-in)')
@@ -140,6 +142,36 @@ export function registerUsers(program: Command): void {
       printLine(`${done.user.username}: new one-time password, shown once: ${done.password}`);
       printLine(
         `  they choose their own at next sign-in${options.resetTotp ? ' and set up TOTP again' : ''}.`,
+      );
+    });
+
+  withJson(withDataOptions(users.command('set-role')))
+    .description(
+      "change a user's role in one step (their sessions and tokens end); the API asks a second admin for a role that newly reads contacts or originals",
+    )
+    .argument('<username>', 'an existing username')
+    .argument('<role>', 'admin, documenter, reviewer, liaison or investigator')
+    .action(async (username: string, role: string, options: DataOptions) => {
+      const { isRole, roles } = await import('../../access/roles.js');
+      if (!isRole(role))
+        throw new CliError(`role must be one of ${roles.join(', ')} (got ${role})`, exitCodes.usage);
+      const { withWritableData } = await import('../data-session.js');
+      const { servicesOf } = await import('../../services/index.js');
+      const { commandLine } = await import('../../access/caller.js');
+      const done = await withWritableData(configFrom(options), async (ctx) => {
+        const accounts = servicesOf(ctx).accounts;
+        const user = await accounts.userByName(username);
+        if (!user) throw new CliError(`no user ${username} (athar users list shows them)`, exitCodes.usage);
+        // The command line changes a role in one step (docs/access.md: it needs the server's shell and data folder).
+        const done = await accounts.updateUser(user.id, { role }, commandLine);
+        if (!('after' in done)) throw new CliError('the role change was not carried out', exitCodes.failure);
+        return done;
+      });
+      if (options.json) return printJson({ user: done.after });
+      printLine(
+        done.before.role === done.after.role
+          ? `${username} is already ${role}; nothing changed.`
+          : `${username}: ${done.before.role} → ${done.after.role}; their sessions and tokens ended.`,
       );
     });
 }

@@ -44,12 +44,16 @@ export const tokenView = z.object({
   revokedAt: z.string().nullable(),
 });
 
-/** A password reset awaiting a second admin (src/services/accounts/password-resets.ts): ids and names, no secret. */
-export const passwordResetRequestView = z.object({
+/** A reset or role change awaiting a second admin (src/services/accounts/account-requests.ts): ids and names, no secret. */
+export const accountRequestView = z.object({
   id: z.string(),
+  kind: z.enum(['password_reset', 'role_change']),
   userId: z.string(),
   username: z.string().nullable(),
+  /** The account's role now. */
   role: z.string().nullable(),
+  /** The role asked for (role_change); null for a reset. */
+  toRole: z.string().nullable(),
   resetTotp: z.boolean(),
   status: z.string(),
   requestedBy: z.string(),

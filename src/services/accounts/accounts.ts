@@ -2,6 +2,7 @@ import {
   minPasswordLength,
   passwordChangeLimits,
   resetNeedsSecondAdmin,
+  roleChangeNeedsSecondAdmin,
 } from '../../access/account-rules.js';
 import type { Actor } from '../../access/actor.js';
 import type { Caller } from '../../access/caller.js';
@@ -26,7 +27,7 @@ import type { AppContext } from '../context.js';
 import { isSealed } from '../keys/installation-keys.js';
 import { SignInBackoff } from '../limits/backoff.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
-import { PasswordResetRequests, type PasswordResetRequestView } from './password-resets.js';
+import { AccountRequests, type AccountRequestView, type UserChange } from './account-requests.js';
 import { TotpSeeds } from './totp-seeds.js';
 
 /** Why a sign-in failed, for the audit log; the caller learns only the refusal. */
@@ -76,15 +77,17 @@ export class AccountService {
     this.backoff = new SignInBackoff(ctx.config, () => ctx.store.db);
     this.totpSeeds = new TotpSeeds(ctx.config, () => ctx.store.db);
     this.limiter = new RateLimiter(ctx);
-    this.resets = new PasswordResetRequests(ctx, audit, {
+    this.requests = new AccountRequests(ctx, audit, {
       newPassword: () => this.newPassword(),
-      apply: (db, id, hash, resetTotp) => this.applyReset(db, id, hash, resetTotp),
+      applyReset: (db, id, hash, resetTotp) => this.applyReset(db, id, hash, resetTotp),
       afterReset: (username) => this.afterReset(username),
+      applyRoleChange: (db, id, role) => this.applyUpdate(db, id, { role }),
+      afterUpdate: (change, caller, request) => this.afterUpdate(change, caller, request),
     });
   }
 
-  /** Password resets awaiting a second admin (src/services/accounts/password-resets.ts). */
-  readonly resets: PasswordResetRequests;
+  /** Resets and role changes awaiting a second admin (src/services/accounts/account-requests.ts). */
+  readonly requests: AccountRequests;
 
   /** Keyed, epoch-aligned counters (src/services/limits/rate-limiter.ts): guesses at the current password. */
   private readonly limiter: RateLimiter;
@@ -490,46 +493,105 @@ export class AccountService {
   /**
    * Changes a user's role, state or TOTP requirement. Disabling, a new role or a new TOTP requirement ends every
    * session and revokes every token of the user (re-enabling brings none back; a new role's power is not
-   * inherited by credentials made under the old one). Refused when it would leave no admin who can sign in.
+   * inherited by credentials made under the old one). Refused when it would leave no admin who can sign in. From
+   * the API, a role that gives the account contacts or originals it could not read is only asked for: a second
+   * admin carries it out (`requests`; docs/access.md "Account changes by two admins"). The command line
+   * (`athar users set-role`) is the operator's one-step path, as for resets.
    */
-  async updateUser(id: string, patch: UserPatch, caller: Caller): Promise<{ before: User; after: User }> {
+  async updateUser(
+    id: string,
+    patch: UserPatch,
+    caller: Caller,
+  ): Promise<{ before: User; after: User } | { request: AccountRequestView }> {
     if (patch.role !== undefined && !isRole(patch.role)) {
       throw new DomainError('invalid', `no role ${patch.role}`, { field: 'role' });
     }
+    // Decided on the row as read in the transaction that writes it: a role changed meanwhile cannot slip past.
+    const gated = (before: User) =>
+      patch.role !== undefined &&
+      caller.channel !== 'cli' &&
+      roleChangeNeedsSecondAdmin(before.role, patch.role);
     // Counted again once committed: a session read meanwhile saw the old row (session-cache.ts).
-    const changed = await this.store
-      .transaction(async (trx) => {
-        const users = new UserRepository(trx);
-        const before = await users.findById(id);
-        if (!before) throw new DomainError('not_found', `no user ${id}`);
-        const activeAdmin = before.role === 'admin' && !before.disabled;
-        const staysActiveAdmin =
-          (patch.role ?? before.role) === 'admin' && !(patch.disabled ?? before.disabled);
-        if (activeAdmin && !staysActiveAdmin && (await users.countActiveAdmins(id)) === 0) {
-          throw new DomainError(
-            'conflict',
-            'this is the last admin who can sign in; make another admin first',
-            { field: patch.disabled ? 'disabled' : 'role' },
-          );
-        }
-        // A role that must use TOTP (ATHAR_TOTP_ROLES) brings the requirement, and it cannot be lifted.
-        const role = patch.role ?? before.role;
-        const effective = { ...patch };
-        if (this.mustUseTotp(role)) {
-          if (patch.totpRequired === false) throw this.totpRuleError(role);
-          if (!before.totpRequired) effective.totpRequired = true;
-        }
-        await users.update(id, effective);
-        const after = (await users.findById(id)) as User;
-        const ends =
-          (after.disabled && !before.disabled) ||
-          after.role !== before.role ||
-          (after.totpRequired && !before.totpRequired);
-        const ended = ends ? await new CredentialRepository(trx).endCredentialsOf(id, this.iso()) : undefined;
-        return { before, after, ended };
-      })
+    const outcome = await this.store
+      .transaction((trx) => this.applyUpdate(trx, id, patch, gated))
       .finally(credentialsChanged);
-    const { before, after, ended } = changed;
+    if ('ask' in outcome) {
+      const others = Object.entries(patch).filter(([k, v]) => k !== 'role' && v !== undefined);
+      if (others.length > 0) {
+        // One request is one change: what else was sent would otherwise be done now, or wait unseen.
+        throw new DomainError(
+          'invalid',
+          'change this role on its own: it waits for a second admin; send the other changes separately',
+          { field: 'role' },
+        );
+      }
+      if (!caller.actor)
+        throw new DomainError('forbidden', 'a role change is asked for by a signed-in admin');
+      const request = await this.requests.requestRoleChange(outcome.ask, patch.role as string, {
+        ...caller,
+        actor: caller.actor,
+      });
+      return { request };
+    }
+    await this.afterUpdate(outcome, caller);
+    return { before: outcome.before, after: outcome.after };
+  }
+
+  /** The change itself, in the caller's transaction: one step, or a role change a second admin approved. */
+  private async applyUpdate(db: Db, id: string, patch: UserPatch): Promise<UserChange>;
+  private async applyUpdate(
+    db: Db,
+    id: string,
+    patch: UserPatch,
+    gated: (before: User) => boolean,
+  ): Promise<UserChange | { ask: User }>;
+  private async applyUpdate(
+    db: Db,
+    id: string,
+    patch: UserPatch,
+    gated?: (before: User) => boolean,
+  ): Promise<UserChange | { ask: User }> {
+    const users = new UserRepository(db);
+    const before = await users.findById(id);
+    if (!before) throw new DomainError('not_found', `no user ${id}`);
+    // A role that needs a second admin is not written here: the caller asks for it.
+    if (gated?.(before)) return { ask: before };
+    const activeAdmin = before.role === 'admin' && !before.disabled;
+    const staysActiveAdmin = (patch.role ?? before.role) === 'admin' && !(patch.disabled ?? before.disabled);
+    if (activeAdmin && !staysActiveAdmin && (await users.countActiveAdmins(id)) === 0) {
+      throw new DomainError('conflict', 'this is the last admin who can sign in; make another admin first', {
+        field: patch.disabled ? 'disabled' : 'role',
+      });
+    }
+    // A role that must use TOTP (ATHAR_TOTP_ROLES) brings the requirement, and it cannot be lifted.
+    const role = patch.role ?? before.role;
+    const effective = { ...patch };
+    if (this.mustUseTotp(role)) {
+      if (patch.totpRequired === false) throw this.totpRuleError(role);
+      if (!before.totpRequired) effective.totpRequired = true;
+    }
+    if (!(await users.update(id, effective, patch.role !== undefined ? before.role : undefined))) {
+      throw new DomainError(
+        'conflict',
+        `the role of ${before.username} changed meanwhile; look again and retry`,
+        {
+          field: 'role',
+        },
+      );
+    }
+    const after = (await users.findById(id)) as User;
+    const ends =
+      (after.disabled && !before.disabled) ||
+      after.role !== before.role ||
+      (after.totpRequired && !before.totpRequired);
+    const ended = ends ? await new CredentialRepository(db).endCredentialsOf(id, this.iso()) : undefined;
+    return { before, after, ended };
+  }
+
+  /** The audit row of a user change; `request` names the approved request it carried out. */
+  private async afterUpdate(change: UserChange, caller: Caller, request?: string): Promise<void> {
+    credentialsChanged();
+    const { before, after, ended } = change;
     // What changed, without personal data: a display name is reported as changed, not quoted.
     const changes: Record<string, unknown> = {};
     if (before.role !== after.role) changes.role = { from: before.role, to: after.role };
@@ -540,30 +602,31 @@ export class AccountService {
       action: 'user_updated',
       subjectType: 'user',
       subjectId: after.id,
-      details: { ...changes, ...(ended ?? {}) },
+      details: { ...changes, ...(ended ?? {}), ...(request ? { request } : {}) },
     });
-    return { before, after };
   }
 
   /**
    * A new one-time password for a user who lost theirs: the username's back-off ends, every session ends and
    * every token is revoked, and with `resetTotp` the authenticator must be enrolled again. From the API, a reset
    * that would leave a reader of contacts or originals with no enrolled authenticator is only asked for: a second
-   * admin carries it out (`resets`; docs/access.md "Password resets by two admins"). The command line is the
+   * admin carries it out (`requests`; docs/access.md "Account changes by two admins"). The command line is the
    * operator's one-step path: it needs the server's shell and data folder, which hold every key anyway.
    */
   async resetPassword(
     id: string,
     options: { resetTotp?: boolean },
     caller: Caller,
-  ): Promise<{ password: string } | { request: PasswordResetRequestView }> {
+  ): Promise<{ password: string } | { request: AccountRequestView }> {
     const resetTotp = options.resetTotp === true;
     const user = await this.users.findById(id);
     if (!user) throw new DomainError('not_found', `no user ${id}`);
     if (caller.channel !== 'cli' && resetNeedsSecondAdmin({ ...user, resetTotp })) {
       if (!caller.actor)
         throw new DomainError('forbidden', 'a password reset is asked for by a signed-in admin');
-      return { request: await this.resets.request(user, resetTotp, { ...caller, actor: caller.actor }) };
+      return {
+        request: await this.requests.requestReset(user, resetTotp, { ...caller, actor: caller.actor }),
+      };
     }
     const { password, hash } = await this.newPassword();
     const done = await this.store.transaction((trx) => this.applyReset(trx, id, hash, resetTotp));

@@ -18,6 +18,7 @@ import { totpRoles } from './0017-totp-roles.js';
 import { scannedRows } from './0019-scanned-rows.js';
 import { passwordResets } from './0020-password-resets.js';
 import { guardIndexes } from './0021-guard-indexes.js';
+import { accountRequests } from './0022-account-requests.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -43,5 +44,6 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0019-scanned-rows': scannedRows(),
     '0020-password-resets': passwordResets(),
     '0021-guard-indexes': guardIndexes(),
+    '0022-account-requests': accountRequests(),
   };
 }

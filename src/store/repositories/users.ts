@@ -137,16 +137,23 @@ export class UserRepository {
     credentialsChanged();
   }
 
-  async update(id: string, patch: UserPatch): Promise<void> {
+  /**
+   * Writes a change; with `fromRole`, only while the account still has that role (false when it no longer had it):
+   * a role decided on as read must not land on a role changed meanwhile.
+   */
+  async update(id: string, patch: UserPatch, fromRole?: string): Promise<boolean> {
     const set: Partial<UserTable> = {};
     if (patch.role !== undefined) set.role = patch.role;
     if (patch.disabled !== undefined) set.disabled = patch.disabled ? 1 : 0;
     if (patch.totpRequired !== undefined) set.totp_required = patch.totpRequired ? 1 : 0;
     if (patch.displayName !== undefined) set.display_name = patch.displayName;
-    if (Object.keys(set).length === 0) return;
+    if (Object.keys(set).length === 0) return true;
     credentialsChanged();
-    await this.db.updateTable('users').set(set).where('id', '=', id).execute();
+    let q = this.db.updateTable('users').set(set).where('id', '=', id);
+    if (fromRole !== undefined) q = q.where('role', '=', fromRole);
+    const result = await q.executeTakeFirst();
     credentialsChanged();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /** Admins who can still sign in, leaving one out (the one about to change). */

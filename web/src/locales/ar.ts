@@ -483,9 +483,19 @@ export const ar: Record<string, string> = {
     'إعادة التعيين التي تترك مسؤول تواصل مع العائلات أو محققاً بلا تطبيق مصادقة مُعدّ تحتاج إلى مدير نظام ثانٍ: وإلا استطاع من يحمل كلمة المرور لمرة واحدة أن يدخل باسم ذلك الشخص، ويُعدّ تطبيقه هو، ويقرأ بيانات تواصل العائلات أو أصول الأدلة باسمه. مدير النظام الذي يوافق هو من يتسلّم كلمة المرور لمرة واحدة.',
   'Another administrator must approve this reset, and there is no other administrator who can sign in. Make a second administrator, or reset the password on the server itself with this command:':
     'يجب أن يوافق مدير نظام آخر على إعادة التعيين هذه، ولا يوجد مدير نظام آخر يستطيع الدخول. أنشئ مدير نظام ثانياً، أو أعد تعيين كلمة المرور على الخادم نفسه بهذا الأمر:',
-  'The reset was asked for. Another administrator must approve it under “Password resets awaiting a second administrator”.':
-    'طُلبت إعادة التعيين. يجب أن يوافق عليها مدير نظام آخر في «إعادات تعيين كلمات المرور بانتظار مدير نظام ثانٍ».',
-  'Password resets awaiting a second administrator': 'إعادات تعيين كلمات المرور بانتظار مدير نظام ثانٍ',
+  'The reset was asked for. Another administrator must approve it under “Account changes awaiting a second administrator”.':
+    'طُلبت إعادة التعيين. يجب أن يوافق عليها مدير نظام آخر في «تغييرات الحسابات بانتظار مدير نظام ثانٍ».',
+  'The role change was asked for. Another administrator must approve it under “Account changes awaiting a second administrator”.':
+    'طُلب تغيير الدور. يجب أن يوافق عليه مدير نظام آخر في «تغييرات الحسابات بانتظار مدير نظام ثانٍ».',
+  'Making an existing account a family liaison or an investigator needs a second administrator too: otherwise one administrator could lower its role, reset its password in one step and raise the role again.':
+    'وجعل حساب قائم مسؤول تواصل مع العائلات أو محققاً يحتاج أيضاً إلى مدير نظام ثانٍ: وإلا استطاع مدير نظام واحد أن يخفض دوره، ويعيد تعيين كلمة مروره بخطوة واحدة، ثم يرفع دوره من جديد.',
+  'Another administrator must approve this role, which reads contact details or originals the account could not read before, and there is no other administrator who can sign in. Make a second administrator, or change the role on the server itself with this command:':
+    'يجب أن يوافق مدير نظام آخر على هذا الدور، فهو يقرأ بيانات تواصل أو أصولاً لم يكن الحساب يقرؤها من قبل، ولا يوجد مدير نظام آخر يستطيع الدخول. أنشئ مدير نظام ثانياً، أو غيّر الدور على الخادم نفسه بهذا الأمر:',
+  'Account changes awaiting a second administrator': 'تغييرات الحسابات بانتظار مدير نظام ثانٍ',
+  'Change asked for': 'التغيير المطلوب',
+  'A password reset': 'إعادة تعيين كلمة المرور',
+  'Role: {{role}}': 'الدور: {{role}}',
+  'Approve the role change': 'وافق على تغيير الدور',
   'Asked by': 'طلبها',
   Lapses: 'تنتهي صلاحيتها',
   Decision: 'القرار',

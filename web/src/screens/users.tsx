@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api, type PasswordResetRequestItem, type UserItem } from '../api.js';
+import { type AccountRequestItem, ApiError, api, type UserItem } from '../api.js';
 import { ErrorNote, Loading, useFormatDate, useLoad } from '../components/common.js';
 import { msg, roleLabel, roles } from '../lib/index.js';
 import { useSession } from '../session.js';
@@ -39,13 +39,16 @@ function LastAdminNote({ error }: { error: unknown }) {
   );
 }
 
-/** Why a reset waits for a second admin: said where the reset is asked for and where it is decided. */
+/** Why a reset or a role change waits for a second admin: said where it is asked for and where it is decided. */
 function SecondAdminWhy() {
   const { t } = useTranslation();
   return (
     <p className="muted">
       {t(
         'A reset that would leave a family liaison or an investigator without a set-up authenticator app needs a second administrator: whoever holds the one-time password could otherwise sign in as that person, set up their own app and read families’ contact details or evidence originals in their name. The administrator who approves receives the one-time password.',
+      )}{' '}
+      {t(
+        'Making an existing account a family liaison or an investigator needs a second administrator too: otherwise one administrator could lower its role, reset its password in one step and raise the role again.',
       )}
     </p>
   );
@@ -60,6 +63,19 @@ function ResetNote({ error }: { error: unknown }) {
     !/second admin is needed/.test(error.problem.detail ?? '')
   )
     return <LastAdminNote error={error} />;
+  if (/set-role/.test(error.problem.detail ?? ''))
+    return (
+      <div className="error-note" role="alert" data-second-admin-needed>
+        <p>
+          {t(
+            'Another administrator must approve this role, which reads contact details or originals the account could not read before, and there is no other administrator who can sign in. Make a second administrator, or change the role on the server itself with this command:',
+          )}
+        </p>
+        <p dir="ltr" className="code">
+          athar users set-role USERNAME ROLE
+        </p>
+      </div>
+    );
   return (
     <div className="error-note" role="alert" data-second-admin-needed>
       <p>
@@ -164,15 +180,25 @@ function ManageUser({ user, onChanged }: { user: UserItem; onChanged: () => void
   const [resetTotp, setResetTotp] = useState(false);
   const [password, setPassword] = useState<string | null>(null);
   const [asked, setAsked] = useState(false);
+  const [roleAsked, setRoleAsked] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
 
   async function patch(body: Record<string, unknown>, done: string) {
     setError(null);
     setSaved(null);
+    setRoleAsked(false);
     try {
-      await api.patch(`/api/users/${encodeURIComponent(user.id)}`, body);
-      setSaved(done);
+      const answer = await api.patch<{ user: UserItem } | { request: AccountRequestItem }>(
+        `/api/users/${encodeURIComponent(user.id)}`,
+        body,
+      );
+      // A role that newly reads contacts or originals waits for a second admin (202).
+      if ('request' in answer) {
+        setRoleAsked(true);
+        // The account keeps its role until another admin approves: the choice shows what it is.
+        setRole(user.role);
+      } else setSaved(done);
       onChanged();
     } catch (err) {
       setError(err);
@@ -184,7 +210,7 @@ function ManageUser({ user, onChanged }: { user: UserItem; onChanged: () => void
     setSaved(null);
     setAsked(false);
     try {
-      const answer = await api.post<{ password: string } | { request: PasswordResetRequestItem }>(
+      const answer = await api.post<{ password: string } | { request: AccountRequestItem }>(
         `/api/users/${encodeURIComponent(user.id)}/password-reset`,
         { resetTotp },
       );
@@ -266,7 +292,17 @@ function ManageUser({ user, onChanged }: { user: UserItem; onChanged: () => void
         <div role="status" className="receipt" data-reset-requested>
           <p>
             {t(
-              'The reset was asked for. Another administrator must approve it under “Password resets awaiting a second administrator”.',
+              'The reset was asked for. Another administrator must approve it under “Account changes awaiting a second administrator”.',
+            )}
+          </p>
+          <SecondAdminWhy />
+        </div>
+      )}
+      {roleAsked && (
+        <div role="status" className="receipt" data-role-change-requested>
+          <p>
+            {t(
+              'The role change was asked for. Another administrator must approve it under “Account changes awaiting a second administrator”.',
             )}
           </p>
           <SecondAdminWhy />
@@ -277,24 +313,27 @@ function ManageUser({ user, onChanged }: { user: UserItem; onChanged: () => void
   );
 }
 
-/** Resets awaiting a second admin: the one who asked may cancel; any other admin approves or refuses. */
-function PendingResets({ items, onChanged }: { items: PasswordResetRequestItem[]; onChanged: () => void }) {
+/** Resets and role changes awaiting a second admin: the one who asked may cancel; any other admin decides. */
+function PendingRequests({ items, onChanged }: { items: AccountRequestItem[]; onChanged: () => void }) {
   const { t } = useTranslation();
   const formatDate = useFormatDate();
   const { session } = useSession();
   const [shown, setShown] = useState<{ username: string; password: string } | null>(null);
+  const [roleChanged, setRoleChanged] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
-  async function act(r: PasswordResetRequestItem, verb: 'approve' | 'refuse' | 'cancel') {
+  async function act(r: AccountRequestItem, verb: 'approve' | 'refuse' | 'cancel') {
     setError(null);
     setShown(null);
-    const at = `/api/password-resets/${encodeURIComponent(r.id)}`;
+    setRoleChanged(false);
+    const at = `/api/account-requests/${encodeURIComponent(r.id)}`;
     try {
       if (verb === 'cancel') await api.delete(at);
       else if (verb === 'refuse') await api.post(`${at}/refuse`, {});
       else {
-        const answer = await api.post<{ password: string }>(`${at}/approve`, {});
-        setShown({ username: r.username ?? r.userId, password: answer.password });
+        const answer = await api.post<{ password?: string }>(`${at}/approve`, {});
+        if (answer.password) setShown({ username: r.username ?? r.userId, password: answer.password });
+        else setRoleChanged(true);
       }
       onChanged();
     } catch (err) {
@@ -302,10 +341,10 @@ function PendingResets({ items, onChanged }: { items: PasswordResetRequestItem[]
     }
   }
 
-  if (items.length === 0 && !shown && !error) return null;
+  if (items.length === 0 && !shown && !roleChanged && !error) return null;
   return (
-    <section aria-labelledby="pending-resets" data-pending-resets>
-      <h2 id="pending-resets">{t('Password resets awaiting a second administrator')}</h2>
+    <section aria-labelledby="pending-requests" data-pending-requests>
+      <h2 id="pending-requests">{t('Account changes awaiting a second administrator')}</h2>
       <SecondAdminWhy />
       {items.length > 0 && (
         <div className="table-scroll">
@@ -314,6 +353,7 @@ function PendingResets({ items, onChanged }: { items: PasswordResetRequestItem[]
               <tr>
                 <th scope="col">{t('User name')}</th>
                 <th scope="col">{t('Role')}</th>
+                <th scope="col">{t('Change asked for')}</th>
                 <th scope="col">{t('Asked by')}</th>
                 <th scope="col">{t('Lapses')}</th>
                 <th scope="col">{t('Decision')}</th>
@@ -321,12 +361,21 @@ function PendingResets({ items, onChanged }: { items: PasswordResetRequestItem[]
             </thead>
             <tbody>
               {items.map((r) => (
-                <tr key={r.id} data-reset-for={r.username ?? r.userId}>
+                <tr key={r.id} data-request-for={r.username ?? r.userId} data-request-kind={r.kind}>
                   <th scope="row">
                     <bdi dir="ltr">{r.username ?? r.userId}</bdi>
-                    {r.resetTotp && <span className="muted block">{t('and the authenticator app')}</span>}
                   </th>
                   <td>{r.role ? t(roleLabel(r.role)) : ''}</td>
+                  <td>
+                    {r.kind === 'role_change' ? (
+                      t('Role: {{role}}', { role: t(roleLabel(r.toRole ?? '')) })
+                    ) : (
+                      <>
+                        {t('A password reset')}
+                        {r.resetTotp && <span className="muted block">{t('and the authenticator app')}</span>}
+                      </>
+                    )}
+                  </td>
                   <td>
                     <bdi dir="auto">{r.requestedByName ?? r.requestedBy}</bdi>
                     <span className="muted block">{formatDate(r.requestedAt)}</span>
@@ -343,7 +392,9 @@ function PendingResets({ items, onChanged }: { items: PasswordResetRequestItem[]
                     ) : (
                       <div className="buttons">
                         <button type="button" onClick={() => void act(r, 'approve')}>
-                          {t('Approve and show the password')}
+                          {r.kind === 'role_change'
+                            ? t('Approve the role change')
+                            : t('Approve and show the password')}
                         </button>
                         <button type="button" className="secondary" onClick={() => void act(r, 'refuse')}>
                           {t('Refuse')}
@@ -357,7 +408,12 @@ function PendingResets({ items, onChanged }: { items: PasswordResetRequestItem[]
           </table>
         </div>
       )}
-      <ErrorNote error={error} />
+      <LastAdminNote error={error} />
+      {roleChanged && (
+        <p role="status" className="ok">
+          {t('The role was changed.')}
+        </p>
+      )}
       {shown && <OneTimePassword {...shown} />}
     </section>
   );
@@ -372,7 +428,7 @@ export function UsersScreen() {
     loading,
     reload: reloadUsers,
   } = useLoad(() => api.get<{ items: UserItem[] }>('/api/users'), []);
-  const pending = useLoad(() => api.get<{ items: PasswordResetRequestItem[] }>('/api/password-resets'), []);
+  const pending = useLoad(() => api.get<{ items: AccountRequestItem[] }>('/api/account-requests'), []);
   const reload = () => {
     reloadUsers();
     pending.reload();
@@ -382,7 +438,7 @@ export function UsersScreen() {
       <h1 tabIndex={-1}>{t('Users')}</h1>
       <AddUser onAdded={reload} />
       <ErrorNote error={pending.error} />
-      {pending.data && <PendingResets items={pending.data.items} onChanged={reload} />}
+      {pending.data && <PendingRequests items={pending.data.items} onChanged={reload} />}
       <h2>{t('Accounts')}</h2>
       {loading && !data && <Loading />}
       <ErrorNote error={error} />

@@ -5,7 +5,7 @@ import type { Services } from '../../../services/index.js';
 import { callerOf } from '../../access.js';
 import type { App } from '../../app.js';
 import {
-  passwordResetRequestView,
+  accountRequestView,
   presentToken,
   presentUser,
   tokenView,
@@ -17,7 +17,7 @@ const id = z.object({ id: z.string().min(1).max(100) });
 const idAndToken = id.extend({ tokenId: z.string().min(1).max(100) });
 const tags = ['access'];
 
-/** User administration (admins): accounts, roles, disabling, password resets; every change audited. */
+/** User administration (admins): accounts, roles, disabling, password resets, requests; every change audited. */
 export async function userRoutes(app: App, services: Services): Promise<void> {
   const { accounts } = services;
 
@@ -61,7 +61,8 @@ export async function userRoutes(app: App, services: Services): Promise<void> {
     {
       config: { access: 'users:manage' },
       schema: {
-        summary: "Change a user's role, display name, TOTP requirement or disable them",
+        summary:
+          "Change a user's role, display name, TOTP requirement or disable them; 202 when a role that newly reads contacts or originals must be approved by a second admin",
         tags,
         params: id,
         body: z.object({
@@ -70,12 +71,17 @@ export async function userRoutes(app: App, services: Services): Promise<void> {
           totpRequired: z.boolean().optional(),
           displayName: z.string().trim().min(1).max(200).nullable().optional(),
         }),
-        response: { 200: z.object({ user: userView }) },
+        response: {
+          200: z.object({ user: userView }),
+          202: z.object({ request: accountRequestView }),
+        },
       },
     },
-    async (request) => {
-      const { after } = await accounts.updateUser(request.params.id, request.body, callerOf(request));
-      return { user: presentUser(after) };
+    async (request, reply) => {
+      const done = await accounts.updateUser(request.params.id, request.body, callerOf(request));
+      // A role that newly reads contacts or originals waits for a second admin.
+      if ('request' in done) return reply.status(202).send(done);
+      return { user: presentUser(done.after) };
     },
   );
 
@@ -91,7 +97,7 @@ export async function userRoutes(app: App, services: Services): Promise<void> {
         body: z.object({ resetTotp: z.boolean().optional() }).optional(),
         response: {
           200: z.object({ password: z.string() }),
-          202: z.object({ request: passwordResetRequestView }),
+          202: z.object({ request: accountRequestView }),
         },
       },
     },
@@ -104,55 +110,55 @@ export async function userRoutes(app: App, services: Services): Promise<void> {
   );
 
   app.get(
-    '/api/password-resets',
+    '/api/account-requests',
     {
       config: { access: 'users:manage' },
       schema: {
-        summary: 'Password resets awaiting a second admin',
+        summary: 'Password resets and role changes awaiting a second admin',
         tags,
-        response: { 200: z.object({ items: z.array(passwordResetRequestView) }) },
+        response: { 200: z.object({ items: z.array(accountRequestView) }) },
       },
     },
-    async () => ({ items: await accounts.resets.awaiting() }),
+    async () => ({ items: await accounts.requests.awaiting() }),
   );
 
   app.post(
-    '/api/password-resets/:id/approve',
+    '/api/account-requests/:id/approve',
     {
       config: { access: 'users:manage' },
       schema: {
         summary:
-          "Approve another admin's password reset: it happens now; answers the one-time password, shown once",
+          "Approve another admin's request: it happens now; a reset answers the one-time password, shown once",
         tags,
         params: id,
-        response: { 200: z.object({ password: z.string(), request: passwordResetRequestView }) },
+        response: { 200: z.object({ password: z.string().optional(), request: accountRequestView }) },
       },
     },
-    async (request) => accounts.resets.approve(request.params.id, signedIn(request)),
+    async (request) => accounts.requests.approve(request.params.id, signedIn(request)),
   );
 
   app.post(
-    '/api/password-resets/:id/refuse',
+    '/api/account-requests/:id/refuse',
     {
       config: { access: 'users:manage' },
       schema: {
-        summary: "Refuse another admin's password reset: the account is left as it is",
+        summary: "Refuse another admin's request: the account is left as it is",
         tags,
         params: id,
-        response: { 200: z.object({ request: passwordResetRequestView }) },
+        response: { 200: z.object({ request: accountRequestView }) },
       },
     },
-    async (request) => ({ request: await accounts.resets.refuse(request.params.id, signedIn(request)) }),
+    async (request) => ({ request: await accounts.requests.refuse(request.params.id, signedIn(request)) }),
   );
 
   app.delete(
-    '/api/password-resets/:id',
+    '/api/account-requests/:id',
     {
       config: { access: 'users:manage' },
-      schema: { summary: 'Cancel a password reset you asked for', tags, params: id },
+      schema: { summary: 'Cancel a request (a reset or a role change) you asked for', tags, params: id },
     },
     async (request, reply) => {
-      await accounts.resets.cancel(request.params.id, signedIn(request));
+      await accounts.requests.cancel(request.params.id, signedIn(request));
       return reply.status(204).send();
     },
   );

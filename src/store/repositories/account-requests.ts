@@ -1,24 +1,24 @@
-import type { PasswordResetRequestTable } from '../schema.js';
+import type { AccountRequestTable } from '../schema.js';
 import type { Db } from '../store.js';
 
-export type PasswordResetRequestRow = PasswordResetRequestTable;
+export type AccountRequestRow = AccountRequestTable;
 
-/** Password resets awaiting a second admin, and what became of them (docs/access.md). */
-export class PasswordResetRepository {
+/** Account changes awaiting a second admin (resets, role changes), and what became of them (docs/access.md). */
+export class AccountRequestRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: PasswordResetRequestRow): Promise<void> {
-    await this.db.insertInto('password_reset_requests').values(row).execute();
+  async insert(row: AccountRequestRow): Promise<void> {
+    await this.db.insertInto('account_requests').values(row).execute();
   }
 
-  async get(id: string): Promise<PasswordResetRequestRow | undefined> {
-    return this.db.selectFrom('password_reset_requests').selectAll().where('id', '=', id).executeTakeFirst();
+  async get(id: string): Promise<AccountRequestRow | undefined> {
+    return this.db.selectFrom('account_requests').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   /** The request awaiting a decision about this user, if any. */
-  async awaitingFor(userId: string): Promise<PasswordResetRequestRow | undefined> {
+  async awaitingFor(userId: string): Promise<AccountRequestRow | undefined> {
     return this.db
-      .selectFrom('password_reset_requests')
+      .selectFrom('account_requests')
       .selectAll()
       .where('user_id', '=', userId)
       .where('status', '=', 'requested')
@@ -26,9 +26,9 @@ export class PasswordResetRepository {
   }
 
   /** Every request awaiting a decision, oldest first. */
-  async awaiting(): Promise<PasswordResetRequestRow[]> {
+  async awaiting(): Promise<AccountRequestRow[]> {
     return this.db
-      .selectFrom('password_reset_requests')
+      .selectFrom('account_requests')
       .selectAll()
       .where('status', '=', 'requested')
       .orderBy('requested_at')
@@ -37,9 +37,9 @@ export class PasswordResetRepository {
   }
 
   /** Requests awaiting a decision past their time. */
-  async expiredBy(nowIso: string): Promise<PasswordResetRequestRow[]> {
+  async expiredBy(nowIso: string): Promise<AccountRequestRow[]> {
     return this.db
-      .selectFrom('password_reset_requests')
+      .selectFrom('account_requests')
       .selectAll()
       .where('status', '=', 'requested')
       .where('expires_at', '<=', nowIso)
@@ -49,10 +49,10 @@ export class PasswordResetRepository {
   /** Settles a request still awaiting a decision; false when it no longer was (decided, cancelled, expired). */
   async settle(
     id: string,
-    patch: Pick<PasswordResetRequestRow, 'status' | 'decided_at'> & { decided_by: string | null },
+    patch: Pick<AccountRequestRow, 'status' | 'decided_at'> & { decided_by: string | null },
   ): Promise<boolean> {
     const result = await this.db
-      .updateTable('password_reset_requests')
+      .updateTable('account_requests')
       .set(patch)
       .where('id', '=', id)
       .where('status', '=', 'requested')

@@ -120,6 +120,11 @@ export interface ExportMeta {
   purpose: string | null;
   /** The repository's domain: PFIF record ids are `<domain>/<kind>.<id>`. */
   domain: string;
+  /**
+   * Every row holds exactly the kind's columns, in order, null where empty (a records export's rows do): JSON then
+   * writes the row as it is instead of copying it first (a sixth of a million-record JSON export's time).
+   */
+  exactRows?: boolean;
 }
 
 /** A claim of a PFIF status kind as a PFIF note (others are not PFIF's business). */
@@ -193,11 +198,13 @@ export function encoderFor(format: ExportFormat, meta: ExportMeta): ExportEncode
       head: () =>
         `{"format":"athar-export","version":1,"kind":${JSON.stringify(meta.kind)},"exportedAt":${JSON.stringify(meta.exportedAt)},"purpose":${JSON.stringify(meta.purpose)},"items":[\n`,
       separator: ',\n',
-      item: (row) => {
-        const obj: Record<string, unknown> = {};
-        for (const c of columns) obj[c] = row[c] ?? null;
-        return JSON.stringify(obj);
-      },
+      item: meta.exactRows
+        ? (row) => JSON.stringify(row)
+        : (row) => {
+            const obj: Record<string, unknown> = {};
+            for (const c of columns) obj[c] = row[c] ?? null;
+            return JSON.stringify(obj);
+          },
       tail: () => '\n]}\n',
     };
   }

@@ -354,7 +354,13 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
     (await db.selectFrom('meta').select('value').where('key', '=', 'ledger.vkey').executeTakeFirst())?.value
       .split('/')[0]
       ?.split('+')[0] ?? 'athar.localhost';
-  const meta: ExportMeta = { kind: request.kind, exportedAt, purpose, domain };
+  const meta: ExportMeta = {
+    kind: request.kind,
+    exportedAt,
+    purpose,
+    domain,
+    exactRows: request.kind === 'records',
+  };
   const encoder: ExportEncoder = (() => {
     try {
       return encoderFor(request.format, meta);

@@ -147,7 +147,10 @@ async function claimsBetween(db: Db, first: string, last: string): Promise<Map<s
 
 const text = (v: unknown) => (v === null || v === undefined ? null : (v as string));
 
-/** One record's export row straight from its array (one object per row, no intermediate copy). */
+/**
+ * One record's export row straight from its array (one object per row, no intermediate copy): exactly the records
+ * export's columns, in their order, null where empty — the JSON encoder writes it as it is (ExportMeta.exactRows).
+ */
 function toExportRow(a: unknown[], context: RecordPageContext, persons: Map<string, string>): ExportRow {
   const id = a[at.id] as string;
   const source = a[at.source_id] as string;

@@ -27,7 +27,7 @@ export interface ExportRange extends ExportSpan {
 }
 
 export type ExportMessage =
-  | { range: number; text: string; exported: number; withheld: number }
+  | { range: number; bytes: Uint8Array; exported: number; withheld: number }
   | { range: number; done: true }
   | { error: string };
 
@@ -36,6 +36,7 @@ const port = parentPort;
 if (!port) throw new Error('export-worker runs as a worker thread');
 const store = await openStore(job.database, { migrate: false, readOnly: true });
 const encoder = encoderFor(job.format, job.meta);
+const utf8 = new TextEncoder();
 const context: RecordPageContext = {
   ...job.context,
   allowed: new Set(job.context.allowed),
@@ -56,12 +57,17 @@ port.on('message', (task: ExportRange | 'close') => {
           after === null ? { from: task.from, before: task.before } : { after, before: task.before };
         const page = await encodeRecordPage(store, encoder, context, start, job.pageSize);
         if (page.read === 0) break;
-        port.postMessage({
-          range: task.range,
-          text: page.text,
-          exported: page.exported,
-          withheld: page.withheld,
-        } satisfies ExportMessage);
+        // Encoded here and handed over (transferred, not copied): the main thread only writes.
+        const bytes = utf8.encode(page.text);
+        port.postMessage(
+          {
+            range: task.range,
+            bytes,
+            exported: page.exported,
+            withheld: page.withheld,
+          } satisfies ExportMessage,
+          [bytes.buffer],
+        );
         after = page.last;
         if (page.read < job.pageSize) break;
       }

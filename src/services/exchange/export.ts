@@ -62,7 +62,7 @@ export class ExportError extends Error {
   }
 }
 
-/** Buffered writes with back-pressure: one write per MiB. */
+/** Buffered writes with back-pressure: text in writes of a MiB or more, a worker's encoded pages as they come. */
 class TextSink {
   private readonly stream: fs.WriteStream;
   private parts: string[] = [];
@@ -82,21 +82,33 @@ class TextSink {
     if (text === '') return;
     await this.push(this.items++ === 0 && separator !== '' ? text.slice(separator.length) : text);
   }
+  /** Items already encoded (a worker thread's page, UTF-8, each item preceded by an ASCII separator). */
+  async pushItemBytes(bytes: Uint8Array, separator: string): Promise<void> {
+    if (bytes.length === 0) return;
+    const chunk = this.items++ === 0 && separator !== '' ? bytes.subarray(separator.length) : bytes;
+    await this.flush();
+    await this.write(chunk);
+  }
   async push(text: string): Promise<void> {
     this.parts.push(text);
     this.size += text.length;
     if (this.size >= 1 << 20) await this.flush();
   }
   private async flush(): Promise<void> {
-    if (this.failure) throw this.failure;
+    if (this.parts.length === 0) return;
     const chunk = Buffer.from(this.parts.join(''), 'utf8');
     this.parts = [];
     this.size = 0;
+    await this.write(chunk);
+  }
+  private async write(chunk: Uint8Array): Promise<void> {
+    if (this.failure) throw this.failure;
     this.bytes += chunk.length;
     if (!this.stream.write(chunk)) await new Promise<void>((resolve) => this.stream.once('drain', resolve));
   }
   async close(): Promise<void> {
     await this.flush();
+    if (this.failure) throw this.failure;
     await new Promise<void>((resolve, reject) =>
       this.stream.end((e?: Error | null) => (e ? reject(e) : resolve())),
     );
@@ -279,7 +291,7 @@ async function encodeInWorkers(
       sources: [...context.sources],
     },
   };
-  const state = ranges.map(() => ({ pages: [] as string[], done: false }));
+  const state = ranges.map(() => ({ pages: [] as Uint8Array[], done: false }));
   const counts = { exported: 0, withheld: 0 };
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
@@ -307,7 +319,7 @@ async function encodeInWorkers(
         (state[m.range] as { done: boolean }).done = true;
         give(worker);
       } else {
-        state[m.range]?.pages.push(m.text);
+        state[m.range]?.pages.push(m.bytes);
         counts.exported += m.exported;
         counts.withheld += m.withheld;
       }
@@ -327,9 +339,9 @@ async function encodeInWorkers(
   try {
     for (let current = 0; current < ranges.length; ) {
       if (failure) throw failure;
-      const s = state[current] as { pages: string[]; done: boolean };
+      const s = state[current] as { pages: Uint8Array[]; done: boolean };
       const page = s.pages.shift();
-      if (page !== undefined) await sink.pushItems(page, encoder.separator);
+      if (page !== undefined) await sink.pushItemBytes(page, encoder.separator);
       else if (s.done) current++;
       else await new Promise<void>((resolve) => (wake = resolve));
     }

@@ -376,9 +376,9 @@ describeEachDialect('ingest', (store) => {
 
   it('stops taking files when aborted, and a second run stores the rest', async () => {
     const folder = mkdirs(ctx.dir, 'aborted');
-    // More files than one commit batch (64): progress counts committed files, so the abort comes with the first
-    // batch's commit; the files in hand still commit.
-    const total = 80;
+    // More files than a run holds uncommitted (4 batches of 64): progress counts committed files, so the abort comes
+    // with the first batch's commit; the files in hand still commit, and some are left for the second run.
+    const total = 320;
     for (let i = 0; i < total; i++)
       fs.writeFileSync(path.join(folder, `p${i}.jpg`), await syntheticPhoto(700 + i, 32, 24));
     const controller = new AbortController();

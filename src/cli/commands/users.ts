@@ -8,6 +8,31 @@ interface DataOptions {
   json?: boolean;
 }
 
+/**
+ * Opens the data folder for writing and runs `work` on the account named `username`, as the command line (the
+ * operator's one-step path: docs/access.md, it needs the server's shell and data folder); an unknown name is a usage
+ * error.
+ */
+async function withNamedUser<T>(
+  options: DataOptions,
+  username: string,
+  work: (
+    accounts: import('../../services/accounts/accounts.js').AccountService,
+    user: import('../../store/repositories/users.js').User,
+    caller: typeof import('../../access/caller.js').commandLine,
+  ) => Promise<T>,
+): Promise<T> {
+  const { withWritableData } = await import('../data-session.js');
+  const { servicesOf } = await import('../../services/index.js');
+  const { commandLine } = await import('../../access/caller.js');
+  return withWritableData(configFrom(options), async (ctx) => {
+    const accounts = servicesOf(ctx).accounts;
+    const user = await accounts.userByName(username);
+    if (!user) throw new CliError(`no user ${username} (athar users list shows them)`, exitCodes.usage);
+    return work(accounts, user, commandLine);
+  });
+}
+
 /** `athar users add|list`: accounts from the command line, for the operator of the machine. */
 export function registerUsers(program: Command): void {
   const users = program
@@ -122,19 +147,8 @@ export function registerUsers(program: Command): void {
     .argument('<username>', 'an existing username')
     .option('--reset-totp', 'also remove their authenticator, to be enrolled again (a lost phone)')
     .action(async (username: string, options: DataOptions & { resetTotp?: boolean }) => {
-      const { withWritableData } = await import('../data-session.js');
-      const { servicesOf } = await import('../../services/index.js');
-      const { commandLine } = await import('../../access/caller.js');
-      const done = await withWritableData(configFrom(options), async (ctx) => {
-        const accounts = servicesOf(ctx).accounts;
-        const user = await accounts.userByName(username);
-        if (!user) throw new CliError(`no user ${username} (athar users list shows them)`, exitCodes.usage);
-        // The command line resets in one step (docs/access.md: it needs the server's shell and data folder).
-        const done = await accounts.resetPassword(
-          user.id,
-          { resetTotp: options.resetTotp === true },
-          commandLine,
-        );
+      const done = await withNamedUser(options, username, async (accounts, user, caller) => {
+        const done = await accounts.resetPassword(user.id, { resetTotp: options.resetTotp === true }, caller);
         if (!('password' in done)) throw new CliError('the reset was not carried out', exitCodes.failure);
         return { user, password: done.password };
       });
@@ -155,15 +169,8 @@ export function registerUsers(program: Command): void {
       const { isRole, roles } = await import('../../access/roles.js');
       if (!isRole(role))
         throw new CliError(`role must be one of ${roles.join(', ')} (got ${role})`, exitCodes.usage);
-      const { withWritableData } = await import('../data-session.js');
-      const { servicesOf } = await import('../../services/index.js');
-      const { commandLine } = await import('../../access/caller.js');
-      const done = await withWritableData(configFrom(options), async (ctx) => {
-        const accounts = servicesOf(ctx).accounts;
-        const user = await accounts.userByName(username);
-        if (!user) throw new CliError(`no user ${username} (athar users list shows them)`, exitCodes.usage);
-        // The command line changes a role in one step (docs/access.md: it needs the server's shell and data folder).
-        const done = await accounts.updateUser(user.id, { role }, commandLine);
+      const done = await withNamedUser(options, username, async (accounts, user, caller) => {
+        const done = await accounts.updateUser(user.id, { role }, caller);
         if (!('after' in done)) throw new CliError('the role change was not carried out', exitCodes.failure);
         return done;
       });

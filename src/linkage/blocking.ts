@@ -277,7 +277,7 @@ function slipLinkRule(name: string, salt: number, exact: 'first' | 'family', sli
   const cachesOf = (f: RecordFeatures) => {
     let c = caches.get(f.names);
     if (!c) {
-      c = { variants: new Map(), similarity: new NameSimilarity(f.names) };
+      c = { variants: new Map(), similarity: similarityOf(f) };
       caches.set(f.names, c);
     }
     return c;
@@ -327,6 +327,17 @@ function slipLinkRule(name: string, salt: number, exact: 'first' | 'family', sli
  */
 export const slipLinkRules: readonly SpellingRule[] = [slipLinkRule('first+family~1', 14, 'first', 'family')];
 
+/** Name similarities per vocabulary, shared by the rules that weigh a pair's names before keeping it. */
+const similarities = new WeakMap<object, NameSimilarity>();
+function similarityOf(f: RecordFeatures): NameSimilarity {
+  let sim = similarities.get(f.names);
+  if (!sim) {
+    sim = new NameSimilarity(f.names);
+    similarities.set(f.names, sim);
+  }
+  return sim;
+}
+
 /**
  * First name exact, family name the same under the coarse skeleton (`coarseSkeleton`) but not the same skeleton,
  * and the two family names similar enough to be one name (similarity ≥ 0.68): the habits of French, German and
@@ -335,7 +346,6 @@ export const slipLinkRules: readonly SpellingRule[] = [slipLinkRule('first+famil
  * names, not candidate pairs.
  */
 function coarseLinkRule(name: string, salt: number): SpellingRule {
-  const similarity = new WeakMap<object, NameSimilarity>();
   return {
     name,
     keys(f, i, push) {
@@ -352,11 +362,7 @@ function coarseLinkRule(name: string, salt: number): SpellingRule {
     kind: (f, i) => f.names.keyOf(f.first[i] as number),
     owner: () => true,
     admits(f, i, j) {
-      let sim = similarity.get(f.names);
-      if (!sim) {
-        sim = new NameSimilarity(f.names);
-        similarity.set(f.names, sim);
-      }
+      const sim = similarityOf(f);
       return sim.get(f.family[i] as number, f.family[j] as number) >= similarSimilarity;
     },
   };
@@ -370,7 +376,6 @@ export const coarseLinkRules: readonly SpellingRule[] = [coarseLinkRule('first+f
  * brothers of a family — most of the rule's pairs — are left out. Linking's form of `father+family`.
  */
 function familyLineLinkRule(name: string, salt: number): SpellingRule {
-  const similarity = new WeakMap<object, NameSimilarity>();
   return {
     name,
     keys(f, i, push) {
@@ -390,11 +395,7 @@ function familyLineLinkRule(name: string, salt: number): SpellingRule {
       const b = f.first[j] as number;
       if (a < 0 || b < 0) return true;
       if (coarseKeyOf(f, 'first', i) === coarseKeyOf(f, 'first', j)) return true;
-      let sim = similarity.get(f.names);
-      if (!sim) {
-        sim = new NameSimilarity(f.names);
-        similarity.set(f.names, sim);
-      }
+      const sim = similarityOf(f);
       return sim.get(a, b) >= similarSimilarity;
     },
   };
@@ -407,7 +408,6 @@ function familyLineLinkRule(name: string, salt: number): SpellingRule {
  * plain rules' (first+father+birth_year and the family line).
  */
 function firstFatherLinkRule(name: string, salt: number): SpellingRule {
-  const similarity = new WeakMap<object, NameSimilarity>();
   return {
     name,
     keys(f, i, push) {
@@ -421,11 +421,7 @@ function firstFatherLinkRule(name: string, salt: number): SpellingRule {
     owner: () => true,
     admits(f, i, j) {
       if (coarseKeyOf(f, 'family', i) === coarseKeyOf(f, 'family', j)) return true;
-      let sim = similarity.get(f.names);
-      if (!sim) {
-        sim = new NameSimilarity(f.names);
-        similarity.set(f.names, sim);
-      }
+      const sim = similarityOf(f);
       return sim.get(f.family[i] as number, f.family[j] as number) >= similarSimilarity;
     },
   };

@@ -11,16 +11,26 @@ describe('parseDate', () => {
     ['1985', { year: 1985, month: 0, day: 0 }],
     ['٠٧/٠٣/١٩٨٥', { year: 1985, month: 3, day: 7 }],
     [' 2000-02-29 ', { year: 2000, month: 2, day: 29 }],
+    // Day-first has no month 20: read month-first, the only reading it has.
+    ['07/20/1973', { year: 1973, month: 7, day: 20 }],
+    ['4.25.1990', { year: 1990, month: 4, day: 25 }],
   ])('reads %s', (text, date) => {
     expect(parseDate(text)).toEqual({ kind: 'date', date });
   });
 
-  it.each(['1985-13-01', '1900-02-29', '31/04/1990', 'yesterday', '85', '1985/03/07x', '0000'])(
-    'calls %s invalid',
-    (text) => {
-      expect(parseDate(text).kind).toBe('invalid');
-    },
-  );
+  it.each([
+    '1985-13-01',
+    '1900-02-29',
+    '31/04/1990',
+    '13/13/1990',
+    '31/20/1990',
+    'yesterday',
+    '85',
+    '1985/03/07x',
+    '0000',
+  ])('calls %s invalid', (text) => {
+    expect(parseDate(text).kind).toBe('invalid');
+  });
 
   it.each([undefined, null, '', '   '])('calls %j empty', (text) => {
     expect(parseDate(text).kind).toBe('empty');

@@ -1,7 +1,7 @@
 /**
  * Dates as person records give them: a day, a month or only a year. Accepted forms (design.md): ISO
  * `YYYY-MM-DD`, `DD/MM/YYYY`, `YYYY-MM`, `YYYY`; Arabic-Indic digits are read as ASCII, `.` and `-` are
- * accepted in place of `/` in the day-first form.
+ * accepted in place of `/` in the day-first form, and a day-first date whose month is over 12 is read month-first.
  */
 export interface PartialDate {
   year: number;
@@ -55,7 +55,7 @@ function fastParse(text: string): DateParse | undefined {
       const d = digits(text, 0, 2);
       const m = digits(text, 3, 2);
       const y = digits(text, 6, 4);
-      if (y >= 0 && m >= 0 && d >= 0) return make(y, m, d);
+      if (y >= 0 && m >= 0 && d >= 0) return dayFirst(y, m, d);
     }
   } else if (text.length === 4) {
     const y = digits(text, 0, 4);
@@ -72,6 +72,15 @@ function make(year: number, month: number, day: number): DateParse {
   return { kind: 'date', date: { year, month, day } };
 }
 
+/**
+ * A day-first date (DD/MM/YYYY); when its month cannot be one (over 12) and its day can, it is read month-first,
+ * as lists kept in English often write dates (07/20/1973): the only reading it has.
+ */
+function dayFirst(year: number, month: number, day: number): DateParse {
+  if (month > 12 && day >= 1 && day <= 12) return make(year, day, month);
+  return make(year, month, day);
+}
+
 /** Reads one date field; blank is `empty`, anything unreadable is `invalid` (callers count it, then treat it as missing). */
 export function parseDate(raw: string | null | undefined): DateParse {
   if (raw === null || raw === undefined) return empty;
@@ -82,7 +91,7 @@ export function parseDate(raw: string | null | undefined): DateParse {
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
   if (m) return make(Number(m[1]), Number(m[2]), Number(m[3]));
   m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
-  if (m) return make(Number(m[3]), Number(m[2]), Number(m[1]));
+  if (m) return dayFirst(Number(m[3]), Number(m[2]), Number(m[1]));
   m = /^(\d{4})-(\d{1,2})$/.exec(text);
   if (m) return make(Number(m[1]), Number(m[2]), 0);
   m = /^(\d{4})$/.exec(text);

@@ -1,3 +1,4 @@
+import { branches } from '../gazetteer/index.js';
 import { formatDate, monthOfEpochDay } from './dates.js';
 import type { FeatureColumn, RecordFeatures } from './features.js';
 import { precision, unknownGovernorateBase } from './features.js';
@@ -82,6 +83,44 @@ function motherLevel(f: RecordFeatures, a: number, b: number, sim: NameSimilarit
 function codeLevel(x: number, y: number): number {
   if (x < 0 || y < 0) return 0;
   return x === y ? 1 : 2;
+}
+
+/**
+ * Places of origin: one name that holds the other's every word (بصرى / بصرى الشام, Bosra / Busra al-Sham:
+ * the same keys) is the same place written shorter.
+ */
+function placeLevel(f: RecordFeatures, x: number, y: number): number {
+  if (x < 0 || y < 0) return 0;
+  if (x === y) return 1;
+  return f.placesNest(x, y) ? 1 : 2;
+}
+
+/**
+ * For each gazetteer unit (its code, the index in `branches`), the codes of the units above it (branch →
+ * directorate → agency).
+ */
+const branchAncestors: readonly (readonly number[])[] = branches.map((b) => {
+  const up: number[] = [];
+  let parent = b.parent;
+  while (parent !== undefined && up.length < branches.length) {
+    const at = branches.findIndex((x) => x.id === parent);
+    if (at < 0) break;
+    up.push(at);
+    parent = branches[at]?.parent;
+  }
+  return up;
+});
+
+/**
+ * Branches: a unit and one above it (a branch and its agency: "Air Force Intelligence" and its Mezzeh
+ * investigation branch) do not disagree — one list names the agency, another the branch — so the pair is
+ * `missing` there, as for an unknown name against a known one.
+ */
+function branchLevel(x: number, y: number): number {
+  if (x < 0 || y < 0) return 0;
+  if (x === y) return 1;
+  if (branchAncestors[x]?.includes(y) || branchAncestors[y]?.includes(x)) return 0;
+  return 2;
 }
 
 /**
@@ -174,14 +213,14 @@ export function compareAll(
   out[5] = codeLevel(f.sex[a] as number, f.sex[b] as number);
   out[6] = birthLevel(f, a, b);
   out[7] = governorateLevel(f.governorate[a] as number, f.governorate[b] as number);
-  out[8] = codeLevel(f.place[a] as number, f.place[b] as number);
+  out[8] = placeLevel(f, f.place[a] as number, f.place[b] as number);
   out[9] = eventLevel(
     f.arrestDay[a] as number,
     f.arrestPrecision[a] as number,
     f.arrestDay[b] as number,
     f.arrestPrecision[b] as number,
   );
-  out[10] = codeLevel(f.branch[a] as number, f.branch[b] as number);
+  out[10] = branchLevel(f.branch[a] as number, f.branch[b] as number);
   out[11] = detaineeLevel(f, a, b);
   out[12] = eventLevel(
     f.deathDay[a] as number,

@@ -58,6 +58,41 @@ describe('prepared records', () => {
 });
 
 describe('comparison levels', () => {
+  it('lets a unit and the agency above it not disagree, while two units still do', () => {
+    const mezzeh = { arresting_branch: 'فرع التحقيق في المخابرات الجوية' };
+    expect(level([{ arresting_branch: 'Air Force Intelligence' }, mezzeh], 'arresting_branch')).toBe(
+      'missing',
+    );
+    expect(
+      level([{ arresting_branch: 'State Security' }, { arresting_branch: 'Branch 235' }], 'arresting_branch'),
+    ).toBe('different');
+    expect(
+      level([{ arresting_branch: 'Branch 235' }, { arresting_branch: 'فرع فلسطين' }], 'arresting_branch'),
+    ).toBe('same');
+  });
+
+  it('reads a place written shorter, with every word of the longer, as the same place', () => {
+    expect(level([{ place_of_origin: 'Bosra' }, { place_of_origin: 'بصرى الشام' }], 'place_of_origin')).toBe(
+      'same',
+    );
+    expect(level([{ place_of_origin: 'Douma' }, { place_of_origin: 'داريا' }], 'place_of_origin')).toBe(
+      'different',
+    );
+  });
+
+  it('takes a kunya written as the first name for no first name at all', () => {
+    const f = featuresOf([
+      { first_name: 'Abu Ahmad', family_name: 'Halabi' },
+      { full_name: 'أبو محمد الحلبي' },
+      { first_name: 'Abu Bakr' },
+    ]);
+    expect(f.first[0]).toBe(none);
+    expect(f.first[1]).toBe(none);
+    expect(f.names.form(f.family[1] as number)).toBe('حلبي');
+    expect(f.first[2]).not.toBe(none);
+    expect(level([{ first_name: 'Abu Ahmad' }, { first_name: 'علي' }], 'first_name')).toBe('missing');
+  });
+
   it.each([
     [{ birth_date: '1985-03-07' }, { birth_date: '07/03/1985' }, 'exact_date'],
     [{ birth_date: '1985-03-07' }, { birth_date: '1985-07-03' }, 'day_month_swapped'],

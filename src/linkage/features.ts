@@ -1,7 +1,7 @@
 import type { DateColumn, PersonRecordFields } from '../domain/person-record.js';
 import { aliasKey, branches, governorates, resolveBranch, resolveGovernorate } from '../gazetteer/index.js';
 import { type DateParse, epochDay, parseDate, parseYear } from './dates.js';
-import { normalizeName, parseFullName, partForm, placeKey } from './name-kit.js';
+import { firstNameForm, normalizeName, parseFullName, partForm, placeKey } from './name-kit.js';
 import { Interner, type NameList, NameVocabulary } from './vocabulary.js';
 
 /** Missing value in every column. */
@@ -68,6 +68,8 @@ export interface FeatureSnapshot {
   size: number;
   columns: Record<FeatureColumn, Int32Array>;
   names: NameList;
+  /** The places' keys (the place comparison reads their words). */
+  places: readonly string[];
 }
 
 /**
@@ -110,6 +112,7 @@ export class RecordFeatures {
   deathPrecision: Int32Array;
 
   private readonly partCache = new Map<string, number>();
+  private readonly firstCache = new Map<string, number>();
   private readonly fullNameIds = new Int32Array(4);
   private readonly governorateCache = new Map<string, number>();
   private readonly placeCache = new Map<string, number>();
@@ -145,6 +148,7 @@ export class RecordFeatures {
   static fromSnapshot(snapshot: FeatureSnapshot): RecordFeatures {
     const features = new RecordFeatures(16, NameVocabulary.from(snapshot.names));
     for (const column of featureColumns) features[column] = snapshot.columns[column];
+    for (const place of snapshot.places) features.places.intern(place);
     features.size = snapshot.size;
     features.capacity = snapshot.size;
     return features;
@@ -158,7 +162,7 @@ export class RecordFeatures {
       shared.set(this[column].subarray(0, this.size));
       columns[column] = shared;
     }
-    return { size: this.size, columns, names: this.names.list() };
+    return { size: this.size, columns, names: this.names.list(), places: this.places.values };
   }
 
   /** All of it, for `absorb` on another thread's side. */
@@ -242,7 +246,7 @@ export class RecordFeatures {
     this.ids.push(id);
     this.source[i] = fields.source?.trim() ? this.sources.intern(fields.source.trim()) : none;
 
-    let first = this.part(fields.first_name);
+    let first = this.part(fields.first_name, true);
     let father = this.part(fields.father_name);
     let grandfather = this.part(fields.grandfather_name);
     let family = this.part(fields.family_name);
@@ -320,13 +324,14 @@ export class RecordFeatures {
     return parsed.kind === 'date' ? parsed.date : undefined;
   }
 
-  private part(raw: string | undefined): number {
+  private part(raw: string | undefined, first = false): number {
     if (!raw) return none;
-    let id = this.partCache.get(raw);
+    const cache = first ? this.firstCache : this.partCache;
+    let id = cache.get(raw);
     if (id === undefined) {
-      const form = partForm(raw);
+      const form = first ? firstNameForm(raw) : partForm(raw);
       id = form ? this.names.intern(form) : none;
-      this.partCache.set(raw, id);
+      cache.set(raw, id);
     }
     return id;
   }
@@ -414,6 +419,32 @@ export class RecordFeatures {
       grown.set(this[column]);
       this[column] = grown;
     }
+  }
+
+  private readonly placeWords: (readonly string[] | undefined)[] = [];
+  private readonly nesting = new Map<number, boolean>();
+
+  /** Whether one of two place codes names every word of the other (comparisons' place level). */
+  placesNest(x: number, y: number): boolean {
+    const key = x < y ? x * 65536 + y : y * 65536 + x;
+    let nest = this.nesting.get(key);
+    if (nest === undefined) {
+      const wx = this.wordsOfPlace(x);
+      const wy = this.wordsOfPlace(y);
+      const [short, long] = wx.length <= wy.length ? [wx, wy] : [wy, wx];
+      nest = short.length > 0 && short.every((w) => long.includes(w));
+      this.nesting.set(key, nest);
+    }
+    return nest;
+  }
+
+  private wordsOfPlace(code: number): readonly string[] {
+    let words = this.placeWords[code];
+    if (!words) {
+      words = (this.places.values[code] ?? '').split(' ').filter((w) => w !== '');
+      this.placeWords[code] = words;
+    }
+    return words;
   }
 
   /** A readable label for a governorate or branch code (explanations). */

@@ -4,6 +4,7 @@
  */
 import {
   compareTokens,
+  isKunya,
   normalize,
   type PreparedToken,
   parse,
@@ -56,6 +57,14 @@ function mayStartWithArticle(form: string): boolean {
   return c === 0x61 || c === 0x65 || c === 0x627;
 }
 
+/**
+ * A first name's matching form, or '' for a kunya (Abu Ahmad, أبو أحمد): a man's name after his son, not his given
+ * name, so it compares as a missing first name rather than a different one.
+ */
+export function firstNameForm(text: string): string {
+  return isKunya(text) ? '' : partForm(text);
+}
+
 const fullNameParts = ['first', 'father', 'grandfather', 'family'] as const;
 
 /** Splits a full name into first / father / grandfather / family (names.parse), each in its matching form. */
@@ -64,7 +73,7 @@ export function parseFullName(fullName: string): NameParts {
   const out: NameParts = {};
   for (const part of fullNameParts) {
     const text = parsed[part];
-    const form = text ? partForm(text) : '';
+    const form = !text ? '' : part === 'first' ? firstNameForm(text) : partForm(text);
     if (form) out[part] = form;
   }
   return out;

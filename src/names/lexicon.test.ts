@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lexiconEntries, normalize } from './index.js';
-import { canonicalOf, habitSpellings, isListed, lexiconKey, lookupLexicon } from './lexicon.js';
+import { canonicalOf, habitSpellings, isKunya, isListed, lexiconKey, lookupLexicon } from './lexicon.js';
 
 // The labelled set's held-out split is what the quality figures in docs/names.md are measured on: the lexicon
 // must never absorb it, or those figures would measure memory instead of generalisation.
@@ -58,5 +58,21 @@ describe('lexicon', () => {
       for (const spelling of entry.latin) expect(normalize(spelling), spelling).toBe(spelling);
     }
     expect(lexiconEntries().length).toBeGreaterThan(300);
+  });
+});
+
+describe('kunya', () => {
+  it.each([
+    ['Abu Ahmad', true],
+    ['أبو محمد', true],
+    ['Abou Mohamed', true],
+    ['Abo Ali', true],
+    ['Abu Bakr', false],
+    ['أبو بكر', false],
+    ['Abdulrahman', false],
+    ['Abu', false],
+    ['Abu Xqzwv', false],
+  ])('%s is a kunya: %s', (text, kunya) => {
+    expect(isKunya(text)).toBe(kunya);
   });
 });

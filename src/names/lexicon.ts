@@ -3,7 +3,7 @@
  * however differently spelled ("Mhd" / محمد); two tokens that are both listed, under different entries, are known
  * to be different names (سامر / سمير, حسن / حسين) however alike they look.
  */
-import { canonicalPart, gluedArticleLength } from './canonical.js';
+import { ABU_WORDS, canonicalPart, gluedArticleLength } from './canonical.js';
 import {
   ABD_COMPOUNDS,
   ALLAH_COMPOUNDS,
@@ -217,4 +217,19 @@ export function lexiconEntries(): readonly LexiconEntry[] {
 /** Whether a spelling is listed (after canonicalisation), for the held-out guard in tests. */
 export function isListed(text: string): boolean {
   return lookupLexicon(canonicalOf(text)).length > 0;
+}
+
+/**
+ * Whether a first name as written is a kunya — "Abu Ahmad", أبو أحمد: "father of Ahmad", the name people call a
+ * man by after his eldest son — rather than his given name: أبو followed by a listed name. Abu Bakr is a given
+ * name and stays one.
+ */
+export function isKunya(text: string): boolean {
+  const words = normalize(text)
+    .split(' ')
+    .filter((w) => w !== '');
+  if (words.length < 2 || !ABU_WORDS.has(words[0] as string)) return false;
+  const rest = canonicalPart(words.slice(1));
+  const ids = lookupLexicon(rest);
+  return ids.length > 0 && !ids.some((id) => lexiconEntry(id)?.arabic === 'بكر');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterPairs, type PairScore, pairKey } from './clustering.js';
+import { clusterPairs, disagree, type PairScore, pairKey } from './clustering.js';
 import { featuresOf } from './test-fixtures.js';
 
 /** Scores from a table (pairs not listed are neutral). */
@@ -120,5 +120,54 @@ describe('guarded clustering', () => {
     );
     expect(clusterOf[2]).not.toBe(clusterOf[0]);
     expect(stats.refusedRejected).toBe(1);
+  });
+});
+
+describe('disagree: two groups of records as two people', () => {
+  /** Pairs' weights and their fields' weights (NaN: a side does not say), from a table. */
+  function fieldsTable(pairs: Record<string, { weight: number; fields: number[] }>): PairScore {
+    let last: number[] = [];
+    return {
+      score(x, y) {
+        const pair = pairs[`${Math.min(x, y)}-${Math.max(x, y)}`] ?? { weight: 0, fields: [] };
+        last = pair.fields;
+        return pair.weight;
+      },
+      lastFieldWeights(out) {
+        out.fill(Number.NaN);
+        last.forEach((v, c) => {
+          out[c] = v;
+        });
+      },
+    };
+  }
+  const options = { guardWeight: -5, minDisagreement: 1, tolerance: 2.5 };
+  // Fields: 0 father's name, 1 first name, 2 arrest date.
+
+  it('takes a field one record of a group reads otherwise (an OCR slip) as noise when another record agrees', () => {
+    // 0 and 1 are one man (1 read his father محمود as حمود); 2 is the family's report with محمود.
+    const scorer = fieldsTable({
+      '0-2': { weight: 20, fields: [4.5, 8, 1.9] },
+      '1-2': { weight: -8, fields: [-5.6, 8, Number.NaN] },
+    });
+    expect(disagree([0, 1], [2], scorer, options)).toBe(false);
+  });
+
+  it('keeps brothers apart: their first names differ on every pair that has both', () => {
+    // 0 is Ahmad, 1 a bare row (family and father only) that met him; 2 is his brother Mohammad.
+    const scorer = fieldsTable({
+      '0-2': { weight: -9, fields: [4.5, -5.9, Number.NaN] },
+      '1-2': { weight: 12, fields: [4.5, Number.NaN, Number.NaN] },
+    });
+    expect(disagree([0, 1], [2], scorer, options)).toBe(true);
+  });
+
+  it('counts nothing milder than the tolerance, and nothing in a pair at or above the guard', () => {
+    const mild = fieldsTable({ '0-1': { weight: -8, fields: [Number.NaN, Number.NaN, -1.7] } });
+    expect(disagree([0], [1], mild, options)).toBe(false);
+    const strong = fieldsTable({ '0-1': { weight: 6, fields: [-5.6, 8, 10] } });
+    expect(disagree([0], [1], strong, options)).toBe(false);
+    const alone = fieldsTable({ '0-1': { weight: -8, fields: [-5.6, 8, Number.NaN] } });
+    expect(disagree([0], [1], alone, options)).toBe(true);
   });
 });

@@ -8,6 +8,8 @@ export interface PairScore {
    * pair scoring below the guard counts as disagreeing.
    */
   lastDisagreement?(tolerance?: number): number;
+  /** Each comparison's weight for the last pair scored (NaN where a side is missing); see `disagree`. */
+  lastFieldWeights?(out: Float64Array): void;
 }
 
 export interface ClusterOptions {
@@ -169,15 +171,64 @@ function guard(
   if (options.cannotLink && options.cannotLink.size > 0) {
     for (const x of ma) for (const y of mb) if (options.cannotLink.has(pairKey(x, y))) return 'rejected';
   }
+  return disagree(ma, mb, scorer, options, maxGuard) ? 'different' : 'ok';
+}
+
+/** Comparisons a pair can be scored on (scorer.lastFieldWeights). */
+const maxComparisons = 16;
+
+/**
+ * Whether two groups of records are two people: some pair across them scores below the guard and holds evidence
+ * against of at least `minDisagreement` bits, counting only its fields weighing against beyond `tolerance` **on
+ * which no pair across the groups agrees**. One person's records read a field in more than one way — an OCR slip
+ * in a father's name (حمود for محمود), a birth year off — and a record of the other group that agrees with one
+ * of those readings shows the field is noise, not a second person; two brothers differ in a field on every pair.
+ * Without per-field weights, any pair below the guard with evidence against counts. Pairs across the groups
+ * beyond `maxGuard` are a deterministic stride sample.
+ */
+export function disagree(
+  ma: readonly number[],
+  mb: readonly number[],
+  scorer: PairScore,
+  options: Pick<ClusterOptions, 'guardWeight' | 'minDisagreement' | 'tolerance'>,
+  maxGuard = 10_000,
+): boolean {
   const total = ma.length * mb.length;
   const stride = total > maxGuard ? Math.ceil(total / maxGuard) : 1;
   const against = -(options.minDisagreement ?? 1);
+  const tolerance = options.tolerance ?? 0;
+  if (!scorer.lastFieldWeights) {
+    for (let k = 0; k < total; k += stride) {
+      const x = ma[Math.floor(k / mb.length)] as number;
+      const y = mb[k % mb.length] as number;
+      if (scorer.score(x, y) >= options.guardWeight) continue;
+      if (!scorer.lastDisagreement || scorer.lastDisagreement(tolerance) <= against) return true;
+    }
+    return false;
+  }
+  // Per field, the best weight any pair across gives it; the weak pairs' field weights, kept for the second pass.
+  const best = new Float64Array(maxComparisons).fill(Number.NEGATIVE_INFINITY);
+  const fields = new Float64Array(maxComparisons).fill(Number.NaN);
+  const weak: Float64Array[] = [];
   for (let k = 0; k < total; k += stride) {
     const x = ma[Math.floor(k / mb.length)] as number;
     const y = mb[k % mb.length] as number;
-    if (scorer.score(x, y) >= options.guardWeight) continue;
-    if (!scorer.lastDisagreement || scorer.lastDisagreement(options.tolerance ?? 0) <= against)
-      return 'different';
+    const weight = scorer.score(x, y);
+    scorer.lastFieldWeights(fields);
+    for (let c = 0; c < maxComparisons; c++) {
+      const v = fields[c] as number;
+      if (v > (best[c] as number)) best[c] = v;
+    }
+    if (weight < options.guardWeight) weak.push(Float64Array.from(fields));
   }
-  return 'ok';
+  for (const w of weak) {
+    let sum = 0;
+    for (let c = 0; c < maxComparisons; c++) {
+      const v = w[c] as number;
+      // NaN (a side missing) fails both tests and is skipped.
+      if (v <= -tolerance && v < 0 && (best[c] as number) <= -tolerance) sum += v;
+    }
+    if (sum <= against) return true;
+  }
+  return false;
 }

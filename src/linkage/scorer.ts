@@ -154,6 +154,19 @@ export class Scorer {
     return against;
   }
 
+  /**
+   * Each comparison's weight for the last pair scored, into `out` (NaN where a side is missing: level 0). Term
+   * frequencies and the family line's joint step are left out: these are the fields' own verdicts.
+   */
+  lastFieldWeights(out: Float64Array): void {
+    const table = this.model.weights[this.lastContext];
+    const offsets = this.model.offsets;
+    for (let c = 0; c < this.levels.length; c++) {
+      const level = this.levels[c] as number;
+      out[c] = level === 0 ? Number.NaN : (table[(offsets[c] as number) + level] as number);
+    }
+  }
+
   /** The family line's step of the last pair scored (its weight, with its frequency adjustment). */
   lastLineWeight(): number {
     return this.lastLine;

@@ -238,6 +238,8 @@ export const branches: readonly Branch[] = [
       'Qaboun Military Police',
       'Military Police in Qaboun',
       'Military Police Headquarters Qaboun',
+      // Lists name the Military Police's Damascus headquarters by the service alone, in either script.
+      'Military Police',
       'الشرطة العسكرية',
       'الشرطة العسكرية بالقابون',
       'الشرطة العسكرية القابون',

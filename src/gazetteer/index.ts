@@ -1,10 +1,12 @@
 import { normalize } from '../names/normalize.js';
 import { type Branch, branches } from './branches.js';
 import { type Governorate, governorates } from './governorates.js';
+import { type Town, towns } from './towns.js';
 
 export type { Agency, Branch, BranchKind } from './branches.js';
 export type { Governorate } from './governorates.js';
-export { branches, governorates };
+export type { Town } from './towns.js';
+export { branches, governorates, towns };
 
 /**
  * The form under which place and branch aliases are compared: the names module's matching form (Unicode hygiene,
@@ -30,9 +32,25 @@ function indexBy<T>(items: readonly T[], names: (item: T) => string[]): Map<stri
   return index;
 }
 
-const branchIndex = indexBy(branches, (b) => [b.id, b.nameEn, b.nameAr, ...b.aliases]);
+/**
+ * Every spelling of a unit: its names, each also without its parenthesis ("فرع الأمن العسكري في حمص (الفرع 261)"
+ * is written "فرع الأمن العسكري في حمص" as often), and its aliases. The database's alias table is seeded from this.
+ */
+export function branchSpellings(b: Branch): string[] {
+  const bare = (name: string) => name.replace(/\s*\([^)]*\)\s*$/u, '').trim();
+  return [
+    ...new Set([b.nameEn, b.nameAr, bare(b.nameEn), bare(b.nameAr), ...b.aliases].filter((n) => n !== '')),
+  ];
+}
+
+/** Every spelling of a governorate: its names and aliases. */
+export function governorateSpellings(g: Governorate): string[] {
+  return [...new Set([g.nameEn, g.nameAr, ...g.aliases])];
+}
+
+const branchIndex = indexBy(branches, (b) => [b.id, ...branchSpellings(b)]);
 const branchByNumber = new Map(branches.filter((b) => b.number !== null).map((b) => [b.number as number, b]));
-const governorateIndex = indexBy(governorates, (g) => [g.id, g.iso, g.nameEn, g.nameAr, ...g.aliases]);
+const governorateIndex = indexBy(governorates, (g) => [g.id, g.iso, ...governorateSpellings(g)]);
 
 /**
  * The branch a free-text mention names, or undefined. "فرع فلسطين", "الفرع 235", "Branch 235" and "235" all give
@@ -53,6 +71,14 @@ export function resolveBranch(text: string | null | undefined): Branch | undefin
     if (rest === '') return branchByNumber.get(Number(numbers[0]));
   }
   return undefined;
+}
+
+const townIndex = indexBy(towns, (t) => [t.nameEn, t.nameAr, ...t.aliases]);
+
+/** The town a free-text mention names (a place of origin, or a town written in the governorate column), or undefined. */
+export function resolveTown(text: string | null | undefined): Town | undefined {
+  if (!text) return undefined;
+  return townIndex.get(aliasKey(text));
 }
 
 /** The governorate a free-text mention names, or undefined. */

@@ -80,6 +80,21 @@ describe('comparison levels', () => {
     );
   });
 
+  it('reads a town in the governorate column as its governorate, and a known town as its governorate when none is given', () => {
+    const f = featuresOf([
+      { governorate: 'الزبداني' },
+      { place_of_origin: 'Talbiseh' },
+      { governorate: 'Daraa', place_of_origin: 'Douma' },
+    ]);
+    expect(governorates[f.governorate[0] as number]?.id).toBe('rif-dimashq');
+    expect(governorates[f.governorate[1] as number]?.id).toBe('homs');
+    expect(governorates[f.governorate[2] as number]?.id).toBe('daraa');
+    expect(
+      level([{ place_of_origin: 'Moadamiyeh' }, { place_of_origin: 'معضمية الشام' }], 'place_of_origin'),
+    ).toBe('same');
+    expect(level([{ governorate: 'ريف دمشق' }, { place_of_origin: 'Zabadani' }], 'governorate')).toBe('same');
+  });
+
   it('takes a kunya written as the first name for no first name at all', () => {
     const f = featuresOf([
       { first_name: 'Abu Ahmad', family_name: 'Halabi' },

@@ -1,5 +1,12 @@
 import type { DateColumn, PersonRecordFields } from '../domain/person-record.js';
-import { aliasKey, branches, governorates, resolveBranch, resolveGovernorate } from '../gazetteer/index.js';
+import {
+  aliasKey,
+  branches,
+  governorates,
+  resolveBranch,
+  resolveGovernorate,
+  resolveTown,
+} from '../gazetteer/index.js';
 import { type DateParse, epochDay, parseDate, parseYear } from './dates.js';
 import { firstNameForm, normalizeName, parseFullName, partForm, placeKey } from './name-kit.js';
 import { Interner, type NameList, NameVocabulary } from './vocabulary.js';
@@ -116,6 +123,7 @@ export class RecordFeatures {
   private readonly fullNameIds = new Int32Array(4);
   private readonly governorateCache = new Map<string, number>();
   private readonly placeCache = new Map<string, number>();
+  private readonly townGovernorateCache = new Map<string, number>();
   private readonly motherCache = new Map<string, Int32Array>();
   private readonly sexCache = new Map<string, number>();
   private readonly branchCache = new Map<string, number>();
@@ -282,6 +290,9 @@ export class RecordFeatures {
 
     this.governorate[i] = this.governorateCode(fields.governorate);
     this.place[i] = this.placeCode(fields.place_of_origin);
+    // A known town says its governorate when the record does not.
+    if (this.governorate[i] === none && fields.place_of_origin)
+      this.governorate[i] = this.governorateOfTown(fields.place_of_origin);
 
     const arrest = this.date('arrest_date', parseDate(fields.arrest_date));
     this.arrestDay[i] = arrest ? epochDay(arrest) : none;
@@ -354,7 +365,9 @@ export class RecordFeatures {
     if (!raw?.trim()) return none;
     let code = this.placeCache.get(raw);
     if (code === undefined) {
-      const key = placeKey(raw);
+      // A town the gazetteer knows is keyed by its one Arabic name, whatever the spelling (Moadamiyeh, معضمية الشام).
+      const town = resolveTown(raw);
+      const key = placeKey(town ? town.nameAr : raw);
       code = key ? this.places.intern(key) : none;
       this.placeCache.set(raw, code);
     }
@@ -386,14 +399,29 @@ export class RecordFeatures {
     return code;
   }
 
+  /** The governorate code of a town the gazetteer knows, or none. */
+  private governorateOfTown(raw: string): number {
+    let code = this.townGovernorateCache.get(raw);
+    if (code === undefined) {
+      const town = resolveTown(raw);
+      code = town ? governorates.findIndex((g) => g.id === town.governorate) : none;
+      this.townGovernorateCache.set(raw, code);
+    }
+    return code;
+  }
+
   private governorateCode(raw: string | undefined): number {
     if (!raw?.trim()) return none;
     let code = this.governorateCache.get(raw);
     if (code === undefined) {
       const g = resolveGovernorate(raw);
+      // A town written in the governorate column stands for its governorate.
+      const fromTown = g ? none : this.governorateOfTown(raw);
       code = g
         ? governorates.indexOf(g)
-        : unknownGovernorateBase + this.unknownPlaces.intern(`governorate:${aliasKey(raw)}`);
+        : fromTown !== none
+          ? fromTown
+          : unknownGovernorateBase + this.unknownPlaces.intern(`governorate:${aliasKey(raw)}`);
       this.governorateCache.set(raw, code);
     }
     return code;

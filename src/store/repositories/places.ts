@@ -1,4 +1,10 @@
-import { aliasKey, branches, governorates } from '../../gazetteer/index.js';
+import {
+  aliasKey,
+  branches,
+  branchSpellings,
+  governorateSpellings,
+  governorates,
+} from '../../gazetteer/index.js';
 import type { Db, Store } from '../store.js';
 
 export interface BranchRow {
@@ -35,7 +41,7 @@ export async function syncGazetteer(store: Store): Promise<void> {
           oc.column('id').doUpdateSet({ iso_code: g.iso, name_en: g.nameEn, name_ar: g.nameAr }),
         )
         .execute();
-      const aliases = unique([g.nameEn, g.nameAr, ...g.aliases]);
+      const aliases = governorateSpellings(g);
       await trx
         .insertInto('governorate_aliases')
         .values(aliases.map((alias) => ({ governorate_id: g.id, alias, alias_key: aliasKey(alias) })))
@@ -56,7 +62,7 @@ export async function syncGazetteer(store: Store): Promise<void> {
         .values({ id: b.id, notes: null, ...row })
         .onConflict((oc) => oc.column('id').doUpdateSet(row))
         .execute();
-      const aliases = unique([b.nameEn, b.nameAr, ...b.aliases]);
+      const aliases = branchSpellings(b);
       await trx
         .insertInto('branch_aliases')
         .values(aliases.map((alias) => ({ branch_id: b.id, alias, alias_key: aliasKey(alias) })))
@@ -74,10 +80,6 @@ export async function syncGazetteer(store: Store): Promise<void> {
         .execute();
     }
   });
-}
-
-function unique(values: string[]): string[] {
-  return [...new Set(values)];
 }
 
 /** Branches and governorates as stored, with their aliases; lookups by any alias. */

@@ -346,272 +346,153 @@ interface LatinHabit {
   irregular: number;
 }
 
+type Spelling =
+  | 'u'
+  | 'U'
+  | 'I'
+  | 'nisba'
+  | 'ta'
+  | 'aw'
+  | 'ay'
+  | 'wVowel'
+  | 'ayn'
+  | 'hamza'
+  | 'art'
+  | 'abd'
+  | 'din';
+
+/**
+ * The habits of the three Latin lists: for each letter of the key, and each choice, the spellings with their
+ * weights ("th:8|s:2": th four times in five). A record draws each once, so it is spelt consistently. `odds`:
+ * chances of Khaled-for-Khalid, a doubled consonant kept, s doubled between vowels (Hassan, Moussa), the family
+ * name in capitals, an irregular spelling (Mohammed, Hussein) where the name has some.
+ */
+const latinShares: Readonly<
+  Record<
+    Lang,
+    {
+      cons: Readonly<Record<string, string>>;
+      spell: Readonly<Record<Spelling, string>>;
+      odds: { iE: number; gem: number; sDouble: number; upperFamily: number; irregular: number };
+    }
+  >
+> = {
+  en: {
+    cons: {
+      x: 'kh',
+      c: 'sh',
+      C: 'th:8|s:2',
+      V: 'dh:6|z:3|th:1',
+      D: 'd:9|dh:1',
+      Z: 'z:7|dh:3',
+      q: 'q:7|k:3',
+      j: 'j:97|g:3',
+    },
+    spell: {
+      u: 'u:55|o:45',
+      U: 'u:65|oo:15|ou:20',
+      I: 'i:85|ee:15',
+      nisba: 'i:80|y:15|ee:5',
+      ta: 'a:50|ah:35|eh:15',
+      aw: 'aw:70|o:15|ou:15',
+      ay: 'ay:50|ai:30|ei:20',
+      wVowel: 'w',
+      ayn: "':25|:75",
+      hamza: "':40|:60",
+      art: 'Al-:40|al-:15|Al :12|Al:10|El-:5|:13|assim:5',
+      abd: 'Abd Al-:20|Abd al-:10|Abdul :20|Abdul:20|Abdel :8|Abdel:5|Abd El-:5|Abd :2|Abdal:10',
+      din: 'spaced:50|uddin:20|eddin:30',
+    },
+    odds: { iE: 0.3, gem: 0.8, sDouble: 0.4, upperFamily: 0.1, irregular: 0.35 },
+  },
+  fr: {
+    cons: {
+      x: 'kh:9|ch:1',
+      c: 'ch',
+      C: 'th:5|s:3|t:2',
+      V: 'dh:3|z:5|d:2',
+      D: 'd:9|dh:1',
+      Z: 'z',
+      q: 'k:6|q:4',
+      j: 'dj:5|j:5',
+    },
+    spell: {
+      u: 'ou:8|o:2',
+      U: 'ou:95|u:5',
+      I: 'i',
+      nisba: 'i:85|y:15',
+      ta: 'a:40|é:25|eh:20|e:15',
+      aw: 'aw:30|ou:40|au:30',
+      ay: 'ay:20|ai:50|ei:30',
+      wVowel: 'ou:1|w:1',
+      ayn: "':10|:90",
+      hamza: "':30|:70",
+      art: 'El-:35|Al-:25|El :10|Al :5|:10|assim:15',
+      abd: 'Abdel :30|Abdel:25|assim:25|Abd El-:10|Abd Al-:10',
+      din: 'eddine:70|spaced:30',
+    },
+    odds: { iE: 0.6, gem: 0.75, sDouble: 0.95, upperFamily: 0.65, irregular: 0.3 },
+  },
+  lev: {
+    cons: {
+      x: 'kh',
+      c: 'sh',
+      C: 'th:6|s:4',
+      V: 'z:6|th:2|dh:2',
+      D: 'd:9|dh:1',
+      Z: 'z',
+      q: 'q:5|k:5',
+      j: 'j:97|g:3',
+    },
+    spell: {
+      u: 'o:7|u:3',
+      U: 'ou:55|u:35|oo:10',
+      I: 'i:75|ee:25',
+      nisba: 'i:70|y:20|ee:10',
+      ta: 'eh:55|a:35|ah:10',
+      aw: 'aw:5|o:5',
+      ay: 'ay:40|ai:30|ei:30',
+      wVowel: 'w',
+      ayn: "':5|:95",
+      hamza: "':20|:80",
+      art: ':30|Al-:20|Al :15|Al:20|El-:10|al-:5',
+      abd: 'Abdul:35|Abdul :25|Abdel:15|Abd Al-:10|Abdal:15',
+      din: 'aldin:40|eddin:30|spaced:30',
+    },
+    odds: { iE: 0.8, gem: 0.6, sDouble: 0.6, upperFamily: 0.2, irregular: 0.35 },
+  },
+};
+
+const parsedShares = new Map<string, (readonly [string, number])[]>();
+/** One spelling drawn from "a:3|b:1". */
+function among(spec: string, r: Rng): string {
+  let options = parsedShares.get(spec);
+  if (!options) {
+    options = spec.split('|').map((o) => {
+      const k = o.lastIndexOf(':');
+      return k < 0 ? ([o, 1] as const) : ([o.slice(0, k), Number(o.slice(k + 1))] as const);
+    });
+    parsedShares.set(spec, options);
+  }
+  return options.length === 1 ? (options[0] as readonly [string, number])[0] : r.choose(options);
+}
+
 function latinHabit(lang: Lang, r: Rng): LatinHabit {
-  const en = lang === 'en';
-  const fr = lang === 'fr';
-  const cons: Record<string, string> = {
-    H: 'h',
-    x: fr
-      ? r.choose([
-          ['kh', 9],
-          ['ch', 1],
-        ])
-      : 'kh',
-    c: fr ? 'ch' : 'sh',
-    C: en
-      ? r.choose([
-          ['th', 8],
-          ['s', 2],
-        ])
-      : fr
-        ? r.choose([
-            ['th', 5],
-            ['s', 3],
-            ['t', 2],
-          ])
-        : r.choose([
-            ['th', 6],
-            ['s', 4],
-          ]),
-    V: en
-      ? r.choose([
-          ['dh', 6],
-          ['z', 3],
-          ['th', 1],
-        ])
-      : fr
-        ? r.choose([
-            ['dh', 3],
-            ['z', 5],
-            ['d', 2],
-          ])
-        : r.choose([
-            ['z', 6],
-            ['th', 2],
-            ['dh', 2],
-          ]),
-    S: 's',
-    D: r.chance(0.1) ? 'dh' : 'd',
-    T: 't',
-    Z: en
-      ? r.choose([
-          ['z', 7],
-          ['dh', 3],
-        ])
-      : 'z',
-    g: 'gh',
-    q: en
-      ? r.choose([
-          ['q', 7],
-          ['k', 3],
-        ])
-      : fr
-        ? r.choose([
-            ['k', 6],
-            ['q', 4],
-          ])
-        : r.choose([
-            ['q', 5],
-            ['k', 5],
-          ]),
-    j: fr
-      ? r.choose([
-          ['dj', 5],
-          ['j', 5],
-        ])
-      : r.chance(0.03)
-        ? 'g'
-        : 'j',
-  };
+  const shares = latinShares[lang];
+  const cons: Record<string, string> = { H: 'h', S: 's', T: 't', g: 'gh' };
+  for (const [letter, spec] of Object.entries(shares.cons)) cons[letter] = among(spec, r);
+  const spell = {} as Record<Spelling, string>;
+  for (const [k, spec] of Object.entries(shares.spell)) spell[k as Spelling] = among(spec, r);
+  const { odds } = shares;
   return {
     lang,
     cons,
-    u: en
-      ? r.choose([
-          ['u', 55],
-          ['o', 45],
-        ])
-      : fr
-        ? r.choose([
-            ['ou', 8],
-            ['o', 2],
-          ])
-        : r.choose([
-            ['o', 7],
-            ['u', 3],
-          ]),
-    U: en
-      ? r.choose([
-          ['u', 65],
-          ['oo', 15],
-          ['ou', 20],
-        ])
-      : fr
-        ? r.choose([
-            ['ou', 95],
-            ['u', 5],
-          ])
-        : r.choose([
-            ['ou', 55],
-            ['u', 35],
-            ['oo', 10],
-          ]),
-    I: en
-      ? r.choose([
-          ['i', 85],
-          ['ee', 15],
-        ])
-      : fr
-        ? 'i'
-        : r.choose([
-            ['i', 75],
-            ['ee', 25],
-          ]),
-    nisba: en
-      ? r.choose([
-          ['i', 80],
-          ['y', 15],
-          ['ee', 5],
-        ])
-      : fr
-        ? r.choose([
-            ['i', 85],
-            ['y', 15],
-          ])
-        : r.choose([
-            ['i', 70],
-            ['y', 20],
-            ['ee', 10],
-          ]),
-    ta: en
-      ? r.choose([
-          ['a', 50],
-          ['ah', 35],
-          ['eh', 15],
-        ])
-      : fr
-        ? r.choose([
-            ['a', 40],
-            ['é', 25],
-            ['eh', 20],
-            ['e', 15],
-          ])
-        : r.choose([
-            ['eh', 55],
-            ['a', 35],
-            ['ah', 10],
-          ]),
-    iE: r.chance(en ? 0.3 : fr ? 0.6 : 0.8),
-    gem: r.chance(en ? 0.8 : fr ? 0.75 : 0.6),
-    sDouble: r.chance(en ? 0.4 : fr ? 0.95 : 0.6),
-    aw: en
-      ? r.choose([
-          ['aw', 70],
-          ['o', 15],
-          ['ou', 15],
-        ])
-      : fr
-        ? r.choose([
-            ['aw', 30],
-            ['ou', 40],
-            ['au', 30],
-          ])
-        : r.choose([
-            ['aw', 5],
-            ['o', 5],
-          ]),
-    ay: en
-      ? r.choose([
-          ['ay', 50],
-          ['ai', 30],
-          ['ei', 20],
-        ])
-      : fr
-        ? r.choose([
-            ['ay', 20],
-            ['ai', 50],
-            ['ei', 30],
-          ])
-        : r.choose([
-            ['ay', 40],
-            ['ai', 30],
-            ['ei', 30],
-          ]),
-    wVowel: fr && r.chance(0.5) ? 'ou' : 'w',
-    ayn: r.chance(en ? 0.25 : fr ? 0.1 : 0.05) ? "'" : '',
-    hamza: r.chance(en ? 0.4 : fr ? 0.3 : 0.2) ? "'" : '',
-    art: en
-      ? r.choose([
-          ['Al-', 40],
-          ['al-', 15],
-          ['Al ', 12],
-          ['Al', 10],
-          ['El-', 5],
-          ['', 13],
-          ['assim', 5],
-        ])
-      : fr
-        ? r.choose([
-            ['El-', 35],
-            ['Al-', 25],
-            ['El ', 10],
-            ['Al ', 5],
-            ['', 10],
-            ['assim', 15],
-          ])
-        : r.choose([
-            ['', 30],
-            ['Al-', 20],
-            ['Al ', 15],
-            ['Al', 20],
-            ['El-', 10],
-            ['al-', 5],
-          ]),
-    abd: en
-      ? r.choose([
-          ['Abd Al-', 20],
-          ['Abd al-', 10],
-          ['Abdul ', 20],
-          ['Abdul', 20],
-          ['Abdel ', 8],
-          ['Abdel', 5],
-          ['Abd El-', 5],
-          ['Abd ', 2],
-          ['Abdal', 10],
-        ])
-      : fr
-        ? r.choose([
-            ['Abdel ', 30],
-            ['Abdel', 25],
-            ['assim', 25],
-            ['Abd El-', 10],
-            ['Abd Al-', 10],
-          ])
-        : r.choose([
-            ['Abdul', 35],
-            ['Abdul ', 25],
-            ['Abdel', 15],
-            ['Abd Al-', 10],
-            ['Abdal', 15],
-          ]),
-    din: en
-      ? r.choose([
-          ['spaced', 50],
-          ['uddin', 20],
-          ['eddin', 30],
-        ])
-      : fr
-        ? r.choose([
-            ['eddine', 70],
-            ['spaced', 30],
-          ])
-        : r.choose([
-            ['aldin', 40],
-            ['eddin', 30],
-            ['spaced', 30],
-          ]),
-    upperFamily: r.chance(en ? 0.1 : fr ? 0.65 : 0.2),
-    irregular: en ? 0.35 : fr ? 0.3 : 0.35,
+    ...spell,
+    iE: r.chance(odds.iE),
+    gem: r.chance(odds.gem),
+    sDouble: r.chance(odds.sDouble),
+    upperFamily: r.chance(odds.upperFamily),
+    irregular: odds.irregular,
   };
 }
 
@@ -1176,7 +1057,8 @@ function birthAsGiven(row: Row, p: Person, r: Rng, s: BirthShares): void {
 }
 
 interface RegisterHabit {
-  familyFirst: boolean;
+  /** Share of rows with the whole name in one field, family name first. */
+  familyFirst: number;
   form: 'iso' | 'dmy';
   indic: boolean;
   joined: boolean;
@@ -1191,7 +1073,7 @@ function registerRow(p: Person, i: number, place: Place, reg: RegisterHabit, r: 
   const father = typed(p.father.ar, h, r, true);
   const grandfather = r.chance(0.85) ? typed(p.grandfather.ar, h, r, true) : undefined;
   const family = typed(p.family.ar, h, r);
-  if (reg.familyFirst) {
+  if (r.chance(reg.familyFirst)) {
     row.put(
       'full_name',
       [family, first, father, grandfather].filter(Boolean).join(' '),
@@ -1440,11 +1322,17 @@ const shortSource = (source: string) =>
 export function commissionWorld(people: number, seed = 1): World {
   const r = new Rng(seed);
   const persons = makePeople(people, r);
+  // A register keeps one layout, mostly: a quarter of them write the family name first (whichever, by seed; most of
+  // their clerks follow it), a few rows of the others do too.
+  const registers = shuffled(
+    places.filter((p) => p.register > 0),
+    r.next,
+  );
   const registerHabits = new Map<string, RegisterHabit>(
-    places.map((p) => [
+    registers.map((p, k) => [
       p.id,
       {
-        familyFirst: r.chance(0.3),
+        familyFirst: k < Math.round(registers.length * 0.25) ? 0.85 : 0.08,
         form: r.chance(0.5) ? 'iso' : 'dmy',
         indic: r.chance(0.3),
         joined: r.chance(0.4),

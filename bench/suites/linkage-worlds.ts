@@ -1,6 +1,6 @@
 /**
  * Linkage on independent test worlds (test/worlds/: A "diaspora & commission lists", B "scanned & typed
- * registries") and on athar synth, with the shipped model: F1 beside each world's ceiling (F1 at precision 1),
+ * registries", C "commission merge") and on athar synth, with the shipped model: F1 beside each world's ceiling (F1 at precision 1),
  * pair completeness, candidates per record, guard refusals of true links, calibration error, precision at the
  * tracing loop's thresholds, interactive match top 10, and the exact-name baseline. Judged by the worst world.
  * In-process (the library's linkFeatures, one thread). Sizes: 20k people, or 100k with `--large` (never more);

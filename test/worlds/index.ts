@@ -1,5 +1,6 @@
 /** The test worlds, and athar synth beside them, as labelled worlds for evaluateWorld. */
 import { generate } from '../../src/linkage/synth/generator.js';
+import { commissionWorld } from './commission.js';
 import { diasporaWorld } from './diaspora.js';
 import type { LabelledWorld } from './evaluate.js';
 import { registriesWorld } from './registries.js';
@@ -28,7 +29,7 @@ export function synthWorld(people: number, seed = 1): LabelledWorld & { recallCe
   };
 }
 
-export const worldNames = ['diaspora', 'registries', 'synth'] as const;
+export const worldNames = ['diaspora', 'registries', 'commission', 'synth'] as const;
 export type WorldName = (typeof worldNames)[number];
 
 export function makeWorld(
@@ -38,5 +39,6 @@ export function makeWorld(
 ): LabelledWorld & { recallCeiling: number } {
   if (name === 'diaspora') return labelled(diasporaWorld(people, seed));
   if (name === 'registries') return labelled(registriesWorld(people, seed));
+  if (name === 'commission') return labelled(commissionWorld(people, seed));
   return synthWorld(people, seed);
 }

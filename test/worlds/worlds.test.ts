@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { CompiledModel } from '../../src/linkage/model.js';
 import { readModelFile } from '../../src/services/batch/linkage-model-file.js';
+import { commissionWorld } from './commission.js';
 import { diasporaWorld } from './diaspora.js';
 import { evaluateWorld, reliabilityOf } from './evaluate.js';
 import { labelled } from './index.js';
 import { registriesWorld } from './registries.js';
-import { ceilingOf, worldLabel } from './world.js';
+import { bit, ceilingOf, worldLabel } from './world.js';
 
 describe('test worlds', () => {
   for (const [name, make] of [
     ['diaspora', diasporaWorld],
     ['registries', registriesWorld],
+    ['commission', commissionWorld],
   ] as const) {
     it(`${name}: deterministic for a seed, labelled synthetic, a ceiling below 1`, () => {
       const a = make(400, 3);
@@ -52,6 +54,61 @@ describe('test worlds', () => {
       .join('\n');
     expect(text).toMatch(/[یک]/);
     expect(text).toMatch(/ـ/);
+  });
+
+  it('commission merges Arabic reports and registers, a forensic list and Latin lists, with their habits', () => {
+    const w = commissionWorld(3000, 5);
+    const perPerson = w.records.length / w.people.length;
+    expect(perPerson).toBeGreaterThan(1.6);
+    expect(perPerson).toBeLessThan(2);
+    expect(ceilingOf(w).recall).toBeLessThan(1); // namesakes, twins and nameless rows fit several people
+    const latin = w.records.filter((r) => /ngo|league|un-/.test(r.fields.source));
+    const latinText = latin.map((r) => Object.values(r.fields).join('|')).join('\n');
+    expect(latin.some((r) => /^Al[a-z]{3,}$/.test(r.fields.family_name ?? ''))).toBe(true); // Al glued
+    expect(latinText).toMatch(/\bAl-[A-Z]/);
+    expect(latinText).toMatch(/\bEl-[A-Z]/);
+    expect(latinText).toMatch(/ (bin|ibn) /);
+    expect(latinText).toMatch(/\b(Abdul|Abdel)[a-z]/);
+    expect(latin.some((r) => /^[A-Z-]{3,}( [A-Z-]+)* [A-Z][a-z]/.test(r.fields.full_name ?? ''))).toBe(true); // FAMILY First
+    const text = w.records.map((r) => Object.values(r.fields).join('|')).join('\n');
+    expect(text).toMatch(/[٠-٩]{4}/);
+    expect(text).toMatch(/[یک]/);
+    expect(text).toMatch(/ـ/);
+    // A kunya for the first name, and a woman under her husband's family name: written, but not carried.
+    const first = bit('first');
+    const family = bit('family');
+    expect(
+      w.records.some(
+        (r) =>
+          /^(أبو|ابو|Abu|Abou|Abo) /.test(r.fields.first_name ?? r.fields.full_name ?? '') &&
+          !(r.carries & first),
+      ),
+    ).toBe(true);
+    expect(
+      w.records.some((r) => w.people[r.person]?.[5] === 'f' && r.fields.family_name && !(r.carries & family)),
+    ).toBe(true);
+    // A forensic row with no name at all; a register written family-first.
+    const forensic = w.records.filter((r) => r.fields.source === 'world-c-forensic');
+    expect(
+      forensic.some((r) => !r.fields.full_name && !r.fields.first_name && r.fields.detainee_number),
+    ).toBe(true);
+    expect(
+      w.records.some(
+        (r) =>
+          r.fields.source.startsWith('world-c-register-') &&
+          r.fields.full_name?.split(' ')[0] === w.people[r.person]?.[3],
+      ),
+    ).toBe(true);
+    // The same person twice in one list.
+    const seen = new Set<string>();
+    expect(
+      w.records.some((r) => {
+        const k = `${r.person}|${r.fields.source}`;
+        if (seen.has(k)) return true;
+        seen.add(k);
+        return false;
+      }),
+    ).toBe(true);
   });
 
   it('reliability: a perfectly calibrated list has no error', () => {

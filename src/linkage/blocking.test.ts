@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockingRules, candidatePairs, deletionVariants, slipLinkRules } from './blocking.js';
+import { blockingRules, candidatePairs, deletionVariants, linkingRules, slipLinkRules } from './blocking.js';
 import { similarSimilarity } from './comparisons.js';
 import { NameSimilarity } from './similarity-cache.js';
 import { featuresOf } from './test-fixtures.js';
@@ -16,6 +16,21 @@ describe('blocking', () => {
     const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]]);
     expect(list).toEqual([[0, 1]]);
     expect(unnamed).toBe(1);
+  });
+
+  it("pairs a record written by its own and its father's name with the whole chain, not two whole chains", () => {
+    const f = featuresOf([
+      { full_name: 'حسن محمد', death_date: '2014-01-28', detainee_number: '3600', arresting_branch: '235' },
+      { first_name: 'حسن', father_name: 'محمد', family_name: 'عمغاوي', death_date: '2014-01-25' },
+      { first_name: 'حسن', father_name: 'محمد', family_name: 'البرازي', birth_year: '1970' },
+    ]);
+    const rule = linkingRules.filter((r) => r.name === 'first+father (no family)');
+    const { pairs } = candidatePairs(f, rule);
+    const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]].sort());
+    expect(list.sort()).toEqual([
+      [0, 1],
+      [0, 2],
+    ]);
   });
 
   it('sub-blocks an oversized block and counts what it did not compare', () => {

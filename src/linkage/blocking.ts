@@ -427,12 +427,35 @@ function firstFatherLinkRule(name: string, salt: number): SpellingRule {
   };
 }
 
+/**
+ * First and father's name the same, one record without a family name: a forensic list or a notice writes a person
+ * by their own and their father's name ("حسن محمد"), the register by the whole chain. Pairs of two records with a
+ * family name are the other rules'. A common pair of names makes an oversized block, compared by the overlapping
+ * sub-keys (birth year, month of death or arrest, place, branch).
+ */
+function firstFatherBareRule(name: string, salt: number): SpellingRule {
+  return {
+    name,
+    keys(f, i, push) {
+      const x = first(f, i);
+      const y = father(f, i);
+      if (x >= 0 && y >= 0) push(mixKey(salt, x, y, 0));
+    },
+    // Records with a family name are one group (never paired here); each without one is its own.
+    group: (f, i) => ((f.family[i] as number) >= 0 ? -1 : -2 - i),
+    kind: () => 0,
+    owner: () => true,
+    admits: () => true,
+  };
+}
+
 /** What `athar link` blocks on: the plain rules, then the spelling-tolerant ones. */
 export const linkingRules: readonly (BlockingRule | SpellingRule)[] = [
   ...blockingRules.map((r) => (r.name === 'father+family' ? familyLineLinkRule(r.name, 3) : r)),
   ...slipLinkRules,
   ...coarseLinkRules,
   firstFatherLinkRule('first+father≈', 17),
+  firstFatherBareRule('first+father (no family)', 21),
 ];
 
 /** Broader rules the match index uses only for records that share one more thing with the report. */

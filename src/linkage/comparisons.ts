@@ -119,6 +119,7 @@ const branchAncestors: readonly (readonly number[])[] = branches.map((b) => {
 function branchLevel(x: number, y: number): number {
   if (x < 0 || y < 0) return 0;
   if (x === y) return 1;
+
   if (branchAncestors[x]?.includes(y) || branchAncestors[y]?.includes(x)) return 0;
   return 2;
 }

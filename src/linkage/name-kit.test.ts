@@ -27,6 +27,12 @@ describe('name parts (the seam over src/names)', () => {
     expect(parseFullName('  ')).toEqual({});
   });
 
+  it("reads the second of two Arabic parts as the father's name when it is a given name only", () => {
+    expect(parseFullName('حسن محمد')).toEqual({ first: 'حسن', father: 'محمد' });
+    expect(parseFullName('سامر الحلبي')).toEqual({ first: 'سامر', family: 'حلبي' });
+    expect(parseFullName('Hassan Mohammad')).toEqual({ first: 'hassan', family: 'mohammad' });
+  });
+
   it('gives Arabic names and their usual Latin spellings one key', () => {
     for (const [a, b] of [
       ['محمد', 'mohammad'],

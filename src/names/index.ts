@@ -5,7 +5,15 @@
 export { keys, phoneticKey } from './keys.js';
 export { isKunya, type LexiconEntry, lexiconEntries } from './lexicon.js';
 export { clean, detectScript, normalize, type Script } from './normalize.js';
-export { type NamePart, type NameParts, type ParsedName, type PartRole, parse, parseParts } from './parse.js';
+export {
+  isGivenNameOnly,
+  type NamePart,
+  type NameParts,
+  type ParsedName,
+  type PartRole,
+  parse,
+  parseParts,
+} from './parse.js';
 export {
   countTokenFrequencies,
   explainSimilarity,

@@ -24,6 +24,9 @@ export interface LexiconEntry {
   latin: string[];
   /** Canonical Arabic spelling (what the entry's skeleton key is computed from). */
   canonical: string;
+  /** Listed as a given name (a man's, a woman's, or a compound), as a family name, or both. */
+  given: boolean;
+  family: boolean;
 }
 
 interface Index {
@@ -57,15 +60,25 @@ function build(): Index {
     if (!ids) byKey.set(key, [id]);
     else if (!ids.includes(id)) ids.push(id);
   };
-  const addEntry = (arabicForms: string[], latin: string[]) => {
+  const addEntry = (arabicForms: string[], latin: string[], family = false) => {
     const first = arabicForms[0] as string;
     const canonical = canonicalOf(first);
     let entry = byArabic.get(canonical);
     if (!entry) {
-      entry = { id: entries.length, arabic: first, arabicForms: [], latin: [], canonical };
+      entry = {
+        id: entries.length,
+        arabic: first,
+        arabicForms: [],
+        latin: [],
+        canonical,
+        given: false,
+        family: false,
+      };
       entries.push(entry);
       byArabic.set(canonical, entry);
     }
+    if (family) entry.family = true;
+    else entry.given = true;
     for (const form of arabicForms) {
       if (!entry.arabicForms.includes(form)) entry.arabicForms.push(form);
       add(lexiconKey(canonicalOf(form)), entry.id);
@@ -91,7 +104,7 @@ function build(): Index {
         };
       });
   for (const block of [GIVEN_NAMES, FEMALE_NAMES, FAMILY_NAMES]) {
-    for (const { arabic, latin } of lines(block)) addEntry(arabic, latin);
+    for (const { arabic, latin } of lines(block)) addEntry(arabic, latin, block === FAMILY_NAMES);
   }
   // The German and Turkish renderings of the listed names, derived by rule once everything listed is in: a derived
   // spelling that another entry lists already is left to that entry (a listed name is never made ambiguous).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ParsedName, parse } from './index.js';
+import { isGivenNameOnly, type ParsedName, parse } from './index.js';
 
 type Expected = Partial<Omit<ParsedName, 'script' | 'confidence'>>;
 
@@ -91,6 +91,25 @@ describe('parse', () => {
       'المصري محمد أحمد',
       { first: 'محمد', father: 'أحمد', family: 'المصري' },
     ],
+    // Titles before a name, in death notices and registers.
+    [
+      'a martyr in a death notice',
+      'الشهيد عز الدين طلال الحكاني',
+      { first: 'عز الدين', father: 'طلال', family: 'الحكاني' },
+    ],
+    ['the late', 'المرحوم عمر عبد الرحمن حكشه', { first: 'عمر', father: 'عبد الرحمن', family: 'حكشه' }],
+    ['Dr', 'Dr Ahmad Hassan', { first: 'Ahmad', family: 'Hassan' }],
+    // A register writing the family name first, without an article: an unlisted first part, given names after it.
+    [
+      'a register family name first',
+      'غليم وائل نور الدين سعيد',
+      { first: 'وائل', father: 'نور الدين', grandfather: 'سعيد', family: 'غليم' },
+    ],
+    ['a listed first part stays first', 'مراد محمد زياد فراس', { first: 'مراد', family: 'فراس' }],
+    // A family name in capitals, as lists kept in English and French write it.
+    ['a family name first in capitals', 'DHANI Ahmad', { first: 'Ahmad', family: 'DHANI' }],
+    ['a given name in capitals is not a family name', 'FAHAD Takkazi', { first: 'FAHAD', family: 'Takkazi' }],
+    ['all in capitals says nothing', 'AHMAD HASSAN', { first: 'AHMAD', family: 'HASSAN' }],
     // Abbreviations and initials.
     ['an abbreviation with a dot', 'Mhd. Ahmad Masri', { first: 'Mhd', father: 'Ahmad', family: 'Masri' }],
     ['initials', 'A.B. Masri', { given: ['A', 'B', 'Masri'] }],
@@ -145,5 +164,16 @@ describe('parse', () => {
     const parsed = parse('Mohammad '.repeat(1200));
     expect(parsed.given.length).toBeLessThanOrEqual(16);
     expect(parsed.first).toBe('Mohammad');
+  });
+});
+
+describe('isGivenNameOnly', () => {
+  it('is a listed given name that is no family name and has no article', () => {
+    expect(isGivenNameOnly('محمد')).toBe(true);
+    expect(isGivenNameOnly('Ahmad')).toBe(true);
+    expect(isGivenNameOnly('الحلبي')).toBe(false);
+    expect(isGivenNameOnly('حلبي')).toBe(false);
+    expect(isGivenNameOnly('غليم')).toBe(false);
+    expect(isGivenNameOnly('محمد أحمد')).toBe(false);
   });
 });

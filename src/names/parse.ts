@@ -12,7 +12,7 @@ import {
   gluedArticleLength,
   TITLE_WORDS,
 } from './canonical.js';
-import { canonicalOf, lookupLexicon } from './lexicon.js';
+import { canonicalOf, lexiconEntry, lookupLexicon } from './lexicon.js';
 import { clean, detectScript, normalize, type Script } from './normalize.js';
 
 export interface ParsedName {
@@ -186,6 +186,103 @@ function isKnownGivenName(group: Group): boolean {
   );
 }
 
+/** What a part is listed as: a given name, a family name, both, or nothing (an unlisted name). */
+function listedAs(group: Group): { given: boolean; family: boolean } {
+  const ids = lookupLexicon(canonicalOf(group.words.map((w) => w.norm).join(' ')));
+  let given = false;
+  let family = false;
+  for (const id of ids) {
+    const entry = lexiconEntry(id);
+    if (entry?.given) given = true;
+    if (entry?.family) family = true;
+  }
+  return { given, family };
+}
+
+/**
+ * Words that stand before a name in death notices and registers (الشهيد, المرحوم, الحاج, الشاب, السيد; Mr, Dr):
+ * not part of it. Matching forms (hamza and ta marbuta folded as normalize does).
+ */
+const HONORIFIC_WORDS = new Set([
+  'الشهيد',
+  'الشهيده',
+  'المرحوم',
+  'المرحومه',
+  'الفقيد',
+  'الفقيده',
+  'الشاب',
+  'الشابه',
+  'الطفل',
+  'الطفله',
+  'الحاج',
+  'الحاجه',
+  'السيد',
+  'السيده',
+  'الدكتور',
+  'الدكتوره',
+  'المهندس',
+  'المهندسه',
+  'الاستاذ',
+  'الاستاذه',
+  'المعتقل',
+  'المعتقله',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'martyr',
+  'late',
+  'hajj',
+  'haj',
+]);
+
+/**
+ * The one part written in capitals among parts that are not (the family name in "DHANI Ahmad"), or -1: none, or
+ * more than one (a name written all in capitals says nothing). A listed given name in capitals does not count.
+ */
+function capitalised(groups: readonly Group[]): number {
+  let at = -1;
+  for (let g = 0; g < groups.length; g++) {
+    const letters = (groups[g] as Group).words
+      .map((w) => w.display)
+      .join('')
+      .replace(/[^\p{L}]/gu, '');
+    const caps =
+      letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+    if (!caps) continue;
+    // A given name in capitals is emphasis or noise ("FAHAD Takkazi"), not the family name.
+    const listed = listedAs(groups[g] as Group);
+    if (listed.given && !listed.family) continue;
+    if (at >= 0) return -1;
+    at = g;
+  }
+  return at;
+}
+
+/**
+ * Whether a name part is a given name and nothing else: listed as one, not as a family name, without an article or
+ * a nisba ending. Linkage reads the second of two Arabic parts so as a father's name ("حسن محمد").
+ */
+export function isGivenNameOnly(text: string): boolean {
+  const { groups } = groupWords(words(clean(text)));
+  if (groups.length !== 1) return false;
+  const group = groups[0] as Group;
+  if (looksLikeFamily(group)) return false;
+  const listed = listedAs(group);
+  return listed.given && !listed.family;
+}
+
+/** Whether an Arabic name of three parts or more is written family name first (see parseUncached). */
+function readsFamilyFirst(groups: readonly Group[]): boolean {
+  const head = listedAs(groups[0] as Group);
+  if (head.given) return false;
+  const last = groups[groups.length - 1] as Group;
+  if (looksLikeFamily(last)) return false;
+  const tail = listedAs(last);
+  if (!tail.given || tail.family) return false;
+  return groups.slice(1, -1).every((g) => listedAs(g).given);
+}
+
 const cache = new Map<string, NameParts>();
 const CACHE_LIMIT = 50_000;
 
@@ -213,7 +310,11 @@ function freeze(p: NameParts): NameParts {
 function parseUncached(fullName: string): NameParts {
   const text = clean(fullName);
   const script = detectScript(text);
-  const list = words(text);
+  let list = words(text);
+  // A title before the name (الشهيد, المرحوم, Dr) is dropped, as long as a name follows it.
+  let lead = 0;
+  while (lead < list.length - 1 && HONORIFIC_WORDS.has((list[lead] as Word).norm)) lead++;
+  if (lead > 0) list = list.slice(lead);
   const { groups, separators } = groupWords(list);
   if (groups.length === 0) return { parts: [], written: [], script, confidence: 0, familyFirst: false };
   const written = groups.map(display);
@@ -240,6 +341,22 @@ function parseUncached(fullName: string): NameParts {
     ordered = [...groups.slice(1), groups[0] as Group];
     familyFirst = true;
     confidence = 0.65;
+  } else if (
+    groups.length >= 2 &&
+    script === 'latn' &&
+    capitalised(groups) === 0 &&
+    !looksLikeFamily(groups[groups.length - 1] as Group)
+  ) {
+    // "DHANI Ahmad": lists kept in English and French write the family name in capitals, often first.
+    ordered = [...groups.slice(1), groups[0] as Group];
+    familyFirst = true;
+    confidence = 0.75;
+  } else if (groups.length >= 3 && script === 'ar' && readsFamilyFirst(groups)) {
+    // "غليم وائل نور الدين سعيد": registers write the family name first; an unlisted first part followed by given
+    // names, the last of them no family name, reads that way.
+    ordered = [...groups.slice(1), groups[0] as Group];
+    familyFirst = true;
+    confidence = 0.55;
   } else {
     confidence = [0, 0.35, 0.7, 0.8, 0.9][groups.length] ?? 0.55;
     if (groups.length >= 2 && looksLikeFamily(groups[groups.length - 1] as Group)) confidence += 0.05;

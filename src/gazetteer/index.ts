@@ -64,11 +64,12 @@ export function resolveBranch(text: string | null | undefined): Branch | undefin
   if (hit) return hit;
   const numbers = key.match(/\d+/g);
   if (numbers?.length === 1) {
-    const rest = key
-      .replace(/\d+/g, '')
-      .replace(/\b(branch|no|number|nr)\b|فرع|رقم/gu, '')
-      .trim();
-    if (rest === '') return branchByNumber.get(Number(numbers[0]));
+    const byNumber = branchByNumber.get(Number(numbers[0]));
+    const words = key.replace(/\d+/g, ' ').replace(/\s+/g, ' ').trim();
+    const rest = words.replace(/\b(branch|no|number|nr)\b|فرع|رقم/gu, '').trim();
+    if (rest === '') return byNumber;
+    // "فرع التحقيق العسكري 248": a unit's name and its number, written together.
+    if (byNumber && branchIndex.get(words) === byNumber) return byNumber;
   }
   return undefined;
 }

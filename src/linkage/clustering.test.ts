@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { clusterPairs, disagree, type PairScore, pairKey } from './clustering.js';
-import { featuresOf } from './test-fixtures.js';
+import { comparisons } from './comparisons.js';
+import { Scorer } from './scorer.js';
+import { TermFrequencies } from './term-frequencies.js';
+import { compiledShippedModel, featuresOf } from './test-fixtures.js';
 
 /** Scores from a table (pairs not listed are neutral). */
 function table(weights: Record<string, number>): PairScore {
@@ -169,5 +172,38 @@ describe('disagree: two groups of records as two people', () => {
     expect(disagree([0], [1], strong, options)).toBe(false);
     const alone = fieldsTable({ '0-1': { weight: -8, fields: [-5.6, 8, Number.NaN] } });
     expect(disagree([0], [1], alone, options)).toBe(true);
+  });
+});
+
+describe('a circumstance never makes two people by itself', () => {
+  it('leaves the arresting branch out of the evidence against a pair (transfers between branches)', () => {
+    const f = featuresOf([
+      {
+        first_name: 'نور',
+        father_name: 'عمر',
+        family_name: 'الخلف',
+        arresting_branch: 'Branch 248',
+        birth_year: '1993',
+      },
+      {
+        first_name: 'نور',
+        father_name: 'عمر',
+        family_name: 'الخلف',
+        arresting_branch: 'Branch 261',
+        birth_year: '1990',
+      },
+    ]);
+    const scorer = new Scorer(f, compiledShippedModel(), TermFrequencies.of(f));
+    scorer.score(0, 1);
+    const levels = scorer.lastLevels();
+    const branchAt = comparisons.findIndex((c) => c.name === 'arresting_branch');
+    const birthAt = comparisons.findIndex((c) => c.name === 'birth_date');
+    expect(comparisons[branchAt]?.levels[levels[branchAt] as number]).toBe('different');
+    const fields = new Float64Array(16);
+    scorer.lastFieldWeights(fields);
+    expect(fields[branchAt]).toBeNaN();
+    expect(fields[birthAt]).toBeLessThan(-2.5);
+    // The birth years disagree beyond tolerance; the branches are not counted.
+    expect(scorer.lastDisagreement(2.5)).toBeCloseTo(fields[birthAt] as number, 6);
   });
 });

@@ -225,7 +225,7 @@ export function disagree(
     let sum = 0;
     for (let c = 0; c < maxComparisons; c++) {
       const v = w[c] as number;
-      // NaN (a side missing) fails both tests and is skipped.
+      // NaN (a side missing, or a circumstance) fails both tests and is skipped.
       if (v <= -tolerance && v < 0 && (best[c] as number) <= -tolerance) sum += v;
     }
     if (sum <= against) return true;

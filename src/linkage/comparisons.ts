@@ -22,6 +22,12 @@ export interface Comparison {
   readonly groups?: readonly (readonly number[])[];
   /** The name column whose term frequency adjusts the agreeing levels, and those levels. */
   readonly termFrequency?: { column: FeatureColumn; levels: readonly number[] };
+  /**
+   * A circumstance, not identity: it weighs in the pair's score, but a disagreement on it never by itself makes
+   * two people in the clustering guard (the arresting branch: detainees were moved between branches, prisons and
+   * hospitals, and a list records whichever unit it knew).
+   */
+  readonly circumstance?: boolean;
   /** The value one record brings to this comparison, for explanations. */
   show(f: RecordFeatures, i: number): string;
 }
@@ -119,7 +125,6 @@ const branchAncestors: readonly (readonly number[])[] = branches.map((b) => {
 function branchLevel(x: number, y: number): number {
   if (x < 0 || y < 0) return 0;
   if (x === y) return 1;
-
   if (branchAncestors[x]?.includes(y) || branchAncestors[y]?.includes(x)) return 0;
   return 2;
 }
@@ -325,7 +330,10 @@ export const comparisons: readonly Comparison[] = [
     return code < 0 ? '' : (f.places.values[code] ?? '');
   }),
   eventComparison('arrest_date', 'arrestDay', 'arrestPrecision'),
-  codeComparison('arresting_branch', (f, i) => f.placeLabel('branch', f.branch[i] as number)),
+  {
+    ...codeComparison('arresting_branch', (f, i) => f.placeLabel('branch', f.branch[i] as number)),
+    circumstance: true,
+  },
   {
     name: 'detainee_number',
     levels: ['missing', 'same_number_same_branch', 'same_number', 'different_number_same_branch'],

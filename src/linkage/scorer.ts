@@ -4,6 +4,9 @@ import type { CompiledModel } from './model.js';
 import { NameSimilarity } from './similarity-cache.js';
 import { combinationKey, type TermColumn, type TermFrequencies } from './term-frequencies.js';
 
+/** 1 for the comparisons that are circumstances (Comparison.circumstance), by index. */
+const circumstance = Uint8Array.from(comparisons, (c) => (c.circumstance ? 1 : 0));
+
 interface TfSlot {
   comparison: number;
   column: TermColumn;
@@ -141,13 +144,14 @@ export class Scorer {
 
   /**
    * The evidence against the last pair scored: the sum of its negative field weights (≤ 0), leaving out those
-   * milder than `tolerance` bits (the model's clustering.tolerance).
+   * milder than `tolerance` bits (the model's clustering.tolerance) and circumstances (Comparison.circumstance).
    */
   lastDisagreement(tolerance = 0): number {
     const table = this.model.weights[this.lastContext];
     const offsets = this.model.offsets;
     let against = 0;
     for (let c = 0; c < this.levels.length; c++) {
+      if (circumstance[c] === 1) continue;
       const w = table[(offsets[c] as number) + (this.levels[c] as number)] as number;
       if (w < 0 && w <= -tolerance) against += w;
     }
@@ -155,15 +159,17 @@ export class Scorer {
   }
 
   /**
-   * Each comparison's weight for the last pair scored, into `out` (NaN where a side is missing: level 0). Term
-   * frequencies and the family line's joint step are left out: these are the fields' own verdicts.
+   * Each comparison's weight for the last pair scored, into `out` (NaN where a side is missing, level 0, and for a
+   * circumstance). Term frequencies and the family line's joint step are left out: these are the fields' own
+   * verdicts on whether the two are one person.
    */
   lastFieldWeights(out: Float64Array): void {
     const table = this.model.weights[this.lastContext];
     const offsets = this.model.offsets;
     for (let c = 0; c < this.levels.length; c++) {
       const level = this.levels[c] as number;
-      out[c] = level === 0 ? Number.NaN : (table[(offsets[c] as number) + level] as number);
+      out[c] =
+        level === 0 || circumstance[c] === 1 ? Number.NaN : (table[(offsets[c] as number) + level] as number);
     }
   }
 

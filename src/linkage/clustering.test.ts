@@ -102,13 +102,48 @@ describe('guarded clustering', () => {
       rows,
       [
         [0, 1, 30],
-        [1, 2, 30],
+        [1, 2, 25],
       ],
       {},
     );
     expect(clusterOf[0]).toBe(clusterOf[1]);
     expect(clusterOf[2]).toBe(2);
     expect(stats.refusedRegistryConflict).toBe(1);
+  });
+
+  it('leaves on its own a record that fits two people the guard kept apart about equally', () => {
+    const rows = [
+      { first_name: 'a', source: 'registry-235', detainee_number: '100' },
+      { first_name: 'a', source: 'family' },
+      { first_name: 'a', source: 'registry-235', detainee_number: '200' },
+    ];
+    // The family's record links to both registry lines, 30 and 29.5 bits: either would be a guess.
+    const { clusterOf, stats } = cluster(
+      rows,
+      [
+        [0, 1, 30],
+        [1, 2, 29.5],
+      ],
+      {},
+    );
+    expect(new Set(clusterOf).size).toBe(3);
+    expect(stats).toMatchObject({ ambiguous: 1, clusters: 3, refusedRegistryConflict: 1 });
+    // Records people put together stay together, however ambiguous.
+    const f = featuresOf(rows);
+    const kept = clusterPairs(
+      f,
+      Int32Array.from([0, 1]),
+      Int32Array.from([1, 2]),
+      Float32Array.from([30, 29.5]),
+      2,
+      table({}),
+      {
+        thresholdWeight: 10,
+        guardWeight: -5,
+        mustLink: [[0, 1]],
+      },
+    );
+    expect(kept.clusterOf[1]).toBe(kept.clusterOf[0]);
   });
 
   it("keeps a reviewer's rejected pair apart, even through a third record", () => {

@@ -33,6 +33,12 @@ export interface ClusterOptions {
   mustLink?: readonly (readonly [number, number])[];
   /** Pairs across two clusters checked at most (a deterministic stride sample beyond). */
   maxGuardPairs?: number;
+  /**
+   * A record linked to a cluster it was not put in (the guard kept the two apart) by a link within this many bits of
+   * its strongest link into its own cluster is ambiguous and left on its own (default 1: odds within a factor of
+   * two); 0 turns it off.
+   */
+  ambiguityBits?: number;
   /** Told of every link the guard refused (the pair's index and why): evaluation counts refused true links. */
   onRefused?: (pair: number, why: 'registry' | 'rejected' | 'different') => void;
 }
@@ -48,6 +54,8 @@ export interface ClusterStats {
   refusedRejected: number;
   /** Links refused because some pair across the two clusters disagrees and is too weak to be one person. */
   refusedClearlyDifferent: number;
+  /** Records left on their own: linked about as strongly to two clusters the guard kept apart (`ambiguityBits`). */
+  ambiguous: number;
   clusters: number;
   largestCluster: number;
 }
@@ -101,6 +109,7 @@ export function clusterPairs(
     refusedRegistryConflict: 0,
     refusedRejected: 0,
     refusedClearlyDifferent: 0,
+    ambiguous: 0,
     clusters: 0,
     largestCluster: n > 0 ? 1 : 0,
   };
@@ -137,14 +146,25 @@ export function clusterPairs(
     union(ra, rb);
     stats.merges++;
   }
-  const clusterOf = new Int32Array(n).fill(-1);
+  const root = new Int32Array(n);
+  for (let i = 0; i < n; i++) root[i] = find(i);
+  const alone = detachAmbiguous(n, root, links, pairA, pairB, weights, options);
+  stats.ambiguous = alone.size;
+  // A cluster's id is its first record's (in input order); a record left on its own is its own.
+  const firstOf = new Int32Array(n).fill(-1);
+  const clusterOf = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const r = find(i);
-    if (clusterOf[r] === -1) {
-      clusterOf[r] = i;
+    if (alone.has(i)) {
+      clusterOf[i] = i;
+      stats.clusters++;
+      continue;
+    }
+    const r = root[i] as number;
+    if (firstOf[r] === -1) {
+      firstOf[r] = i;
       stats.clusters++;
     }
-    clusterOf[i] = clusterOf[r] as number;
+    clusterOf[i] = firstOf[r] as number;
   }
   return { clusterOf, stats };
 }
@@ -231,4 +251,46 @@ export function disagree(
     if (sum <= against) return true;
   }
   return false;
+}
+
+/**
+ * Records that fit two people about equally: a bare list row ("Muhammad Ar-Rabhah") that links to two clusters the
+ * guard kept apart (two men of that name who disagree elsewhere), its strongest link into its own cluster less than
+ * `ambiguityBits` stronger than its strongest link into the other. Putting it in either is a guess that is wrong
+ * about half the time; left on its own, its pairs go to review. Records people put together stay.
+ */
+function detachAmbiguous(
+  n: number,
+  root: Int32Array,
+  links: readonly number[],
+  pairA: Int32Array,
+  pairB: Int32Array,
+  weights: Float32Array | Float64Array,
+  options: ClusterOptions,
+): Set<number> {
+  const out = new Set<number>();
+  const bits = options.ambiguityBits ?? 1;
+  if (bits <= 0 || links.length === 0) return out;
+  const within = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+  const across = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+  for (const p of links) {
+    const x = pairA[p] as number;
+    const y = pairB[p] as number;
+    const w = weights[p] as number;
+    const side = root[x] === root[y] ? within : across;
+    if (w > (side[x] as number)) side[x] = w;
+    if (w > (side[y] as number)) side[y] = w;
+  }
+  const kept = new Set<number>();
+  for (const [x, y] of options.mustLink ?? []) {
+    kept.add(x);
+    kept.add(y);
+  }
+  for (let i = 0; i < n; i++) {
+    const w = within[i] as number;
+    const a = across[i] as number;
+    if (w === Number.NEGATIVE_INFINITY || a === Number.NEGATIVE_INFINITY || kept.has(i)) continue;
+    if (w - a < bits) out.add(i);
+  }
+  return out;
 }

@@ -474,6 +474,6 @@ export function makeFamily(next: () => number): PoolName {
   while (c3 === c2) c3 = letter();
   if (c1 === 'w' || c1 === 'y') c1 = 'm';
   const [pattern, article] = patterns[Math.floor(next() * patterns.length)] as [string, boolean];
-  const body = pattern.replace('1', c1).replace(/2/g, c2).replace('3', c3);
+  const body = pattern.replace('1', c1).replace(/2/g, c2).replace(/3/g, c3);
   return { roman: article ? `al-${body}` : body };
 }

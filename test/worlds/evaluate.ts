@@ -99,7 +99,7 @@ export function reliabilityOf(
   let total = 0;
   for (let k = 0; k < probabilities.length; k++) {
     const p = probabilities[k] as number;
-    if (p < from || p > to) continue;
+    if (!(p >= from && p <= to)) continue; // NaN (a pair met twice) is left out
     const b = Math.min(bins - 1, Math.floor(p * bins));
     count[b] = (count[b] as number) + 1;
     sumP[b] = (sumP[b] as number) + p;
@@ -145,9 +145,20 @@ export async function evaluateWorld(
   let linkableFound = 0;
   const probabilities = new Float64Array(count);
   const isTrue = new Uint8Array(count);
+  // Blocking may emit a pair twice (a spelling rule, or an oversized block's overlapping parts, meeting a pair an
+  // earlier rule compared outside a full block): each pair counts once here.
+  const seen = new Set<number>();
+  let unique = 0;
   for (let p = 0; p < count; p++) {
     const x = a[p] as number;
     const y = b[p] as number;
+    const key = x < y ? x * 4294967296 + y : y * 4294967296 + x;
+    if (seen.has(key)) {
+      probabilities[p] = Number.NaN;
+      continue;
+    }
+    seen.add(key);
+    unique++;
     const same = person[x] === person[y];
     isTrue[p] = same ? 1 : 0;
     probabilities[p] = probabilityOf(link.priorWeight + (link.weights[p] as number));
@@ -184,7 +195,7 @@ export async function evaluateWorld(
     let pairs = 0;
     let hits = 0;
     for (let p = 0; p < count; p++) {
-      if ((probabilities[p] as number) < t) continue;
+      if (Number.isNaN(probabilities[p] as number) || (probabilities[p] as number) < t) continue;
       pairs++;
       hits += isTrue[p] as number;
     }
@@ -230,8 +241,8 @@ export async function evaluateWorld(
     f1: quality.f1,
     f1OverCeiling: quality.f1 / world.ceiling,
     pairCompleteness: linkable === 0 ? 1 : linkableFound / linkable,
-    candidatePairs: count,
-    candidatesPerRecord: count / Math.max(1, n),
+    candidatePairs: unique,
+    candidatesPerRecord: unique / Math.max(1, n),
     links: link.clustering.links,
     guardRefusals: refused,
     guardRefusalsOfTrueLinks: refusedTrue,

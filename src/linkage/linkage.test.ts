@@ -18,6 +18,53 @@ function features(): RecordFeatures {
 }
 
 describe('linking synthetic records', () => {
+  it("links the issue's typical pairs among thousands of other records (Latin diaspora rows, Persian letters, a town for a governorate)", async () => {
+    const rows = [
+      // Branch named by the service alone, a town written short, an arrest date five weeks apart.
+      [
+        'a1',
+        {
+          full_name: 'Abd Al-Salam Al-Azmeh',
+          governorate: 'Dara',
+          place_of_origin: 'Bosra',
+          arrest_date: '2018-06-24',
+          arresting_branch: 'Military Police',
+        },
+      ],
+      [
+        'a2',
+        {
+          full_name: 'عبد السـلام مـحمد العظمة',
+          governorate: 'درعا',
+          place_of_origin: 'بصرى الشام',
+          arrest_date: '2018-07-31',
+          arresting_branch: 'الشرطة العسكرية في القابون',
+        },
+      ],
+      // A town on one side, its governorate on the other; Persian ی.
+      ['b1', { full_name: 'Yusuf Mahmud Barazi', place_of_origin: 'Talbiseh', arrest_date: '2015-08-11' }],
+      ['b2', { full_name: 'یوسف محمود مصطفى البرازي', governorate: 'حمص', arrest_date: '2015-09-04' }],
+      // A town in the governorate column, dates two months apart.
+      [
+        'c1',
+        {
+          full_name: 'محمد عبدالكريم محمد العيسي',
+          governorate: 'ريف دمشق',
+          birth_year: '1984',
+          arrest_date: '2018-02-06',
+        },
+      ],
+      ['c2', { full_name: 'محمد عبدالكريم محمد عيسى', governorate: 'الزبداني', arrest_date: '2018-04-19' }],
+    ] as const;
+    const f = features();
+    const at = rows.map(([id, fields]) =>
+      f.add(`issue-${id}`, { source: id.endsWith('1') ? 'list-a' : 'list-b', ...fields }),
+    );
+    const { clusterOf } = await linkFeatures(f, new CompiledModel(shippedModel()));
+    for (let k = 0; k < at.length; k += 2)
+      expect(clusterOf[at[k] as number]).toBe(clusterOf[at[k + 1] as number]);
+  });
+
   it('finds most true pairs with few false ones, with the shipped model', async () => {
     const result = await linkFeatures(features(), new CompiledModel(shippedModel()));
     const q = pairwiseQuality(result.clusterOf, truth);

@@ -70,9 +70,11 @@ const words: Record<string, string> = {
   death_certificate_found: msg('death certificate found'),
   family_recognition_in_photo: msg('family recognised a photograph'),
   identified_by_dna: msg('identified by DNA'),
-  // sex
+  // sex (the registry stores m and f)
   male: msg('Male'),
   female: msg('Female'),
+  m: msg('Male'),
+  f: msg('Female'),
   // relations
   same_person: msg('same person'),
   parent: msg('parent'),

@@ -12,7 +12,7 @@ import {
   usePlaceName,
   usePlaces,
 } from '../components/common.js';
-import { fieldLabel, msg, purposes } from '../lib/index.js';
+import { apiWord, fieldLabel, msg, purposes } from '../lib/index.js';
 import { useSession } from '../session.js';
 import { identificationStatus } from './person.js';
 
@@ -500,7 +500,9 @@ export function FamilyReportScreen() {
               ? places(String(v))
               : /Date$/.test(f)
                 ? formatDate(String(v))
-                : String(v)}
+                : f === 'sex'
+                  ? t(apiWord(String(v)))
+                  : String(v)}
           </Field>
         ))}
       </dl>

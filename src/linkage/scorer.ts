@@ -7,6 +7,15 @@ import { combinationKey, type TermColumn, type TermFrequencies } from './term-fr
 /** 1 for the comparisons that are circumstances (Comparison.circumstance), by index. */
 const circumstance = Uint8Array.from(comparisons, (c) => (c.circumstance ? 1 : 0));
 
+/**
+ * The level whose u a name's term-frequency adjustment is taken against: a variant spelling (level 2) against
+ * exact agreement (1), as Splink does. How common a name is says how often strangers share it; the variant level's
+ * own weight already says what a spelling difference costs — taking the variant's u again would count it twice.
+ */
+function tfBase(level: number): number {
+  return level === 2 ? 1 : level;
+}
+
 interface TfSlot {
   comparison: number;
   column: TermColumn;
@@ -31,6 +40,7 @@ export class Scorer {
   private lastLine = 0;
   private readonly familyAt = comparisons.findIndex((c) => c.name === 'family_name');
   private readonly firstAt = comparisons.findIndex((c) => c.name === 'first_name');
+  private readonly motherAt = comparisons.findIndex((c) => c.name === 'mother_name');
 
   constructor(
     readonly features: RecordFeatures,
@@ -118,9 +128,9 @@ export class Scorer {
     if (context === 1) {
       if (!firstKeysAgree) return Number.NaN;
       const u =
-        (this.model.log2u[1][(offsets[this.firstAt] as number) + firstLevel] as number) +
+        (this.model.log2u[1][(offsets[this.firstAt] as number) + tfBase(firstLevel)] as number) +
         (this.model.log2u[0][
-          (offsets[this.familyAt] as number) + (levels[this.familyAt] as number)
+          (offsets[this.familyAt] as number) + tfBase(levels[this.familyAt] as number)
         ] as number);
       const adj = u - this.tf.log2JointShare('first+family', combinationKey(firstKey, familyKey));
       return Math.min(cap, Math.max(-cap, adj));
@@ -130,7 +140,8 @@ export class Scorer {
     if (!familyKeysAgree || fatherKey !== names.keyOf(f.father[b] as number)) return Number.NaN;
     if (firstKeysAgree) {
       const u =
-        this.log2LineU + (this.model.log2u[2][(offsets[this.firstAt] as number) + firstLevel] as number);
+        this.log2LineU +
+        (this.model.log2u[2][(offsets[this.firstAt] as number) + tfBase(firstLevel)] as number);
       const share = this.tf.log2JointShare(
         'first+father+family',
         combinationKey(firstKey, fatherKey, familyKey),
@@ -214,7 +225,8 @@ export class Scorer {
     const kb = names.keyOf(column[b] as number);
     const shareA = this.tf.log2Share(slot.column, ka);
     const share = ka === kb ? shareA : Math.max(shareA, this.tf.log2Share(slot.column, kb));
-    const u = this.model.log2u[context][(this.model.offsets[slot.comparison] as number) + level] as number;
+    const base = slot.comparison === this.motherAt ? level : tfBase(level);
+    const u = this.model.log2u[context][(this.model.offsets[slot.comparison] as number) + base] as number;
     const adj = u - share;
     const cap = this.model.maxAdjustment;
     return Math.min(cap, Math.max(-cap, adj));

@@ -4,8 +4,6 @@
  */
 import {
   compareTokens,
-  detectScript,
-  isGivenNameOnly,
   isKunya,
   normalize,
   type PreparedToken,
@@ -71,19 +69,8 @@ const fullNameParts = ['first', 'father', 'grandfather', 'family'] as const;
 
 /** Splits a full name into first / father / grandfather / family (names.parse), each in its matching form. */
 export function parseFullName(fullName: string): NameParts {
-  const parsed = parse(fullName);
-  // Two Arabic parts, the second a given name only ("حسن محمد"): forensic lists and notices write a person by their
-  // own and their father's name, so the second part is read as the father's.
-  if (
-    parsed.given.length === 2 &&
-    parsed.father === undefined &&
-    parsed.family !== undefined &&
-    detectScript(fullName) === 'ar' &&
-    isGivenNameOnly(parsed.family)
-  ) {
-    parsed.father = parsed.family;
-    parsed.family = undefined;
-  }
+  // Two Arabic parts, the second a given name only ("حسن محمد"): the father's name, as the registry reads it.
+  const parsed = parse(fullName, { fatherInShortNames: true });
   const out: NameParts = {};
   for (const part of fullNameParts) {
     const text = parsed[part];

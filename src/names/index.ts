@@ -10,6 +10,7 @@ export {
   type NamePart,
   type NameParts,
   type ParsedName,
+  type ParseOptions,
   type PartRole,
   parse,
   parseParts,

@@ -177,3 +177,13 @@ describe('isGivenNameOnly', () => {
     expect(isGivenNameOnly('محمد أحمد')).toBe(false);
   });
 });
+
+describe('short names with the father', () => {
+  it("reads the second of two Arabic parts as the father's name when asked and it is only a given name", () => {
+    expect(parse('حسن محمد', { fatherInShortNames: true })).toMatchObject({ first: 'حسن', father: 'محمد' });
+    expect(parse('حسن محمد', { fatherInShortNames: true }).family).toBeUndefined();
+    expect(parse('حسن محمد')).toMatchObject({ first: 'حسن', family: 'محمد' });
+    expect(parse('سامر الحلبي', { fatherInShortNames: true })).toMatchObject({ family: 'الحلبي' });
+    expect(parse('Hassan Mohammad', { fatherInShortNames: true })).toMatchObject({ family: 'Mohammad' });
+  });
+});

@@ -390,11 +390,31 @@ function parseUncached(fullName: string): NameParts {
  * family; 5 or more: the same, with the extra middle parts only in `given`. A family name written first (before a
  * comma, or an Al-/ال part followed by given names) is recognised. Never throws; empty input gives no parts.
  */
-export function parse(fullName: string): ParsedName {
+export function parse(fullName: string, options: ParseOptions = {}): ParsedName {
   const p = parseParts(fullName);
   const out: ParsedName = { given: [...p.written], script: p.script, confidence: p.confidence };
   for (const part of p.parts) {
     if (part.role !== 'middle') out[part.role] = part.text;
   }
+  if (
+    options.fatherInShortNames &&
+    p.parts.length === 2 &&
+    p.script === 'ar' &&
+    !p.familyFirst &&
+    out.family !== undefined &&
+    isGivenNameOnly(out.family)
+  ) {
+    out.father = out.family;
+    delete out.family;
+  }
   return out;
+}
+
+export interface ParseOptions {
+  /**
+   * Read the second of two Arabic parts as the father's name when it is only a given name ("حسن محمد"): how
+   * forensic lists, notices and registers write a person by their own and their father's name. The registry and
+   * linkage read names so; by default two parts are first + family.
+   */
+  fatherInShortNames?: boolean;
 }

@@ -10,7 +10,7 @@ import {
   personRecordColumns,
 } from '../../domain/person-record.js';
 import { identifierKey } from '../../evidence/identifiers.js';
-import { aliasKey, resolveBranch, resolveGovernorate } from '../../gazetteer/index.js';
+import { aliasKey, resolveBranch, resolveGovernorate, resolveTown } from '../../gazetteer/index.js';
 import { formatDate, maxYear, minYear, parseDate, parseYear, whyNotDate } from '../../linkage/dates.js';
 import { sexCode } from '../../linkage/features.js';
 import { detectScript, keys, normalize, parse, prepareToken } from '../../names/index.js';
@@ -53,7 +53,8 @@ export interface PlaceNames {
 
 export const gazetteerPlaces: PlaceNames = {
   branch: (text) => resolveBranch(text)?.id,
-  governorate: (text) => resolveGovernorate(text)?.id,
+  // A town written in the governorate column stands for its governorate (as linkage reads it).
+  governorate: (text) => resolveGovernorate(text)?.id ?? resolveTown(text)?.governorate,
 };
 
 /** The gazetteer first, then aliases users added (a spelling met in the field resolves on the next import). */
@@ -102,7 +103,7 @@ export function prepareRecord(fields: PersonRecordFields, places: PlaceNames = g
   let family = text(fields.family_name);
   let full = text(fields.full_name);
   if (full && !first && !father && !grandfather && !family) {
-    const p = parse(full);
+    const p = parse(full, { fatherInShortNames: true });
     first = p.first ?? null;
     father = p.father ?? null;
     grandfather = p.grandfather ?? null;

@@ -68,4 +68,27 @@ describe('training that never hurts', () => {
     const e = estimatedF1s(f, base, base);
     expect(e.a).toBeCloseTo(e.b, 10);
   });
+
+  it('trainSafely without decisions re-estimates only strangers’ u: m, the prior and the family line stay the base’s', () => {
+    const { f } = world(800);
+    const base = shippedModel();
+    const { model, report } = trainSafely(f, base, { randomPairs: 50_000, now: '2026-01-01T00:00:00.000Z' });
+    expect(report.judgedBy).toBe('estimate');
+    expect(report.kept).toBe('trained');
+    expect(model.matchesPerRecord).toBe(base.matchesPerRecord);
+    expect(model.familyLine).toEqual(base.familyLine);
+    model.comparisons.forEach((c, i) => {
+      c.levels.forEach((l, k) => {
+        const b = base.comparisons[i]?.levels[k];
+        // (a level the data never shows is neutralised: m = u, a small shift)
+        expect(l.m).toBeCloseTo(b?.m as number, 2);
+        if (b?.uSameFamilyName !== undefined) expect(l.uSameFamilyName).toBeCloseTo(b.uSameFamilyName, 2);
+      });
+    });
+    // Strangers' u is the data's own: some level moved.
+    const moved = model.comparisons.some((c, i) =>
+      c.levels.some((l, k) => Math.abs(l.u - (base.comparisons[i]?.levels[k]?.u as number)) > 1e-6),
+    );
+    expect(moved).toBe(true);
+  });
 });

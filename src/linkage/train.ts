@@ -48,6 +48,13 @@ export interface TrainingOptions {
    * keep the shipped model's value instead of what a handful of pairs make of them.
    */
   priorStrength?: number;
+  /**
+   * What to estimate: `all` (default) — u among strangers from random pairs, m by EM, the contexts' u, the family
+   * line and the prior; `strangers` — only u among strangers, from random pairs (an unbiased sample of the data's
+   * own names and fields), everything else kept from the base. EM's m, without labels, mistakes namesakes and
+   * relatives for matches on data unlike the base's (docs/linkage.md, "Training").
+   */
+  estimate?: 'all' | 'strangers';
   synthetic?: boolean;
   now?: string;
 }
@@ -268,7 +275,8 @@ export function trainModel(
   const lineWeightOf = (perRecord: number) =>
     Math.log2(base.familyLine.m / Math.min(0.5, perRecord / Math.max(1, n - 1)));
   // m and the contexts' u depend on each other: two rounds of m (u fixed), then u per context (m fixed).
-  for (let round = 0; round < 2; round++) {
+  const rounds = options.estimate === 'strangers' ? 0 : 2;
+  for (let round = 0; round < rounds; round++) {
     report.passes = [];
     const sums = emptyTable();
     const estimates = new Array<number>(comparisons.length).fill(0);
@@ -352,10 +360,12 @@ export function trainModel(
       }),
     })),
   };
-  const expected = expectedMatches(f, new CompiledModel({ ...trained, version: 'training' }), tf);
-  trained.matchesPerRecord = expected.perRecord;
-  trained.familyLine.m = expected.lineM;
-  report.matchesPerRecord = expected.perRecord;
+  if (rounds > 0) {
+    const expected = expectedMatches(f, new CompiledModel({ ...trained, version: 'training' }), tf);
+    trained.matchesPerRecord = expected.perRecord;
+    trained.familyLine.m = expected.lineM;
+    report.matchesPerRecord = expected.perRecord;
+  }
   trained.trainedOn = {
     records: n,
     at: options.now ?? new Date().toISOString(),

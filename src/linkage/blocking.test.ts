@@ -33,6 +33,23 @@ describe('blocking', () => {
     ]);
   });
 
+  it('pairs Arabic names alike but for their dots (a scanned list read one wrong), not names of one skeleton', () => {
+    const f = featuresOf([
+      { full_name: 'غلي صطفى محمد الخطيب' },
+      { first_name: 'علي', father_name: 'مصطفى', family_name: 'الخطيب' },
+      { first_name: 'علي', family_name: 'الخطيب' },
+      { first_name: 'Ali', family_name: 'Khatib' },
+    ]);
+    const rule = linkingRules.filter((r) => r.name === 'first+family (rasm)');
+    const { pairs } = candidatePairs(f, rule);
+    const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]].sort());
+    // غلي / علي meet; the two علي الخطيب are one skeleton (first+family's); the Latin row has no rasm.
+    expect(list.sort()).toEqual([
+      [0, 1],
+      [0, 2],
+    ]);
+  });
+
   it('sub-blocks an oversized block and counts what it did not compare', () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({
       first_name: 'محمد',

@@ -1,6 +1,7 @@
 import { similarSimilarity } from './comparisons.js';
 import { monthOfEpochDay } from './dates.js';
 import { precision, type RecordFeatures } from './features.js';
+import { rasm } from './name-kit.js';
 import { PairBuffer } from './pairs.js';
 import { hashString } from './random.js';
 import { NameSimilarity } from './similarity-cache.js';
@@ -449,6 +450,48 @@ function firstFatherBareRule(name: string, salt: number): SpellingRule {
   };
 }
 
+const rasmCaches = new WeakMap<object, Map<number, number>>();
+/** An Arabic name's dotless skeleton (name-kit `rasm`), hashed; -1 for a Latin name or none. */
+function rasmOf(f: RecordFeatures, column: 'first' | 'family', i: number): number {
+  const v = f[column][i] as number;
+  if (v < 0 || f.names.latin(v)) return -1;
+  let cache = rasmCaches.get(f.names);
+  if (!cache) {
+    cache = new Map();
+    rasmCaches.set(f.names, cache);
+  }
+  let h = cache.get(v);
+  if (h === undefined) {
+    h = hashString(rasm(f.names.form(v))) & 0x7fffffff;
+    cache.set(v, h);
+  }
+  return h;
+}
+/**
+ * First and family name alike in their dotless letters (rasm) but not in their skeletons: a scanned list read a dot
+ * wrong (غلي / علي, حهاد / جهاد, مجمد / محمد, الرريعي / الدريعي). Arabic names only; pairs of one skeleton are the
+ * plain rules'.
+ */
+function rasmRule(name: string, salt: number): SpellingRule {
+  return {
+    name,
+    keys(f, i, push) {
+      const a = rasmOf(f, 'first', i);
+      const b = rasmOf(f, 'family', i);
+      if (a >= 0 && b >= 0) push(mixKey(salt, a, b, 0));
+    },
+    // Records of one first and family skeleton are one group (the plain rules compare them).
+    group: (f, i) => {
+      const a = f.first[i] as number;
+      const b = f.family[i] as number;
+      return a < 0 || b < 0 ? -2 - i : mixKey(salt, f.names.keyOf(a), f.names.keyOf(b), 1) | 0;
+    },
+    kind: () => 0,
+    owner: () => true,
+    admits: () => true,
+  };
+}
+
 /** What `athar link` blocks on: the plain rules, then the spelling-tolerant ones. */
 export const linkingRules: readonly (BlockingRule | SpellingRule)[] = [
   ...blockingRules.map((r) => (r.name === 'father+family' ? familyLineLinkRule(r.name, 3) : r)),
@@ -456,6 +499,7 @@ export const linkingRules: readonly (BlockingRule | SpellingRule)[] = [
   ...coarseLinkRules,
   firstFatherLinkRule('first+father≈', 17),
   firstFatherBareRule('first+father (no family)', 21),
+  rasmRule('first+family (rasm)', 22),
 ];
 
 /** Broader rules the match index uses only for records that share one more thing with the report. */

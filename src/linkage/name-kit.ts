@@ -111,3 +111,31 @@ export function placeKey(text: string): string {
     .filter((k) => k !== '')
     .join(' ');
 }
+
+/** Arabic letters by their dotless shape: the letters OCR and hurried hands read one for another. */
+const rasmClass: Readonly<Record<string, string>> = {
+  ب: 'ٮ',
+  ت: 'ٮ',
+  ث: 'ٮ',
+  ن: 'ٮ',
+  ي: 'ٮ',
+  ى: 'ٮ',
+  ئ: 'ٮ',
+  ج: 'ح',
+  خ: 'ح',
+  ذ: 'د',
+  ز: 'ر',
+  ش: 'س',
+  ض: 'ص',
+  ظ: 'ط',
+  غ: 'ع',
+  ق: 'ف',
+  ة: 'ه',
+};
+
+/** An Arabic name's rasm: its letters without their dots (محمد, مجمد and مخمد share one). */
+export function rasm(form: string): string {
+  let out = '';
+  for (const ch of form) out += rasmClass[ch] ?? ch;
+  return out;
+}

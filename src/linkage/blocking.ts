@@ -92,23 +92,35 @@ export function coarseSkeleton(key: string): string {
   }
   return out;
 }
+/**
+ * A hash of something derived from a name, remembered per vocabulary (name ids are the vocabulary's own) under
+ * `cacheKey` (the name's id or its skeleton's); -1 when `derive` gives nothing.
+ */
+function derivedNameHash(
+  caches: WeakMap<object, Map<number, number>>,
+  f: RecordFeatures,
+  cacheKey: number,
+  derive: () => string,
+): number {
+  let cache = caches.get(f.names);
+  if (!cache) {
+    cache = new Map();
+    caches.set(f.names, cache);
+  }
+  let h = cache.get(cacheKey);
+  if (h === undefined) {
+    const text = derive();
+    h = text === '' ? -1 : hashString(text) & 0x7fffffff;
+    cache.set(cacheKey, h);
+  }
+  return h;
+}
 const coarseCaches = new WeakMap<object, Map<number, number>>();
 function coarseKeyOf(f: RecordFeatures, column: 'first' | 'father' | 'family', i: number): number {
   const v = f[column][i] as number;
   if (v < 0) return -1;
-  let cache = coarseCaches.get(f.names);
-  if (!cache) {
-    cache = new Map();
-    coarseCaches.set(f.names, cache);
-  }
   const key = f.names.keyOf(v);
-  let h = cache.get(key);
-  if (h === undefined) {
-    const coarse = coarseSkeleton(f.names.keyText(key));
-    h = coarse === '' ? -1 : hashString(coarse) & 0x7fffffff;
-    cache.set(key, h);
-  }
-  return h;
+  return derivedNameHash(coarseCaches, f, key, () => coarseSkeleton(f.names.keyText(key)));
 }
 const coarseFamily = (f: RecordFeatures, i: number) => coarseKeyOf(f, 'family', i);
 
@@ -455,18 +467,9 @@ const rasmCaches = new WeakMap<object, Map<number, number>>();
 function rasmOf(f: RecordFeatures, column: 'first' | 'family', i: number): number {
   const v = f[column][i] as number;
   if (v < 0 || f.names.latin(v)) return -1;
-  let cache = rasmCaches.get(f.names);
-  if (!cache) {
-    cache = new Map();
-    rasmCaches.set(f.names, cache);
-  }
-  let h = cache.get(v);
-  if (h === undefined) {
-    h = hashString(rasm(f.names.form(v))) & 0x7fffffff;
-    cache.set(v, h);
-  }
-  return h;
+  return derivedNameHash(rasmCaches, f, v, () => rasm(f.names.form(v)));
 }
+
 /**
  * First and family name alike in their dotless letters (rasm) but not in their skeletons: a scanned list read a dot
  * wrong (غلي / علي, حهاد / جهاد, مجمد / محمد, الرريعي / الدريعي). Arabic names only; pairs of one skeleton are the

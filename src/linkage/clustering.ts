@@ -226,25 +226,33 @@ export function disagree(
     }
     return false;
   }
-  // Per field, the best weight any pair across gives it; the weak pairs' field weights, kept for the second pass.
-  const best = new Float64Array(maxComparisons).fill(Number.NEGATIVE_INFINITY);
-  const fields = new Float64Array(maxComparisons).fill(Number.NaN);
-  const weak: Float64Array[] = [];
+  // First pass, as without per-field weights: the pairs below the guard with evidence against. Most merges have
+  // none, and cost no more than that. Only then is each field's best weight across the groups needed (a second pass).
+  const width = mb.length;
+  const disagreeing: number[] = [];
   for (let k = 0; k < total; k += stride) {
-    const x = ma[Math.floor(k / mb.length)] as number;
-    const y = mb[k % mb.length] as number;
-    const weight = scorer.score(x, y);
+    const x = ma[Math.floor(k / width)] as number;
+    const y = mb[k % width] as number;
+    if (scorer.score(x, y) >= options.guardWeight) continue;
+    if ((scorer.lastDisagreement?.(tolerance) ?? against) <= against) disagreeing.push(k);
+  }
+  if (disagreeing.length === 0) return false;
+  const best = guardBest.fill(Number.NEGATIVE_INFINITY);
+  const fields = guardFields;
+  for (let k = 0; k < total; k += stride) {
+    scorer.score(ma[Math.floor(k / width)] as number, mb[k % width] as number);
     scorer.lastFieldWeights(fields);
     for (let c = 0; c < maxComparisons; c++) {
       const v = fields[c] as number;
       if (v > (best[c] as number)) best[c] = v;
     }
-    if (weight < options.guardWeight) weak.push(Float64Array.from(fields));
   }
-  for (const w of weak) {
+  for (const k of disagreeing) {
+    scorer.score(ma[Math.floor(k / width)] as number, mb[k % width] as number);
+    scorer.lastFieldWeights(fields);
     let sum = 0;
     for (let c = 0; c < maxComparisons; c++) {
-      const v = w[c] as number;
+      const v = fields[c] as number;
       // NaN (a side missing, or a circumstance) fails both tests and is skipped.
       if (v <= -tolerance && v < 0 && (best[c] as number) <= -tolerance) sum += v;
     }
@@ -252,6 +260,10 @@ export function disagree(
   }
   return false;
 }
+
+// Scratch for `disagree` (single-threaded, not reentrant).
+const guardBest = new Float64Array(maxComparisons);
+const guardFields = new Float64Array(maxComparisons).fill(Number.NaN);
 
 /**
  * Records that fit two people about equally: a bare list row ("Muhammad Ar-Rabhah") that links to two clusters the

@@ -3,8 +3,8 @@
  * registries", C "commission merge") and on athar synth, with the shipped model: F1 beside each world's ceiling (F1 at precision 1),
  * pair completeness, candidates per record, guard refusals of true links, calibration error, precision at the
  * tracing loop's thresholds, interactive match top 10, and the exact-name baseline. Judged by the worst world.
- * In-process (the library's linkFeatures, one thread). Sizes: 20k people, or 100k with `--large` (never more);
- * `--quick`: 3k people.
+ * In-process (the library's linkFeatures, one thread). Sizes: 20k people, 100k with `--large`, 550k (about 1M
+ * records) with `--million`; `--quick`: 3k people. `BENCH_WORLDS_SEED` picks the seed (default 1, the reported one).
  */
 import { CompiledModel } from '../../src/linkage/model.js';
 import { readModelFile } from '../../src/services/batch/linkage-model-file.js';
@@ -14,7 +14,9 @@ import { makeWorld, worldNames } from '../../test/worlds/index.js';
 import { type BenchRow, quick, report } from '../harness.js';
 
 const large = process.argv.includes('--large');
-const people = quick ? 3000 : large ? 100_000 : 20_000;
+const million = process.argv.includes('--million');
+const people = quick ? 3000 : million ? 550_000 : large ? 100_000 : 20_000;
+const seed = Number(process.env.BENCH_WORLDS_SEED ?? 1);
 const size = `${people / 1000}k people`;
 const model = new CompiledModel(readModelFile());
 // The tracing loop's thresholds (docs/tracing.md): precision of candidate pairs at reviewFrom and autoLinkAt.
@@ -25,7 +27,7 @@ const figures: WorldFigures[] = [];
 const log = (text: string) => process.stderr.write(`linkage-worlds: ${text}\n`);
 
 for (const name of worldNames) {
-  const world = makeWorld(name, people, 1);
+  const world = makeWorld(name, people, seed);
   log(`${world.name}: ${world.records.length} records; linking`);
   const fig = await evaluateWorld(world, model, { precisionAt: policy, matchQueries: quick ? 300 : 2000 });
   figures.push(fig);

@@ -91,6 +91,13 @@ describe('parse', () => {
       'المصري محمد أحمد',
       { first: 'محمد', father: 'أحمد', family: 'المصري' },
     ],
+    [
+      'an article-bearing first part before a given name ending in ى',
+      'الطحان خديجة علي مصطفى',
+      { first: 'خديجة', father: 'علي', grandfather: 'مصطفى', family: 'الطحان' },
+    ],
+    ['a nisba last keeps the order', 'الحاج محمد علي الحمصي', { first: 'محمد', family: 'الحمصي' }],
+    ['an unlisted nisba last keeps the order', 'العمر محمد علي حمصي', { first: 'العمر', family: 'حمصي' }],
     // Titles before a name, in death notices and registers.
     [
       'a martyr in a death notice',

@@ -177,7 +177,11 @@ function hasArticle(group: Group): boolean {
 function looksLikeFamily(group: Group): boolean {
   if (hasArticle(group)) return true;
   const c = core(group);
-  return c.length >= 4 && /(?:ي|i|y)$/.test(c);
+  if (c.length < 4 || !/(?:ي|i|y)$/.test(c)) return false;
+  // A nisba (حمصي, Halabi) ends so; so do given names once ى is folded to ي (مصطفى, موسى, عيسى) and names like
+  // شادي or Sami. A name listed only as given is not read as a family name.
+  const listed = listedAs(group);
+  return !listed.given || listed.family;
 }
 
 function isKnownGivenName(group: Group): boolean {

@@ -44,6 +44,7 @@ for (const name of worldNames) {
       f1: fig.f1,
       ceiling: fig.ceiling,
       pair_completeness: fig.pairCompleteness,
+      pair_completeness_named: fig.pairCompletenessNamed,
       candidates_per_record: fig.candidatesPerRecord,
       guard_refused_true: fig.guardRefusalsOfTrueLinks,
       guard_refused: fig.guardRefusals,
@@ -55,7 +56,7 @@ for (const name of worldNames) {
     },
   });
   log(
-    `${fig.world}: F1 ${fig.f1.toFixed(4)} (P ${fig.precision.toFixed(4)} R ${fig.recall.toFixed(4)}) ceiling ${fig.ceiling.toFixed(4)} → ${fig.f1OverCeiling.toFixed(3)}; completeness ${fig.pairCompleteness.toFixed(4)}; ${fig.candidatesPerRecord.toFixed(2)} candidates/record; guard refused ${fig.guardRefusalsOfTrueLinks}/${fig.guardRefusals} true; ECE ${fig.ece.toFixed(4)} (unsure ${fig.eceUnsure.toFixed(4)}); top10 ${fig.matchTop10?.toFixed(4)}; baseline F1 ${fig.baselineF1.toFixed(4)}`,
+    `${fig.world}: F1 ${fig.f1.toFixed(4)} (P ${fig.precision.toFixed(4)} R ${fig.recall.toFixed(4)}) ceiling ${fig.ceiling.toFixed(4)} → ${fig.f1OverCeiling.toFixed(3)}; completeness ${fig.pairCompleteness.toFixed(4)} (named ${fig.pairCompletenessNamed.toFixed(4)}); ${fig.candidatesPerRecord.toFixed(2)} candidates/record; guard refused ${fig.guardRefusalsOfTrueLinks}/${fig.guardRefusals} true; ECE ${fig.ece.toFixed(4)} (unsure ${fig.eceUnsure.toFixed(4)}); top10 ${fig.matchTop10?.toFixed(4)}; baseline F1 ${fig.baselineF1.toFixed(4)}`,
   );
 }
 
@@ -67,6 +68,7 @@ rows.push({
   ratio: { against: 'ceiling', value: worst((f) => f.f1OverCeiling), goal: 'F1 ≥ 0.97 × ceiling' },
   extra: {
     pair_completeness: worst((f) => f.pairCompleteness),
+    pair_completeness_named: worst((f) => f.pairCompletenessNamed),
     match_top10: worst((f) => f.matchTop10 ?? 1),
     ece_max: -worst((f) => -f.ece),
   },

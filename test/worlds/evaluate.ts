@@ -52,6 +52,11 @@ export interface WorldFigures {
   f1: number;
   f1OverCeiling: number;
   pairCompleteness: number;
+  /**
+   * The same among records with a name: athar never links a nameless record (a forensic line with only its
+   * numbers meets the registry as an identification, docs/tracing.md), so blocking cannot find those pairs.
+   */
+  pairCompletenessNamed: number;
   candidatePairs: number;
   candidatesPerRecord: number;
   links: number;
@@ -143,6 +148,7 @@ export async function evaluateWorld(
   const count = link.candidates.pairs.length;
   const id = world.identifiable;
   let linkableFound = 0;
+  let linkableNamedFound = 0;
   const probabilities = new Float64Array(count);
   const isTrue = new Uint8Array(count);
   // Blocking may emit a pair twice (a spelling rule, or an oversized block's overlapping parts, meeting a pair an
@@ -162,17 +168,24 @@ export async function evaluateWorld(
     const same = person[x] === person[y];
     isTrue[p] = same ? 1 : 0;
     probabilities[p] = probabilityOf(link.priorWeight + (link.weights[p] as number));
-    if (same && (!id || (id[x] && id[y]))) linkableFound++;
+    if (same && (!id || (id[x] && id[y]))) {
+      linkableFound++;
+      if (f.hasName(x) && f.hasName(y)) linkableNamedFound++;
+    }
   }
   // Linkable true pairs: within one person, pairs of identifiable records.
   const perPerson = new Map<number, number>();
+  const perPersonNamed = new Map<number, number>();
   for (let i = 0; i < n; i++) {
     if (id && !id[i]) continue;
     const q = person[i] as number;
     perPerson.set(q, (perPerson.get(q) ?? 0) + 1);
+    if (f.hasName(i)) perPersonNamed.set(q, (perPersonNamed.get(q) ?? 0) + 1);
   }
   let linkable = 0;
   for (const c of perPerson.values()) linkable += (c * (c - 1)) / 2;
+  let linkableNamed = 0;
+  for (const c of perPersonNamed.values()) linkableNamed += (c * (c - 1)) / 2;
 
   // The guard's refusals, counted by re-running the clustering with a listener (same inputs, same result).
   let refusedTrue = 0;
@@ -243,6 +256,7 @@ export async function evaluateWorld(
     f1: quality.f1,
     f1OverCeiling: quality.f1 / world.ceiling,
     pairCompleteness: linkable === 0 ? 1 : linkableFound / linkable,
+    pairCompletenessNamed: linkableNamed === 0 ? 1 : linkableNamedFound / linkableNamed,
     candidatePairs: unique,
     candidatesPerRecord: unique / Math.max(1, n),
     links: link.clustering.links,

@@ -124,5 +124,14 @@ describe('test worlds', () => {
     expect(fig.pairCompleteness).toBeGreaterThan(0.8);
     expect(fig.matchTop10).toBeGreaterThan(0.8);
     expect(fig.baselineF1).toBeLessThan(fig.f1);
+    // No nameless records in this world: the two completeness figures are one.
+    expect(fig.pairCompletenessNamed).toBe(fig.pairCompleteness);
+  });
+
+  it('counts pair completeness among named records apart (world C has nameless forensic lines)', async () => {
+    const model = new CompiledModel(readModelFile());
+    const fig = await evaluateWorld(labelled(commissionWorld(800, 3)), model);
+    expect(fig.pairCompletenessNamed).toBeGreaterThan(fig.pairCompleteness);
+    expect(fig.pairCompletenessNamed).toBeLessThanOrEqual(1);
   });
 });

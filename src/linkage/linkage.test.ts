@@ -200,6 +200,27 @@ describe('the match index', () => {
     expect(found.flat().length).toBeGreaterThan(1000);
   });
 
+  it("finds a forensic line's first and father's name alone when few records carry that pair", () => {
+    const small = new MatchIndex(new CompiledModel(shippedModel()));
+    const namesakes = Array.from({ length: 60 }, (_, k) => ({
+      id: `namesake-${k}`,
+      fields: { first_name: 'محمد', father_name: 'أحمد', family_name: `عائلة${k}` },
+    }));
+    small.load([
+      {
+        id: 'r-1',
+        fields: { first_name: 'حسن', father_name: 'ضرار', family_name: 'كحطان', birth_year: '1960' },
+      },
+      ...namesakes,
+    ]);
+    // Nothing but the two names, as a Caesar list writes them: a rare pair is read whole.
+    expect(
+      small.top({ full_name: 'حسن ضرار', arresting_branch: 'صيدنايا' }, 10).map((c) => c.recordId),
+    ).toContain('r-1');
+    // A common pair still needs one more thing in common: sixty namesakes are not all candidates.
+    expect(small.top({ full_name: 'محمد أحمد' }, 10)).toEqual([]);
+  });
+
   it('answers a report without any name with no candidates', () => {
     expect(index.top({ mother_name: 'فاطمة', birth_year: '1980' }, 10)).toEqual([]);
   });

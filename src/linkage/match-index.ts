@@ -21,6 +21,11 @@ const allNarrowings: readonly Narrowing[] = ['birth', 'father', 'mother'];
  * match bench's p95 from 14.5–18.9 ms to 10.2–13.0 ms with the same top-10 hit rate (0.992).
  */
 const SLIP_SHARE = 0.25;
+/**
+ * A broad rule's list this short is read whole: a forensic line's "حسن ضرار" (first and father's name, nothing
+ * else) shares no birth year or mother with anyone, and a rare pair of names is worth its few candidates.
+ */
+const BROAD_WHOLE = 48;
 
 export interface MatchCandidate {
   /** The registry record's id. */
@@ -559,7 +564,8 @@ export class MatchIndex {
       const by = rule.narrowBy;
       rule.keys(f, q, (key) => {
         // A broad rule, or a very common key (محمد المصري), keeps the records that also share one more thing.
-        const narrow = rule.forced || postings.size(key) > this.maxPosting * rule.share;
+        const size = postings.size(key);
+        const narrow = rule.forced ? size > BROAD_WHOLE : size > this.maxPosting * rule.share;
         const takeShared = (i: number) => {
           if (i === q || stamp[i] === id) return;
           // A loop, not by.some(…): no closure made per candidate on the longest lists.

@@ -11,7 +11,7 @@
  * - expected calibration error over the labelled candidate pairs (10 equal-width bins of predicted probability;
  *   Σ bin share × |mean predicted − observed share of true pairs|), with its reliability table, over all candidate
  *   pairs and over the pairs the model is unsure of (predicted 0.02–0.98), where the tracing loop's thresholds sit;
- * - interactive match: for sampled records with a name, of people with several records, the share whose top 10
+ * - interactive match: for sampled records with a name, of people with several records with a name, the share whose top 10
  *   (MatchIndex) holds another record of the same person;
  * - the exact-name baseline: records clustered by their whole normalised name.
  */
@@ -224,10 +224,12 @@ export async function evaluateWorld(
   if ((options.matchQueries ?? 0) > 0) {
     const index = MatchIndex.fromFeatures(model, f);
     const sizes = new Map<number, number>();
-    for (let i = 0; i < n; i++) sizes.set(person[i] as number, (sizes.get(person[i] as number) ?? 0) + 1);
+    // Records with a name, per person: a query is a record with a name (a family's report always has one), and the
+    // record it should find has one too — a nameless forensic line is matched to the registry by its numbers, as an
+    // identification, never by a search of names.
+    for (let i = 0; i < n; i++)
+      if (f.hasName(i)) sizes.set(person[i] as number, (sizes.get(person[i] as number) ?? 0) + 1);
     const eligible: number[] = [];
-    // A query is a record with a name (a family's report always has one; a nameless forensic line is matched to
-    // the registry by its numbers, as an identification, not by this search).
     for (let i = 0; i < n; i++)
       if ((sizes.get(person[i] as number) ?? 0) > 1 && (!id || id[i]) && f.hasName(i)) eligible.push(i);
     const want = Math.min(options.matchQueries ?? 0, eligible.length);

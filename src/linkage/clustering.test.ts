@@ -210,6 +210,61 @@ describe('disagree: two groups of records as two people', () => {
   });
 });
 
+describe("a woman's family names", () => {
+  it("never make two people of her by themselves: her father's family name in one list, her husband's in another", () => {
+    const familyAt = comparisons.findIndex((c) => c.name === 'family_name');
+    const fields = (family: number) => {
+      const out = [8, 4.5, 6];
+      out[familyAt] = family;
+      return out;
+    };
+    // 0 and 1: a register and her family's report (her father's family name); 2: a commission's list (her husband's).
+    const pairs: Record<string, { weight: number; fields: number[] }> = {
+      '0-1': { weight: 20, fields: fields(7) },
+      '0-2': { weight: 15, fields: fields(-6) },
+      '1-2': { weight: -8, fields: fields(-6) },
+    };
+    let last: number[] = [];
+    const scorer: PairScore = {
+      score(x, y) {
+        const pair = pairs[`${Math.min(x, y)}-${Math.max(x, y)}`] as { weight: number; fields: number[] };
+        last = pair.fields;
+        return pair.weight;
+      },
+      lastFieldWeights(out) {
+        out.fill(Number.NaN);
+        last.forEach((v, c) => {
+          out[c] = v;
+        });
+      },
+    };
+    const run = (sex: string | undefined) => {
+      const f = featuresOf([
+        { first_name: 'زينب', ...(sex ? { sex } : {}) },
+        { first_name: 'زينب' },
+        { first_name: 'Zaynab' },
+      ]);
+      const links = [
+        [0, 1, 20],
+        [0, 2, 15],
+      ];
+      const a = Int32Array.from(links, (l) => l[0] as number);
+      const b = Int32Array.from(links, (l) => l[1] as number);
+      const w = Float32Array.from(links, (l) => l[2] as number);
+      return clusterPairs(f, a, b, w, 2, scorer, {
+        thresholdWeight: 10,
+        guardWeight: -5,
+        minDisagreement: 1,
+        tolerance: 2.5,
+      }).clusterOf;
+    };
+    expect(Array.from(run('أنثى'))).toEqual([0, 0, 0]);
+    // Not known to be a woman (or a man): the family names count against the merge.
+    expect(Array.from(run(undefined))).toEqual([0, 0, 2]);
+    expect(Array.from(run('ذكر'))).toEqual([0, 0, 2]);
+  });
+});
+
 describe('a circumstance never makes two people by itself', () => {
   it('leaves the arresting branch out of the evidence against a pair (transfers between branches)', () => {
     const f = featuresOf([

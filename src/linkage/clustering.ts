@@ -1,3 +1,4 @@
+import { comparisons } from './comparisons.js';
 import type { RecordFeatures } from './features.js';
 
 /** Scores any pair on demand (the guard compares pairs the blocking never proposed). */
@@ -191,8 +192,14 @@ function guard(
   if (options.cannotLink && options.cannotLink.size > 0) {
     for (const x of ma) for (const y of mb) if (options.cannotLink.has(pairKey(x, y))) return 'rejected';
   }
-  return disagree(ma, mb, scorer, options, maxGuard) ? 'different' : 'ok';
+  // A woman is often listed under her husband's family name (a commission's or camp's list) and under her father's
+  // in a register or her family's report: for her, the family name alone never makes two people.
+  const woman = ma.some((x) => f.sex[x] === female) || mb.some((y) => f.sex[y] === female);
+  return disagree(ma, mb, scorer, options, maxGuard, woman ? familyComparison : -1) ? 'different' : 'ok';
 }
+
+const female = 2;
+const familyComparison = comparisons.findIndex((c) => c.name === 'family_name');
 
 /** Comparisons a pair can be scored on (scorer.lastFieldWeights). */
 const maxComparisons = 16;
@@ -212,6 +219,8 @@ export function disagree(
   scorer: PairScore,
   options: Pick<ClusterOptions, 'guardWeight' | 'minDisagreement' | 'tolerance'>,
   maxGuard = 10_000,
+  /** A comparison that does not count against the merge (its index; -1: none). Needs per-field weights. */
+  ignore = -1,
 ): boolean {
   const total = ma.length * mb.length;
   const stride = total > maxGuard ? Math.ceil(total / maxGuard) : 1;
@@ -254,7 +263,7 @@ export function disagree(
     for (let c = 0; c < maxComparisons; c++) {
       const v = fields[c] as number;
       // NaN (a side missing, or a circumstance) fails both tests and is skipped.
-      if (v <= -tolerance && v < 0 && (best[c] as number) <= -tolerance) sum += v;
+      if (c !== ignore && v <= -tolerance && v < 0 && (best[c] as number) <= -tolerance) sum += v;
     }
     if (sum <= against) return true;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { branches, governorates } from '../gazetteer/index.js';
 import { compareAll, comparisons } from './comparisons.js';
-import { detaineeNumberForm, none } from './features.js';
+import { detaineeNumberForm, none, sexCode } from './features.js';
 import { NameSimilarity } from './similarity-cache.js';
 import { featuresOf } from './test-fixtures.js';
 
@@ -189,5 +189,15 @@ describe('comparison levels', () => {
     expect(level([{ mother_name: 'فاطمة الحلبي' }, { mother_name: 'فاطمة حلبي' }], 'mother_name')).toBe(
       'full_agrees',
     );
+  });
+});
+
+describe('sex as lists write it', () => {
+  it('reads Arabic, English, French, German and Turkish words and letters', () => {
+    for (const male of ['ذكر', 'M', 'male', 'Homme', 'masculin', 'männlich', 'Erkek', 'E'])
+      expect(sexCode(male)).toBe(1);
+    for (const female of ['أنثى', 'انثى', 'F', 'female', 'Femme', 'féminin', 'weiblich', 'W', 'Kadın', 'K'])
+      expect(sexCode(female)).toBe(2);
+    for (const unknown of ['', 'unknown', 'غير معروف', 'x']) expect(sexCode(unknown)).toBe(none);
   });
 });

@@ -497,13 +497,40 @@ function precisionOf(date: { month: number; day: number }): number {
   return precision.year;
 }
 
+// Matching forms (normalizeName: lower case, accents and hamza folded) of the words lists write for sex, in Arabic,
+// English, French, German and Turkish.
+const maleWords = new Set([
+  'm',
+  'male',
+  'man',
+  'ذكر',
+  'homme',
+  'masculin',
+  'h',
+  'mannlich',
+  'mann',
+  'erkek',
+  'e',
+]);
+const femaleWords = new Set([
+  'f',
+  'female',
+  'woman',
+  'انثي',
+  'femme',
+  'feminin',
+  'weiblich',
+  'w',
+  'frau',
+  'kadin',
+  'k',
+]);
+
 /** 1 male, 2 female, -1 unknown. */
 export function sexCode(raw: string | undefined): number {
   if (!raw) return none;
   const t = normalizeName(raw);
-  if (t === 'm' || t === 'male' || t === 'ذكر' || t === 'man') return 1;
-  if (t === 'f' || t === 'female' || t === 'انثي' || t === 'woman') return 2;
-  return none;
+  return maleWords.has(t) ? 1 : femaleWords.has(t) ? 2 : none;
 }
 
 /** Detainee numbers compare on their digits (Arabic-Indic read as ASCII, leading zeros dropped). */

@@ -10,6 +10,24 @@ function table(weights: Record<string, number>): PairScore {
   return { score: (a, b) => weights[`${Math.min(a, b)}-${Math.max(a, b)}`] ?? 0 };
 }
 
+/** Pairs' weights and their fields' weights (NaN: a side does not say), from a table. */
+function fieldsTable(pairs: Record<string, { weight: number; fields: number[] }>): PairScore {
+  let last: number[] = [];
+  return {
+    score(x, y) {
+      const pair = pairs[`${Math.min(x, y)}-${Math.max(x, y)}`] ?? { weight: 0, fields: [] };
+      last = pair.fields;
+      return pair.weight;
+    },
+    lastFieldWeights(out) {
+      out.fill(Number.NaN);
+      last.forEach((v, c) => {
+        out[c] = v;
+      });
+    },
+  };
+}
+
 function cluster(
   rows: Parameters<typeof featuresOf>[0],
   links: [number, number, number][],
@@ -162,23 +180,6 @@ describe('guarded clustering', () => {
 });
 
 describe('disagree: two groups of records as two people', () => {
-  /** Pairs' weights and their fields' weights (NaN: a side does not say), from a table. */
-  function fieldsTable(pairs: Record<string, { weight: number; fields: number[] }>): PairScore {
-    let last: number[] = [];
-    return {
-      score(x, y) {
-        const pair = pairs[`${Math.min(x, y)}-${Math.max(x, y)}`] ?? { weight: 0, fields: [] };
-        last = pair.fields;
-        return pair.weight;
-      },
-      lastFieldWeights(out) {
-        out.fill(Number.NaN);
-        last.forEach((v, c) => {
-          out[c] = v;
-        });
-      },
-    };
-  }
   const options = { guardWeight: -5, minDisagreement: 1, tolerance: 2.5 };
   // Fields: 0 father's name, 1 first name, 2 arrest date.
 
@@ -219,25 +220,12 @@ describe("a woman's family names", () => {
       return out;
     };
     // 0 and 1: a register and her family's report (her father's family name); 2: a commission's list (her husband's).
-    const pairs: Record<string, { weight: number; fields: number[] }> = {
+    const pairs = {
       '0-1': { weight: 20, fields: fields(7) },
       '0-2': { weight: 15, fields: fields(-6) },
       '1-2': { weight: -8, fields: fields(-6) },
     };
-    let last: number[] = [];
-    const scorer: PairScore = {
-      score(x, y) {
-        const pair = pairs[`${Math.min(x, y)}-${Math.max(x, y)}`] as { weight: number; fields: number[] };
-        last = pair.fields;
-        return pair.weight;
-      },
-      lastFieldWeights(out) {
-        out.fill(Number.NaN);
-        last.forEach((v, c) => {
-          out[c] = v;
-        });
-      },
-    };
+    const scorer = fieldsTable(pairs);
     const run = (sex: string | undefined) => {
       const f = featuresOf([
         { first_name: 'زينب', ...(sex ? { sex } : {}) },

@@ -1,7 +1,7 @@
 import { similarSimilarity } from './comparisons.js';
 import { monthOfEpochDay } from './dates.js';
 import { precision, type RecordFeatures } from './features.js';
-import { rasm } from './name-kit.js';
+import { habitReadings, nameKey, rasm } from './name-kit.js';
 import { PairBuffer } from './pairs.js';
 import { hashString } from './random.js';
 import { NameSimilarity } from './similarity-cache.js';
@@ -123,6 +123,19 @@ function coarseKeyOf(f: RecordFeatures, column: 'first' | 'father' | 'family', i
   return derivedNameHash(coarseCaches, f, key, () => coarseSkeleton(f.names.keyText(key)));
 }
 const coarseFamily = (f: RecordFeatures, i: number) => coarseKeyOf(f, 'family', i);
+const habitCoarseCaches = [
+  new WeakMap<object, Map<number, number>>(),
+  new WeakMap<object, Map<number, number>>(),
+];
+/** The coarse key of the family name's `k`-th habit reading (habitReadings); -1 when there is none. */
+function habitCoarseFamily(f: RecordFeatures, i: number, k: number): number {
+  const v = f.family[i] as number;
+  if (v < 0) return -1;
+  return derivedNameHash(habitCoarseCaches[k] as WeakMap<object, Map<number, number>>, f, v, () => {
+    const read = habitReadings(f.names.form(v))[k];
+    return read === undefined ? '' : coarseSkeleton(nameKey(read));
+  });
+}
 
 /**
  * The blocking rules, unioned. Keys are cross-script name skeletons, so a Latin-script list row meets the Arabic
@@ -366,7 +379,13 @@ function coarseLinkRule(name: string, salt: number): SpellingRule {
       if (e < 0) return;
       const c = coarseFamily(f, i);
       if (c < 0) return;
-      push(mixKey(salt, f.names.keyOf(e), c));
+      const firstKey = f.names.keyOf(e);
+      push(mixKey(salt, firstKey, c));
+      // The family name as the other habits read it (Casahe for جصاهة, Dschasaha): a key for each reading.
+      const t = habitCoarseFamily(f, i, 0);
+      if (t >= 0 && t !== c) push(mixKey(salt, firstKey, t));
+      const g = habitCoarseFamily(f, i, 1);
+      if (g >= 0 && g !== c && g !== t) push(mixKey(salt, firstKey, g));
     },
     group: (f, i) => {
       const v = f.family[i] as number;

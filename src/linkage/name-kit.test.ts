@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { compareNames, nameKey, parseFullName, partForm, placeKey, prepareName } from './name-kit.js';
+import {
+  compareNames,
+  habitReadings,
+  nameKey,
+  parseFullName,
+  partForm,
+  placeKey,
+  prepareName,
+} from './name-kit.js';
+import { NameSimilarity } from './similarity-cache.js';
+import { NameVocabulary } from './vocabulary.js';
 
 describe('name parts (the seam over src/names)', () => {
   it.each([
@@ -53,5 +63,34 @@ describe('name parts (the seam over src/names)', () => {
     expect(compareNames(p('محمود'), p('Mohammad'))).toBeLessThan(0.68);
     expect(compareNames(p('سامر'), p('خالد'))).toBeLessThan(0.68);
     expect(compareNames(p(''), p(''))).toBe(0);
+  });
+});
+
+describe('names as other habits of lists write them', () => {
+  it('reads Turkish c and v, and German dsch, sch, ch and j', () => {
+    expect(habitReadings('casahe')).toEqual(['jasahe']);
+    expect(habitReadings('huveyh')).toEqual(['huweyh']);
+    expect(habitReadings('dschasaha')).toEqual(['jasaha']);
+    expect(habitReadings('butajch')).toEqual(['butaykh']);
+    // French dj stays ج; ch and ck are not Turkish c; Arabic script has no other reading.
+    expect(habitReadings('djahir')).toEqual([]);
+    expect(habitReadings('haddad')).toEqual([]);
+    expect(habitReadings('بطيخ')).toEqual([]);
+  });
+
+  it('lets a pair of names meet through either side read another way', () => {
+    const names = new NameVocabulary();
+    const sim = new NameSimilarity(names);
+    const pairs = [
+      ['butajch', 'بطيخ'],
+      ['chufajm', 'khoufaym'],
+      ['casahe', 'dschasaha'],
+    ] as const;
+    for (const [a, b] of pairs) {
+      const before = compareNames(prepareName(a), prepareName(b));
+      const after = sim.get(names.intern(a), names.intern(b));
+      expect(after).toBeGreaterThan(before);
+      expect(after).toBeGreaterThanOrEqual(0.9);
+    }
   });
 });

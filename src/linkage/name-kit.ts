@@ -91,6 +91,29 @@ export function nameKey(form: string): string {
   return key.length > 1 && key.endsWith('H') ? key.slice(0, -1) : key;
 }
 
+/**
+ * A Latin form read as the other habits of lists write Arabic, where the names' skeleton reads it the English or
+ * French way: Turkish c for ج and v for و (Casahe / جصاهة, Huveyh), German dsch for ج, sch for ش, ch for خ and j for
+ * ي (Dschasaha, Butajch / بطيخ, Sajnab). Each reading that changes the form, at most two; none for Arabic script.
+ */
+export function habitReadings(form: string): string[] {
+  if (!/^[a-z]+$/.test(form)) return [];
+  const out: string[] = [];
+  // c in ch (ش, خ) and ck (k) is not Turkish c.
+  const turkish = form.replace(/c(?![hk])/g, 'j').replace(/v/g, 'w');
+  if (turkish !== form) out.push(turkish);
+  if (/ch|j/.test(form)) {
+    // j first (not French dj, not German dsch), then dsch for ج; tsch and sch for ش; ch for خ.
+    const german = form
+      .replace(/(?<![d])j/g, 'y')
+      .replace(/dsch/g, 'j')
+      .replace(/t?sch/g, 'sh')
+      .replace(/ch/g, 'kh');
+    if (german !== form && german !== turkish) out.push(german);
+  }
+  return out;
+}
+
 export function prepareName(form: string): PreparedName {
   const token = prepareToken(form);
   return { form, key: token.key, latin: token.script === 'latn', token };

@@ -28,8 +28,22 @@ export class NameSimilarity {
     const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & this.mask;
     if (this.keys[slot] === key) return this.values[slot] as number;
     this.keys[slot] = key;
-    this.values[slot] = compareNames(this.names.prepared(lo), this.names.prepared(hi));
+    this.values[slot] = this.compare(lo, hi);
     // The stored (single-precision) value, so that a pair's similarity does not depend on whether it was cached.
     return this.values[slot] as number;
+  }
+
+  /**
+   * The best of the names as written and either read as another habit of lists writes it (name-kit's
+   * habitReadings: Turkish c for ج, German dsch, sch, ch and j).
+   */
+  private compare(a: number, b: number): number {
+    const x = this.names.prepared(a);
+    const y = this.names.prepared(b);
+    let best = compareNames(x, y);
+    if (best >= 1) return best;
+    for (const r of this.names.habitPrepared(a)) best = Math.max(best, compareNames(r, y));
+    for (const r of this.names.habitPrepared(b)) best = Math.max(best, compareNames(x, r));
+    return best;
   }
 }

@@ -1,4 +1,4 @@
-import { nameKey, type PreparedName, prepareName } from './name-kit.js';
+import { habitReadings, nameKey, type PreparedName, prepareName } from './name-kit.js';
 
 /** Strings to small integer ids, so records carry numbers and compare by `===`. */
 export class Interner {
@@ -44,6 +44,7 @@ export class NameVocabulary {
   private keyIds = new Int32Array(1024);
   private latinFlags = new Uint8Array(1024);
   private preparedForms: (PreparedName | undefined)[] = [];
+  private habitForms: (PreparedName[] | undefined)[] = [];
 
   /**
    * Rebuilds a vocabulary from its forms and their keys (in a worker, from a snapshot). The keys come along so
@@ -107,6 +108,16 @@ export class NameVocabulary {
 
   keyText(keyId: number): string {
     return this.keyNames.values[keyId] as string;
+  }
+
+  /** The name read as other habits of lists write it (habitReadings), prepared; often none. */
+  habitPrepared(id: number): readonly PreparedName[] {
+    let p = this.habitForms[id];
+    if (p === undefined) {
+      p = habitReadings(this.form(id)).map(prepareName);
+      this.habitForms[id] = p;
+    }
+    return p;
   }
 
   prepared(id: number): PreparedName {

@@ -20,7 +20,7 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
   it('rebuilds the rows of a typed page from tesseract’s columns (recorded TSV, ara+eng): names in parts, numbers, boxes', async () => {
     // test/ocr/fixtures/typed-200.ara+eng.tsv: `tesseract page.png stdout -l ara+eng --psm 3 tsv` on pageSample(200).
     const tsv = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/typed-200.ara+eng.tsv'), 'utf8');
-    const page = await pageSample(200, { handwritten: false });
+    const page = await pageSample(200, { handwritten: false, names: 'common' });
     const read = parseRegistryPage(parseTesseractTsv(tsv));
     expect(read.rows).toHaveLength(page.rows.length);
     expect(read.skipped).toBeGreaterThanOrEqual(1); // the title
@@ -49,7 +49,7 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
   it('reads the dates of a dated page and names them from its heading (recorded TSV, Latin digits)', async () => {
     // test/ocr/fixtures/dated-210.ara+eng.tsv: tesseract ara+eng on pageSample(210, { dates: 'latin' }).
     const tsv = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/dated-210.ara+eng.tsv'), 'utf8');
-    const page = await pageSample(210, { handwritten: false, dates: 'latin' });
+    const page = await pageSample(210, { handwritten: false, dates: 'latin', names: 'common' });
     const read = parseRegistryPage(parseTesseractTsv(tsv));
     expect(read.dateColumn).toBe('arrest_date');
     const byNumber = new Map(page.rows.map((r) => [r.number, r]));
@@ -65,7 +65,7 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
     // test/ocr/fixtures/typed-330-indic.ara.tsv: `tesseract page.png stdout -l ara --psm 3 tsv` on
     // pageSample(330, { dates: 'indic' }); the page's own pixels are given for the cells to be read again.
     const tsv = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/typed-330-indic.ara.tsv'), 'utf8');
-    const page = await pageSample(330, { handwritten: false, dates: 'indic' });
+    const page = await pageSample(330, { handwritten: false, dates: 'indic', names: 'common' });
     const words = parseTesseractTsv(tsv);
     const { data, info } = await sharp(page.image).greyscale().raw().toBuffer({ resolveWithObject: true });
     const grey = { width: info.width, height: info.height, data: new Uint8Array(data) };

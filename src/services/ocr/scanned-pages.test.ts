@@ -134,7 +134,7 @@ describeEachDialect(
         expect(await scans().read([item], documenter)).toMatchObject({ proposed: 1, failed: 0 });
         const listed = await scans().rows(item, documenter);
         expect(listed.reads[0]).toMatchObject({ dateColumn: 'arrest_date' });
-        expect(listed.reads[0]!.engine).toMatch(/^athar-rows\/2 /);
+        expect(listed.reads[0]!.engine).toMatch(/^athar-rows\/3 /);
         const byNumber = new Map(dated.rows.map((r) => [r.number, r]));
         const right = listed.rows.filter((r) => {
           const truth = r.fields.detaineeNumber ? byNumber.get(r.fields.detaineeNumber) : undefined;

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { pageSample } from '../../../test/ocr/synthetic.js';
+import { readRegistryPage } from './scanned-pages.js';
+import { probeTesseract, TesseractEngine } from './tesseract.js';
+
+const probe = probeTesseract();
+
+describe('a scanned page read as the service reads it (SYNTHETIC, real tesseract)', () => {
+  it.runIf(probe.ok)(
+    'keeps the ruled rows tesseract’s noise-row rejection dropped (page 1301: row 14 was lost)',
+    async () => {
+      const engine = TesseractEngine.open({ concurrency: 1 }).engine!;
+      const page = await pageSample(1301, { handwritten: false });
+      const { parsed } = await readRegistryPage(engine, page.image);
+      await engine.close();
+      const truth = page.rows[13]!;
+      const mid = truth.nameBox.y + truth.nameBox.height / 2;
+      const row = parsed.rows.find(
+        (r) => Math.abs(r.box.y + r.box.height / 2 - mid) < truth.nameBox.height / 2,
+      );
+      expect(row?.fields.detaineeNumber).toBe(truth.number);
+      expect(parsed.rows.length).toBeGreaterThanOrEqual(page.rows.length);
+    },
+  );
+});

@@ -71,6 +71,8 @@ interface Token {
   cx: number;
   /** The straightened centre. */
   cy: number;
+  /** Read below `minConfidence`: kept only as a word of a name that has two surer words. */
+  weak?: boolean;
 }
 
 const arabicLetter = /[\u0621-\u064a\u0671-\u06d3]/u;
@@ -150,6 +152,13 @@ function union(boxes: readonly Box[]): Box {
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
+/** Words of a register's title and column headings, never of a name. */
+const headingWords: ReadonlySet<string> = new Set(
+  'قائمة قائمه بأسماء أسماء اسماء بأسماء الأسماء الاسماء الاسم اسم الرقم رقم التسلسل تسلسل تاريخ الموقوفين المعتقلين الموقوف المعتقل ملاحظات الملاحظات'.split(
+    ' ',
+  ),
+);
+
 /** Words the engine gave less than this are left out: at that level it is guessing. */
 const minConfidence = 0.2;
 
@@ -179,12 +188,16 @@ export function parseRegistryPage(
   const tokens: Token[] = [];
   for (const w of words) {
     if (w.box.width <= 0 || w.box.height <= 0) continue;
-    // What the engine itself could not read (a row number in a narrow ruled column, read as "320" at 2%).
-    if (w.confidence < minConfidence) continue;
     const c = classify(w.text);
     if (!c) continue;
+    // What the engine itself could not read (a row number in a narrow ruled column, read as "320" at 2%) is left
+    // out, except a word beside a name's surer words: a family name misread in part (النكلى at 0% for البكلي)
+    // costs fewer characters than a family name dropped.
+    const weak = w.confidence < minConfidence;
+    if (weak && c.kind !== 'word') continue;
     tokens.push({
       ...c,
+      ...(weak ? { weak } : {}),
       confidence: w.confidence,
       box: w.box,
       cx: w.box.x + w.box.width / 2,
@@ -193,14 +206,18 @@ export function parseRegistryPage(
   }
   const dateColumn = dateColumnOf(words);
   if (tokens.length === 0) return { rows: [], skew: 0, dateColumn, skipped: 0 };
-  const h = median(tokens.map((t) => t.box.height)) || 1;
+  const sure = tokens.filter((t) => !t.weak);
+  if (sure.length === 0) return { rows: [], skew: 0, dateColumn, skipped: 0 };
+  const h = median(sure.map((t) => t.box.height)) || 1;
   // Tall boxes (ruling, a stamp's ring read as a letter) say nothing of the rows.
   const usable = tokens.filter((t) => t.box.height <= 3 * h);
   const skew = estimateSkew(
-    usable.map((t) => ({ x: t.cx, y: t.cy, weight: Math.min(t.box.width, 4 * h) })),
+    usable.filter((t) => !t.weak).map((t) => ({ x: t.cx, y: t.cy, weight: Math.min(t.box.width, 4 * h) })),
     h / 4,
   );
-  const mid = usable.reduce((s, t) => s + t.cx, 0) / Math.max(1, usable.length);
+  const mid =
+    usable.filter((t) => !t.weak).reduce((s, t) => s + t.cx, 0) /
+    Math.max(1, usable.filter((t) => !t.weak).length);
   for (const t of usable) t.cy -= skew * (t.cx - mid);
   usable.sort((a, b) => a.cy - b.cy);
 
@@ -228,9 +245,12 @@ export function parseRegistryPage(
   }
   const candidates: Candidate[] = [];
   let skipped = 0;
-  for (const raw of lines) {
-    const line = [...raw].sort((a, b) => b.cx - a.cx); // right to left
-    // Runs of words with no column gap between them; the longest is the name.
+  const meanConf = (r: Token[]) => r.reduce((s, t) => s + t.confidence, 0) / r.length;
+  const longest = (runs: Token[][]) =>
+    [...runs].sort((a, b) => b.length - a.length || meanConf(b) - meanConf(a))[0];
+  const parsedLines = lines.map((raw) => {
+    const line = withoutDuplicates(raw).sort((a, b) => b.cx - a.cx); // right to left
+    // Runs of words with no column gap between them: a name is one of them, with two surer words at least.
     const runs: Token[][] = [];
     let run: Token[] = [];
     let prev: Token | undefined;
@@ -244,11 +264,27 @@ export function parseRegistryPage(
       prev = t;
     }
     if (run.length) runs.push(run);
-    const meanConf = (r: Token[]) => r.reduce((s, t) => s + t.confidence, 0) / r.length;
-    const name = runs
-      .filter((r) => r.length >= 2)
-      .sort((a, b) => b.length - a.length || meanConf(b) - meanConf(a))[0];
-    if (!name) {
+    return { line, names: runs.filter((r) => r.filter((t) => !t.weak).length >= 2) };
+  });
+  // The names' column: the median span across of each line's longest run. A run mostly outside it is not a name
+  // (the row-number column's digits read as two Arabic "words" made a row of their own between two rows).
+  const spans = parsedLines
+    .map((l) => longest(l.names))
+    .filter((r): r is Token[] => r !== undefined)
+    .map((r) => union(r.map((t) => t.box)));
+  const column =
+    spans.length >= 3
+      ? { x0: median(spans.map((b) => b.x)), x1: median(spans.map((b) => b.x + b.width)) }
+      : undefined;
+  const inColumn = (r: Token[]) => {
+    if (!column) return true;
+    const b = union(r.map((t) => t.box));
+    return Math.min(b.x + b.width, column.x1) - Math.max(b.x, column.x0) >= 0.5 * b.width;
+  };
+  for (const { line, names } of parsedLines) {
+    const name = longest(names.filter(inColumn));
+    // A title or a column heading is never a name, whatever number the classifier reads beside it.
+    if (!name || line.some((t) => t.kind === 'word' && headingWords.has(t.text))) {
       skipped++;
       continue;
     }
@@ -333,6 +369,24 @@ export function parseRegistryPage(
     });
   });
   return { rows, skew: round3(skew), dateColumn, skipped };
+}
+
+/** How much of the narrower of two boxes their overlap across covers, 0–1. */
+function overlapAcross(a: Box, b: Box): number {
+  const o = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  return o <= 0 ? 0 : o / Math.max(1, Math.min(a.width, b.width));
+}
+
+/**
+ * One line's words without the weak ones that are ink read again: a weak word over half covered across by another
+ * word of its line (the row read again as one line beside the page's reading of it). Only weak words: dropping
+ * every overlapping word lost whole rows on the development pages.
+ */
+function withoutDuplicates(line: readonly Token[]): Token[] {
+  const kept: Token[] = [];
+  for (const t of [...line].sort((a, b) => b.confidence - a.confidence))
+    if (!t.weak || !kept.some((k) => overlapAcross(k.box, t.box) > 0.5)) kept.push(t);
+  return kept;
 }
 
 /**

@@ -171,6 +171,62 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
     expect(missingRows(rows.filter((r) => r.box.y !== 424))).toHaveLength(0);
   });
 
+  it('keeps a weakly read word of a name beside two surer ones, but not a weak word alone or read twice', () => {
+    const read = parseRegistryPage([
+      word('12', 1000, 100, 30),
+      word('طارق', 800, 100),
+      word('عبد', 730, 100),
+      word('رورش', 640, 100, 60, 0.02), // the family name, misread at 2%: fewer characters wrong than none
+      word('3456', 400, 100),
+      word('13', 1000, 160, 30),
+      word('سامر', 800, 160),
+      word('سامر', 805, 160, 55, 0.1), // the same ink read again, weakly
+      word('النجار', 730, 160),
+      word('4567', 400, 160),
+      word('14', 1000, 220, 30),
+      word('حظك', 800, 220, 60, 0.1), // no surer word: not a name
+      word('فنقى', 730, 220, 60, 0.05),
+      word('5678', 400, 220),
+    ]);
+    expect(read.rows.map((r) => r.fields.fullName)).toEqual(['طارق عبد رورش', 'سامر النجار']);
+    expect(read.rows[0]!.fieldConfidence.fullName).toBeLessThan(0.7);
+  });
+
+  it('does not take two words read in the row-number column, between two rows, for a row of names', () => {
+    const names = [
+      ['محمد', 'أحمد', 'الخطيب'],
+      ['خالد', 'عمر', 'السيد'],
+      ['يوسف', 'كمال', 'الحسن'],
+      ['سامر', 'عادل', 'البكري'],
+    ];
+    const words = names.flatMap(([a, b, c], i) => [
+      word(a!, 800, 100 + 56 * i),
+      word(b!, 730, 100 + 56 * i),
+      word(c!, 640, 100 + 56 * i, 80),
+      word(String(1000 + i), 400, 100 + 56 * i),
+    ]);
+    // The row number "14" read as two Arabic "words", half a row below row 2, beside row 3's number.
+    words.push(word('اع', 1080, 184, 38), word('اذ', 1040, 186, 36));
+    const read = parseRegistryPage(words);
+    expect(read.rows.map((r) => r.fields.fullName)).toEqual(names.map((n) => n.join(' ')));
+  });
+
+  it('never proposes the title or a column heading as a name, even with a number read beside it', () => {
+    const read = parseRegistryPage([
+      word('قائمة', 800, 40),
+      word('بأسماء', 730, 40),
+      word('الموقوفين', 640, 40, 80),
+      word('17', 400, 40), // the stamp's speckle read as a number
+      word('الاسم', 800, 100),
+      word('الثلاثي', 730, 100),
+      word('الرقم', 400, 100),
+      word('سامر', 800, 160),
+      word('الأحمد', 730, 160),
+      word('12', 400, 160),
+    ]);
+    expect(read.rows.map((r) => r.fields.fullName)).toEqual(['سامر الأحمد']);
+  });
+
   it('a page with no words, or only noise, has no rows', () => {
     expect(parseRegistryPage([]).rows).toEqual([]);
     expect(parseRegistryPage([word('|', 10, 10), word('…', 40, 10), word('ختم', 300, 300)]).rows).toEqual([]);

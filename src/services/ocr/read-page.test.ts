@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pageSample } from '../../../test/ocr/synthetic.js';
-import { readRegistryPage } from './scanned-pages.js';
+import { lexiconUserWords } from '../../ocr/user-words.js';
+import { readRegistryPage, userWordsFile } from './scanned-pages.js';
 import { probeTesseract, TesseractEngine } from './tesseract.js';
 
 const probe = probeTesseract();
@@ -22,4 +24,13 @@ describe('a scanned page read as the service reads it (SYNTHETIC, real tesseract
       expect(parsed.rows.length).toBeGreaterThanOrEqual(page.rows.length);
     },
   );
+
+  it('writes the lexicon’s user words once, to a file named by their hash', () => {
+    const file = userWordsFile();
+    expect(fs.readFileSync(file, 'utf8').trim().split('\n')).toEqual(lexiconUserWords());
+    expect(userWordsFile()).toBe(file);
+    fs.rmSync(file);
+    // Gone (a cleaned temporary folder): written again.
+    expect(fs.existsSync(userWordsFile())).toBe(true);
+  });
 });

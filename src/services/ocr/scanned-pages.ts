@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { Caller, SignedIn } from '../../access/caller.js';
@@ -15,6 +19,7 @@ import {
   parseRegistryPage,
   type RowFields,
 } from '../../ocr/registry-rows.js';
+import { lexiconUserWords } from '../../ocr/user-words.js';
 import { BodyRepository } from '../../store/repositories/bodies.js';
 import type { EvidenceItem } from '../../store/repositories/evidence.js';
 import {
@@ -48,6 +53,28 @@ const pageLanguages = ['ara'] as const;
  * the names' CER fell from 5.5% to 2.6% (docs/ocr.md).
  */
 const pageSettings = { textord_noise_rejrows: '0' } as const;
+let userWords: string | undefined;
+
+/**
+ * The names lexicon's words as a file for tesseract's `--user-words` (its own dictionaries stay loaded), written
+ * once to the temporary folder under a name that is the list's hash (the same list, the same file). On the
+ * development pages: names' CER 1.65% → 1.56%, listed names 1.06% → 0.87%, unlisted unchanged (2.20%).
+ */
+export function userWordsFile(): string {
+  if (userWords && fs.existsSync(userWords)) return userWords;
+  const text = `${lexiconUserWords().join('\n')}\n`;
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  const file = path.join(os.tmpdir(), `athar-user-words-${hash}.txt`);
+  if (!fs.existsSync(file)) {
+    // Written beside and renamed: another process reading at once never sees half a list.
+    const partial = `${file}.${process.pid}.partial`;
+    fs.writeFileSync(partial, text);
+    fs.renameSync(partial, file);
+  }
+  userWords = file;
+  return file;
+}
+
 /** A larger scan is shrunk to this long side before reading (300 dpi A4 is 3508). */
 const maxPageSide = 3600;
 let templates: Template[] | undefined;
@@ -81,6 +108,7 @@ export async function readRegistryPage(
     languages,
     segmentation: 'auto',
     settings: pageSettings,
+    userWords: userWordsFile(),
     timeoutMs: 60_000,
   });
   templates ??= decodeTemplates(glyphTemplates);
@@ -103,6 +131,7 @@ export async function readRegistryPage(
           languages,
           segmentation: 'line',
           settings: pageSettings,
+          userWords: userWordsFile(),
           timeoutMs: 10_000,
         });
         return line.words.map((w) => ({

@@ -25,6 +25,17 @@ describe('a scanned page read as the service reads it (SYNTHETIC, real tesseract
     },
   );
 
+  it.runIf(probe.ok)(
+    'reads the rows of a faded photocopy (page 1341: 3 of 18 rows without stretching its grey)',
+    async () => {
+      const engine = TesseractEngine.open({ concurrency: 1 }).engine!;
+      const page = await pageSample(1341, { handwritten: false, worn: true });
+      const { parsed } = await readRegistryPage(engine, page.image);
+      await engine.close();
+      expect(parsed.rows.length).toBeGreaterThanOrEqual(12);
+    },
+  );
+
   it('writes the lexicon’s user words once, to a file named by their hash', () => {
     const file = userWordsFile();
     expect(fs.readFileSync(file, 'utf8').trim().split('\n')).toEqual(lexiconUserWords());

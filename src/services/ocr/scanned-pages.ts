@@ -100,9 +100,12 @@ export async function readRegistryPage(
     height: info.height,
     data: new Uint8Array(raw.buffer, raw.byteOffset, raw.length),
   };
-  const png = await sharp(raw, { raw: { width: info.width, height: info.height, channels: info.channels } })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
+  // What tesseract is given: the page's grey stretched to full contrast (1st to 99th percentile). A faded
+  // photocopy's grey ink on grey paper lost most of its rows otherwise (worn development pages: names' CER 54% →
+  // 40%; clean typed ones 1.56% → 1.43%). A median filter against toner specks cost clean pages ten times that.
+  const raw3 = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const forEngine = await sharp(raw, raw3).normalise().greyscale().raw().toBuffer();
+  const png = await sharp(forEngine, raw3).png({ compressionLevel: 1 }).toBuffer();
   const read = await engine.recognize({
     image: png,
     languages,
@@ -117,7 +120,7 @@ export async function readRegistryPage(
   // gap of two rows' pitch between neighbours: that band is read again as one line and the page parsed again.
   const bands = missingRows(parsed.rows);
   if (bands.length > 0) {
-    const source = sharp(raw, { raw: { width: info.width, height: info.height, channels: info.channels } });
+    const source = sharp(forEngine, raw3);
     const extra = await Promise.all(
       bands.map(async (b) => {
         const left = Math.max(0, Math.floor(b.x));

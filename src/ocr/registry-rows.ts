@@ -73,6 +73,29 @@ interface Token {
   cy: number;
   /** Read below `minConfidence`: kept only as a word of a name that has two surer words. */
   weak?: boolean;
+  /** The engine's line key. */
+  line: string;
+}
+
+/**
+ * Tesseract now and then gives the last word of a line a box reaching back over the words before it (القاسم as wide
+ * as the whole name): its centre then stands among them, and the name is read out of order (مصطفى عبد القاسم
+ * الرحمن), and the words it covers look like ink read twice. Its left edge is right: within each of the engine's
+ * lines, a box is cut back to the left edge of the word on its right.
+ */
+function trimWideBoxes(tokens: Token[]): void {
+  const byLine = new Map<string, Token[]>();
+  for (const t of tokens) byLine.set(t.line, [...(byLine.get(t.line) ?? []), t]);
+  for (const line of byLine.values()) {
+    line.sort((a, b) => b.box.x - a.box.x);
+    for (let i = 1; i < line.length; i++) {
+      const t = line[i]!;
+      const right = line[i - 1]!.box.x;
+      // Only a box covering most of its neighbour: words touching or slightly overlapping stay as read.
+      if (t.box.x + t.box.width - right > 0.5 * line[i - 1]!.box.width && right > t.box.x)
+        t.box = { ...t.box, width: right - t.box.x };
+    }
+  }
 }
 
 const arabicLetter = /[\u0621-\u064a\u0671-\u06d3]/u;
@@ -200,9 +223,15 @@ export function parseRegistryPage(
       ...(weak ? { weak } : {}),
       confidence: w.confidence,
       box: w.box,
-      cx: w.box.x + w.box.width / 2,
-      cy: w.box.y + w.box.height / 2,
+      cx: 0,
+      cy: 0,
+      line: w.line,
     });
+  }
+  trimWideBoxes(tokens);
+  for (const t of tokens) {
+    t.cx = t.box.x + t.box.width / 2;
+    t.cy = t.box.y + t.box.height / 2;
   }
   const dateColumn = dateColumnOf(words);
   if (tokens.length === 0) return { rows: [], skew: 0, dateColumn, skipped: 0 };
@@ -468,6 +497,7 @@ function cellsBeside(
         ...c,
         confidence: w.confidence,
         box,
+        line: 'glyphs',
         cx: box.x + box.width / 2,
         cy: box.y + box.height / 2 - skew * (box.x + box.width / 2 - mid),
       });

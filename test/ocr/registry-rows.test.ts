@@ -192,6 +192,19 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
     expect(read.rows[0]!.fieldConfidence.fullName).toBeLessThan(0.7);
   });
 
+  it('reads a name in order when the engine gave its last word a box reaching back over the words before it', () => {
+    const inLine = (w: OcrWord) => ({ ...w, line: '5.2.5' });
+    const read = parseRegistryPage([
+      inLine(word('مصطفى', 865, 100, 74, 0.1)), // weak, and covered by the wide box: still the first name
+      inLine(word('عبد', 814, 100, 41)),
+      inLine(word('الرحمن', 736, 100, 68)),
+      inLine({ ...word('القاسم', 653, 100), box: { x: 653, y: 100, width: 286, height: 28 } }),
+      word('562', 200, 100),
+    ]);
+    expect(read.rows.map((r) => r.fields.fullName)).toEqual(['مصطفى عبد الرحمن القاسم']);
+    expect(read.rows[0]!.nameBox.x).toBe(653);
+  });
+
   it('does not take two words read in the row-number column, between two rows, for a row of names', () => {
     const names = [
       ['محمد', 'أحمد', 'الخطيب'],

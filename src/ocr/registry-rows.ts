@@ -284,6 +284,8 @@ export function parseRegistryPage(
     let run: Token[] = [];
     let prev: Token | undefined;
     for (const t of line) {
+      // A lone letter is no part of a name: speckle or a stroke read as ل or ا. Skipped, without ending the run.
+      if (t.kind === 'word' && [...t.text].length === 1) continue;
       const gap = prev ? prev.box.x - (t.box.x + t.box.width) : 0;
       if (t.kind !== 'word' || (prev && gap > 2.2 * h)) {
         if (run.length) runs.push(run);

@@ -205,6 +205,17 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
     expect(read.rows[0]!.nameBox.x).toBe(653);
   });
 
+  it('leaves a lone letter out of a name without cutting the name in two', () => {
+    const read = parseRegistryPage([
+      word('شظحي', 800, 100),
+      word('شتيوي', 730, 100),
+      word('ل', 695, 100, 12),
+      word('الذطسي', 600, 100, 80),
+      word('524', 300, 100),
+    ]);
+    expect(read.rows.map((r) => r.fields.fullName)).toEqual(['شظحي شتيوي الذطسي']);
+  });
+
   it('does not take two words read in the row-number column, between two rows, for a row of names', () => {
     const names = [
       ['محمد', 'أحمد', 'الخطيب'],

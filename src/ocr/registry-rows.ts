@@ -409,20 +409,21 @@ function overlapAcross(a: Box, b: Box): number {
 }
 
 /**
- * One line's words without the weak ones that are ink read again: a weak word over half covered across by another
- * word of its line (the row read again as one line beside the page's reading of it). Only weak words: dropping
- * every overlapping word lost whole rows on the development pages.
+ * One line's words, without ink read twice (the row read again as one line beside the page's reading of it): a
+ * word over half covered across by a surer word of its line that reads the same, or by any surer word when it is
+ * weak itself. Not every covered word: dropping those lost whole rows on the development pages.
  */
 function withoutDuplicates(line: readonly Token[]): Token[] {
   const kept: Token[] = [];
   for (const t of [...line].sort((a, b) => b.confidence - a.confidence))
-    if (!t.weak || !kept.some((k) => overlapAcross(k.box, t.box) > 0.5)) kept.push(t);
+    if (!kept.some((k) => (t.weak || k.text === t.text) && overlapAcross(k.box, t.box) > 0.5)) kept.push(t);
   return kept;
 }
 
 /**
  * Where rows seem missing among the proposed ones: between two neighbours standing two rows' pitch apart (1.6–2.4
- * times the median distance between neighbours' names), the band of the row between, across the names' columns.
+ * times the median distance between neighbours' names), the band of the row between, across the names' columns;
+ * and the band of a row after the last.
  */
 export function missingRows(rows: readonly ProposedRow[]): Box[] {
   if (rows.length < 4) return [];
@@ -439,6 +440,10 @@ export function missingRows(rows: readonly ProposedRow[]): Box[] {
     const mid = (mids[i]! + mids[i - 1]!) / 2;
     out.push({ x: x0 - h, y: mid - 0.45 * pitch, width: x1 - x0 + 2 * h, height: 0.9 * pitch });
   }
+  // And the band one pitch below the last row: a last row read too weakly to be a row leaves no gap to see (the
+  // band above the first was tried as well, and added nothing).
+  const after = mids.at(-1)! + pitch;
+  out.push({ x: x0 - h, y: after - 0.45 * pitch, width: x1 - x0 + 2 * h, height: 0.9 * pitch });
   return out;
 }
 

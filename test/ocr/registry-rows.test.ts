@@ -153,7 +153,7 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
     ]);
   });
 
-  it('finds the band of a row missing between two numbered rows standing two pitches apart', () => {
+  it('finds the band of a row missing between two numbered rows standing two pitches apart, and after the last', () => {
     const row = (y: number) => ({
       index: 0,
       box: { x: 100, y, width: 900, height: 30 },
@@ -165,10 +165,13 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
     });
     const rows = [200, 256, 312, 424, 480].map(row);
     const bands = missingRows(rows);
-    expect(bands).toHaveLength(1);
+    // The gap's row, and the row after the last (a last row read too weakly leaves no gap).
+    expect(bands).toHaveLength(2);
     expect(bands[0]!.y).toBeLessThan(368 + 15);
     expect(bands[0]!.y + bands[0]!.height).toBeGreaterThan(368 + 15);
-    expect(missingRows(rows.filter((r) => r.box.y !== 424))).toHaveLength(0);
+    expect(bands[1]!.y).toBeLessThan(536 + 15);
+    expect(bands[1]!.y + bands[1]!.height).toBeGreaterThan(536 + 15);
+    expect(missingRows(rows.filter((r) => r.box.y !== 424))).toHaveLength(1);
   });
 
   it('keeps a weakly read word of a name beside two surer ones, but not a weak word alone or read twice', () => {
@@ -203,6 +206,17 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
     ]);
     expect(read.rows.map((r) => r.fields.fullName)).toEqual(['مصطفى عبد الرحمن القاسم']);
     expect(read.rows[0]!.nameBox.x).toBe(653);
+  });
+
+  it('reads once a word read twice in the same place (a row read again beside the page’s reading)', () => {
+    const read = parseRegistryPage([
+      word('خالد', 800, 100, 50, 0.6),
+      { ...word('خالد', 802, 101, 49, 0.9), line: 'reread.90.1.1.1' },
+      word('كمال', 730, 100),
+      word('الحمصي', 640, 100, 80),
+      word('713', 300, 100),
+    ]);
+    expect(read.rows.map((r) => r.fields.fullName)).toEqual(['خالد كمال الحمصي']);
   });
 
   it('leaves a lone letter out of a name without cutting the name in two', () => {

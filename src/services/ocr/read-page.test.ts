@@ -36,6 +36,19 @@ describe('a scanned page read as the service reads it (SYNTHETIC, real tesseract
     },
   );
 
+  it.runIf(probe.ok)(
+    'reads again the band after the last row (page 1324: its last row was read too weakly to be one)',
+    async () => {
+      const engine = TesseractEngine.open({ concurrency: 1 }).engine!;
+      const page = await pageSample(1324, { handwritten: false, dates: 'indic', names: 'common' });
+      const { parsed } = await readRegistryPage(engine, page.image);
+      await engine.close();
+      const last = page.rows.at(-1)!;
+      expect(parsed.rows.at(-1)?.fields.detaineeNumber).toBe(last.number);
+      expect(parsed.rows.at(-1)?.fields.fullName?.split(' ')).toHaveLength(3);
+    },
+  );
+
   it('writes the lexicon’s user words once, to a file named by their hash', () => {
     const file = userWordsFile();
     expect(fs.readFileSync(file, 'utf8').trim().split('\n')).toEqual(lexiconUserWords());

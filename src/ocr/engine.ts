@@ -30,6 +30,13 @@ export interface OcrRequest {
   segmentation: PageSegmentation;
   /** Only these characters may be read, when the engine supports it. */
   characters?: string;
+  /** Engine settings by name (tesseract's `-c name=value`), e.g. { textord_noise_rejrows: '0' }. */
+  settings?: Readonly<Record<string, string>>;
+  /**
+   * A file of words, one a line, the engine should favour (tesseract's `--user-words`): its own dictionaries stay
+   * loaded beside it.
+   */
+  userWords?: string;
   /** A read taking longer is stopped and fails with reason 'timeout'. */
   timeoutMs?: number;
 }

@@ -71,6 +71,31 @@ interface Token {
   cx: number;
   /** The straightened centre. */
   cy: number;
+  /** Read below `minConfidence`: kept only as a word of a name that has two surer words. */
+  weak?: boolean;
+  /** The engine's line key. */
+  line: string;
+}
+
+/**
+ * Tesseract now and then gives the last word of a line a box reaching back over the words before it (القاسم as wide
+ * as the whole name): its centre then stands among them, and the name is read out of order (مصطفى عبد القاسم
+ * الرحمن), and the words it covers look like ink read twice. Its left edge is right: within each of the engine's
+ * lines, a box is cut back to the left edge of the word on its right.
+ */
+function trimWideBoxes(tokens: Token[]): void {
+  const byLine = new Map<string, Token[]>();
+  for (const t of tokens) byLine.set(t.line, [...(byLine.get(t.line) ?? []), t]);
+  for (const line of byLine.values()) {
+    line.sort((a, b) => b.box.x - a.box.x);
+    for (let i = 1; i < line.length; i++) {
+      const t = line[i]!;
+      const right = line[i - 1]!.box.x;
+      // Only a box covering most of its neighbour: words touching or slightly overlapping stay as read.
+      if (t.box.x + t.box.width - right > 0.5 * line[i - 1]!.box.width && right > t.box.x)
+        t.box = { ...t.box, width: right - t.box.x };
+    }
+  }
 }
 
 const arabicLetter = /[\u0621-\u064a\u0671-\u06d3]/u;
@@ -150,6 +175,13 @@ function union(boxes: readonly Box[]): Box {
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
+/** Words of a register's title and column headings, never of a name. */
+const headingWords: ReadonlySet<string> = new Set(
+  'قائمة قائمه بأسماء أسماء اسماء بأسماء الأسماء الاسماء الاسم اسم الرقم رقم التسلسل تسلسل تاريخ الموقوفين المعتقلين الموقوف المعتقل ملاحظات الملاحظات'.split(
+    ' ',
+  ),
+);
+
 /** Words the engine gave less than this are left out: at that level it is guessing. */
 const minConfidence = 0.2;
 
@@ -179,28 +211,42 @@ export function parseRegistryPage(
   const tokens: Token[] = [];
   for (const w of words) {
     if (w.box.width <= 0 || w.box.height <= 0) continue;
-    // What the engine itself could not read (a row number in a narrow ruled column, read as "320" at 2%).
-    if (w.confidence < minConfidence) continue;
     const c = classify(w.text);
     if (!c) continue;
+    // What the engine itself could not read (a row number in a narrow ruled column, read as "320" at 2%) is left
+    // out, except a word beside a name's surer words: a family name misread in part (النكلى at 0% for البكلي)
+    // costs fewer characters than a family name dropped.
+    const weak = w.confidence < minConfidence;
+    if (weak && c.kind !== 'word') continue;
     tokens.push({
       ...c,
+      ...(weak ? { weak } : {}),
       confidence: w.confidence,
       box: w.box,
-      cx: w.box.x + w.box.width / 2,
-      cy: w.box.y + w.box.height / 2,
+      cx: 0,
+      cy: 0,
+      line: w.line,
     });
+  }
+  trimWideBoxes(tokens);
+  for (const t of tokens) {
+    t.cx = t.box.x + t.box.width / 2;
+    t.cy = t.box.y + t.box.height / 2;
   }
   const dateColumn = dateColumnOf(words);
   if (tokens.length === 0) return { rows: [], skew: 0, dateColumn, skipped: 0 };
-  const h = median(tokens.map((t) => t.box.height)) || 1;
+  const sure = tokens.filter((t) => !t.weak);
+  if (sure.length === 0) return { rows: [], skew: 0, dateColumn, skipped: 0 };
+  const h = median(sure.map((t) => t.box.height)) || 1;
   // Tall boxes (ruling, a stamp's ring read as a letter) say nothing of the rows.
   const usable = tokens.filter((t) => t.box.height <= 3 * h);
   const skew = estimateSkew(
-    usable.map((t) => ({ x: t.cx, y: t.cy, weight: Math.min(t.box.width, 4 * h) })),
+    usable.filter((t) => !t.weak).map((t) => ({ x: t.cx, y: t.cy, weight: Math.min(t.box.width, 4 * h) })),
     h / 4,
   );
-  const mid = usable.reduce((s, t) => s + t.cx, 0) / Math.max(1, usable.length);
+  const mid =
+    usable.filter((t) => !t.weak).reduce((s, t) => s + t.cx, 0) /
+    Math.max(1, usable.filter((t) => !t.weak).length);
   for (const t of usable) t.cy -= skew * (t.cx - mid);
   usable.sort((a, b) => a.cy - b.cy);
 
@@ -228,13 +274,18 @@ export function parseRegistryPage(
   }
   const candidates: Candidate[] = [];
   let skipped = 0;
-  for (const raw of lines) {
-    const line = [...raw].sort((a, b) => b.cx - a.cx); // right to left
-    // Runs of words with no column gap between them; the longest is the name.
+  const meanConf = (r: Token[]) => r.reduce((s, t) => s + t.confidence, 0) / r.length;
+  const longest = (runs: Token[][]) =>
+    [...runs].sort((a, b) => b.length - a.length || meanConf(b) - meanConf(a))[0];
+  const parsedLines = lines.map((raw) => {
+    const line = withoutDuplicates(raw).sort((a, b) => b.cx - a.cx); // right to left
+    // Runs of words with no column gap between them: a name is one of them, with two surer words at least.
     const runs: Token[][] = [];
     let run: Token[] = [];
     let prev: Token | undefined;
     for (const t of line) {
+      // A lone letter is no part of a name: speckle or a stroke read as ل or ا. Skipped, without ending the run.
+      if (t.kind === 'word' && [...t.text].length === 1) continue;
       const gap = prev ? prev.box.x - (t.box.x + t.box.width) : 0;
       if (t.kind !== 'word' || (prev && gap > 2.2 * h)) {
         if (run.length) runs.push(run);
@@ -244,11 +295,27 @@ export function parseRegistryPage(
       prev = t;
     }
     if (run.length) runs.push(run);
-    const meanConf = (r: Token[]) => r.reduce((s, t) => s + t.confidence, 0) / r.length;
-    const name = runs
-      .filter((r) => r.length >= 2)
-      .sort((a, b) => b.length - a.length || meanConf(b) - meanConf(a))[0];
-    if (!name) {
+    return { line, names: runs.filter((r) => r.filter((t) => !t.weak).length >= 2) };
+  });
+  // The names' column: the median span across of each line's longest run. A run mostly outside it is not a name
+  // (the row-number column's digits read as two Arabic "words" made a row of their own between two rows).
+  const spans = parsedLines
+    .map((l) => longest(l.names))
+    .filter((r): r is Token[] => r !== undefined)
+    .map((r) => union(r.map((t) => t.box)));
+  const column =
+    spans.length >= 3
+      ? { x0: median(spans.map((b) => b.x)), x1: median(spans.map((b) => b.x + b.width)) }
+      : undefined;
+  const inColumn = (r: Token[]) => {
+    if (!column) return true;
+    const b = union(r.map((t) => t.box));
+    return Math.min(b.x + b.width, column.x1) - Math.max(b.x, column.x0) >= 0.5 * b.width;
+  };
+  for (const { line, names } of parsedLines) {
+    const name = longest(names.filter(inColumn));
+    // A title or a column heading is never a name, whatever number the classifier reads beside it.
+    if (!name || line.some((t) => t.kind === 'word' && headingWords.has(t.text))) {
       skipped++;
       continue;
     }
@@ -335,9 +402,28 @@ export function parseRegistryPage(
   return { rows, skew: round3(skew), dateColumn, skipped };
 }
 
+/** How much of the narrower of two boxes their overlap across covers, 0–1. */
+function overlapAcross(a: Box, b: Box): number {
+  const o = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  return o <= 0 ? 0 : o / Math.max(1, Math.min(a.width, b.width));
+}
+
+/**
+ * One line's words, without ink read twice (the row read again as one line beside the page's reading of it): a
+ * word over half covered across by a surer word of its line that reads the same, or by any surer word when it is
+ * weak itself. Not every covered word: dropping those lost whole rows on the development pages.
+ */
+function withoutDuplicates(line: readonly Token[]): Token[] {
+  const kept: Token[] = [];
+  for (const t of [...line].sort((a, b) => b.confidence - a.confidence))
+    if (!kept.some((k) => (t.weak || k.text === t.text) && overlapAcross(k.box, t.box) > 0.5)) kept.push(t);
+  return kept;
+}
+
 /**
  * Where rows seem missing among the proposed ones: between two neighbours standing two rows' pitch apart (1.6–2.4
- * times the median distance between neighbours' names), the band of the row between, across the names' columns.
+ * times the median distance between neighbours' names), the band of the row between, across the names' columns;
+ * and the band of a row after the last.
  */
 export function missingRows(rows: readonly ProposedRow[]): Box[] {
   if (rows.length < 4) return [];
@@ -354,6 +440,10 @@ export function missingRows(rows: readonly ProposedRow[]): Box[] {
     const mid = (mids[i]! + mids[i - 1]!) / 2;
     out.push({ x: x0 - h, y: mid - 0.45 * pitch, width: x1 - x0 + 2 * h, height: 0.9 * pitch });
   }
+  // And the band one pitch below the last row: a last row read too weakly to be a row leaves no gap to see (the
+  // band above the first was tried as well, and added nothing).
+  const after = mids.at(-1)! + pitch;
+  out.push({ x: x0 - h, y: after - 0.45 * pitch, width: x1 - x0 + 2 * h, height: 0.9 * pitch });
   return out;
 }
 
@@ -414,6 +504,7 @@ function cellsBeside(
         ...c,
         confidence: w.confidence,
         box,
+        line: 'glyphs',
         cx: box.x + box.width / 2,
         cy: box.y + box.height / 2 - skew * (box.x + box.width / 2 - mid),
       });

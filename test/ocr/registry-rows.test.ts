@@ -20,7 +20,7 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
   it('rebuilds the rows of a typed page from tesseract’s columns (recorded TSV, ara+eng): names in parts, numbers, boxes', async () => {
     // test/ocr/fixtures/typed-200.ara+eng.tsv: `tesseract page.png stdout -l ara+eng --psm 3 tsv` on pageSample(200).
     const tsv = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/typed-200.ara+eng.tsv'), 'utf8');
-    const page = await pageSample(200, { handwritten: false });
+    const page = await pageSample(200, { handwritten: false, names: 'common' });
     const read = parseRegistryPage(parseTesseractTsv(tsv));
     expect(read.rows).toHaveLength(page.rows.length);
     expect(read.skipped).toBeGreaterThanOrEqual(1); // the title
@@ -49,7 +49,7 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
   it('reads the dates of a dated page and names them from its heading (recorded TSV, Latin digits)', async () => {
     // test/ocr/fixtures/dated-210.ara+eng.tsv: tesseract ara+eng on pageSample(210, { dates: 'latin' }).
     const tsv = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/dated-210.ara+eng.tsv'), 'utf8');
-    const page = await pageSample(210, { handwritten: false, dates: 'latin' });
+    const page = await pageSample(210, { handwritten: false, dates: 'latin', names: 'common' });
     const read = parseRegistryPage(parseTesseractTsv(tsv));
     expect(read.dateColumn).toBe('arrest_date');
     const byNumber = new Map(page.rows.map((r) => [r.number, r]));
@@ -65,7 +65,7 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
     // test/ocr/fixtures/typed-330-indic.ara.tsv: `tesseract page.png stdout -l ara --psm 3 tsv` on
     // pageSample(330, { dates: 'indic' }); the page's own pixels are given for the cells to be read again.
     const tsv = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/typed-330-indic.ara.tsv'), 'utf8');
-    const page = await pageSample(330, { handwritten: false, dates: 'indic' });
+    const page = await pageSample(330, { handwritten: false, dates: 'indic', names: 'common' });
     const words = parseTesseractTsv(tsv);
     const { data, info } = await sharp(page.image).greyscale().raw().toBuffer({ resolveWithObject: true });
     const grey = { width: info.width, height: info.height, data: new Uint8Array(data) };
@@ -153,7 +153,7 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
     ]);
   });
 
-  it('finds the band of a row missing between two numbered rows standing two pitches apart', () => {
+  it('finds the band of a row missing between two numbered rows standing two pitches apart, and after the last', () => {
     const row = (y: number) => ({
       index: 0,
       box: { x: 100, y, width: 900, height: 30 },
@@ -165,10 +165,104 @@ describe('scanned registry rows (SYNTHETIC pages)', () => {
     });
     const rows = [200, 256, 312, 424, 480].map(row);
     const bands = missingRows(rows);
-    expect(bands).toHaveLength(1);
+    // The gap's row, and the row after the last (a last row read too weakly leaves no gap).
+    expect(bands).toHaveLength(2);
     expect(bands[0]!.y).toBeLessThan(368 + 15);
     expect(bands[0]!.y + bands[0]!.height).toBeGreaterThan(368 + 15);
-    expect(missingRows(rows.filter((r) => r.box.y !== 424))).toHaveLength(0);
+    expect(bands[1]!.y).toBeLessThan(536 + 15);
+    expect(bands[1]!.y + bands[1]!.height).toBeGreaterThan(536 + 15);
+    expect(missingRows(rows.filter((r) => r.box.y !== 424))).toHaveLength(1);
+  });
+
+  it('keeps a weakly read word of a name beside two surer ones, but not a weak word alone or read twice', () => {
+    const read = parseRegistryPage([
+      word('12', 1000, 100, 30),
+      word('طارق', 800, 100),
+      word('عبد', 730, 100),
+      word('رورش', 640, 100, 60, 0.02), // the family name, misread at 2%: fewer characters wrong than none
+      word('3456', 400, 100),
+      word('13', 1000, 160, 30),
+      word('سامر', 800, 160),
+      word('سامر', 805, 160, 55, 0.1), // the same ink read again, weakly
+      word('النجار', 730, 160),
+      word('4567', 400, 160),
+      word('14', 1000, 220, 30),
+      word('حظك', 800, 220, 60, 0.1), // no surer word: not a name
+      word('فنقى', 730, 220, 60, 0.05),
+      word('5678', 400, 220),
+    ]);
+    expect(read.rows.map((r) => r.fields.fullName)).toEqual(['طارق عبد رورش', 'سامر النجار']);
+    expect(read.rows[0]!.fieldConfidence.fullName).toBeLessThan(0.7);
+  });
+
+  it('reads a name in order when the engine gave its last word a box reaching back over the words before it', () => {
+    const inLine = (w: OcrWord) => ({ ...w, line: '5.2.5' });
+    const read = parseRegistryPage([
+      inLine(word('مصطفى', 865, 100, 74, 0.1)), // weak, and covered by the wide box: still the first name
+      inLine(word('عبد', 814, 100, 41)),
+      inLine(word('الرحمن', 736, 100, 68)),
+      inLine({ ...word('القاسم', 653, 100), box: { x: 653, y: 100, width: 286, height: 28 } }),
+      word('562', 200, 100),
+    ]);
+    expect(read.rows.map((r) => r.fields.fullName)).toEqual(['مصطفى عبد الرحمن القاسم']);
+    expect(read.rows[0]!.nameBox.x).toBe(653);
+  });
+
+  it('reads once a word read twice in the same place (a row read again beside the page’s reading)', () => {
+    const read = parseRegistryPage([
+      word('خالد', 800, 100, 50, 0.6),
+      { ...word('خالد', 802, 101, 49, 0.9), line: 'reread.90.1.1.1' },
+      word('كمال', 730, 100),
+      word('الحمصي', 640, 100, 80),
+      word('713', 300, 100),
+    ]);
+    expect(read.rows.map((r) => r.fields.fullName)).toEqual(['خالد كمال الحمصي']);
+  });
+
+  it('leaves a lone letter out of a name without cutting the name in two', () => {
+    const read = parseRegistryPage([
+      word('شظحي', 800, 100),
+      word('شتيوي', 730, 100),
+      word('ل', 695, 100, 12),
+      word('الذطسي', 600, 100, 80),
+      word('524', 300, 100),
+    ]);
+    expect(read.rows.map((r) => r.fields.fullName)).toEqual(['شظحي شتيوي الذطسي']);
+  });
+
+  it('does not take two words read in the row-number column, between two rows, for a row of names', () => {
+    const names = [
+      ['محمد', 'أحمد', 'الخطيب'],
+      ['خالد', 'عمر', 'السيد'],
+      ['يوسف', 'كمال', 'الحسن'],
+      ['سامر', 'عادل', 'البكري'],
+    ];
+    const words = names.flatMap(([a, b, c], i) => [
+      word(a!, 800, 100 + 56 * i),
+      word(b!, 730, 100 + 56 * i),
+      word(c!, 640, 100 + 56 * i, 80),
+      word(String(1000 + i), 400, 100 + 56 * i),
+    ]);
+    // The row number "14" read as two Arabic "words", half a row below row 2, beside row 3's number.
+    words.push(word('اع', 1080, 184, 38), word('اذ', 1040, 186, 36));
+    const read = parseRegistryPage(words);
+    expect(read.rows.map((r) => r.fields.fullName)).toEqual(names.map((n) => n.join(' ')));
+  });
+
+  it('never proposes the title or a column heading as a name, even with a number read beside it', () => {
+    const read = parseRegistryPage([
+      word('قائمة', 800, 40),
+      word('بأسماء', 730, 40),
+      word('الموقوفين', 640, 40, 80),
+      word('17', 400, 40), // the stamp's speckle read as a number
+      word('الاسم', 800, 100),
+      word('الثلاثي', 730, 100),
+      word('الرقم', 400, 100),
+      word('سامر', 800, 160),
+      word('الأحمد', 730, 160),
+      word('12', 400, 160),
+    ]);
+    expect(read.rows.map((r) => r.fields.fullName)).toEqual(['سامر الأحمد']);
   });
 
   it('a page with no words, or only noise, has no rows', () => {

@@ -3,6 +3,7 @@
  * as SVG and rasterised by sharp. Nothing here is real: numbers and names are drawn at random from a seed.
  */
 import sharp from 'sharp';
+import { isListed } from '../../src/names/lexicon.js';
 
 /** A small seeded generator (mulberry32): the same seed gives the same set. */
 export class Rand {
@@ -239,8 +240,85 @@ const familyNames = [
   'البكري',
 ];
 
+/**
+ * Names athar's lexicon (src/names) does not list, SYNTHETIC: rare given and family names (a test checks that none
+ * is listed), and names made from random roots on common patterns. Pages draw at least half their rows from these,
+ * so that what is tuned to the lexicon (tesseract's user words) is measured on names it does not know as well.
+ */
+export const unlistedGiven = [
+  'شمدين',
+  'زهدي',
+  'دعاس',
+  'عنتر',
+  'صفوك',
+  'هزاع',
+  'مطيع',
+  'نوفل',
+  'جدعان',
+  'عكاشة',
+  'سحبان',
+  'شهاب',
+  'مفلح',
+  'زبير',
+  'عطية',
+  'ميسرة',
+  'دحام',
+  'فرحان',
+  'شتيوي',
+  'حمادة',
+  'سويلم',
+  'مشعل',
+  'متعب',
+];
+export const unlistedFamily = [
+  'الجربا',
+  'البوكمالي',
+  'الدناوي',
+  'الطحان',
+  'الكيالي',
+  'الجندلي',
+  'البرازي',
+  'الزهراوي',
+  'السراقبي',
+  'الفرواتي',
+  'الحمامي',
+  'الكحالة',
+  'القطيفاني',
+  'العجيلي',
+  'الفحام',
+  'الكبيسي',
+  'الصواف',
+  'الشبلي',
+  'الدبس',
+  'الخياط',
+  'العرقسوسي',
+];
+const rootLetters = [...'بتثجحخدذرزسشصضطظعغفقكلمن'];
+const givenPatterns = ['1ا23', '12ي3', '12ا3', 'م12و3', '123ان', '123ي'];
+const familyPatterns = ['ال123ي', 'ال1ا23ي', 'ال12ا3ي', 'ال123اني', 'ال12ا3'];
+
+/** A name made from a random root on a pattern, drawn again until the lexicon does not list it. */
+function madeName(r: Rand, patterns: readonly string[]): string {
+  for (;;) {
+    const root = [r.pick(rootLetters), r.pick(rootLetters), r.pick(rootLetters)];
+    const name = r.pick(patterns).replace(/[123]/g, (d) => root[Number(d) - 1]!);
+    if (!isListed(name)) return name;
+  }
+}
+
+/** An unlisted full name: first, father's and family name, each a rare name or a made one (half each). */
+function unlistedName(r: Rand): string {
+  const given = () => (r.chance(0.5) ? r.pick(unlistedGiven) : madeName(r, givenPatterns));
+  const first = given();
+  const father = given();
+  const family = r.chance(0.5) ? r.pick(unlistedFamily) : madeName(r, familyPatterns);
+  return `${first} ${father} ${family}`;
+}
+
 export interface PageRowTruth {
   name: string;
+  /** Whether the name was drawn from the lexicon's names (else every part is unlisted). */
+  listed: boolean;
   number: string;
   /** With `dates`: the row's date of arrest, YYYY-MM-DD (drawn as d/m/yyyy, in Latin or Arabic-Indic digits). */
   date?: string;
@@ -262,7 +340,17 @@ export interface PageSample {
  */
 export async function pageSample(
   seed: number,
-  options: { handwritten: boolean; dates?: 'latin' | 'indic' },
+  options: {
+    handwritten: boolean;
+    dates?: 'latin' | 'indic';
+    /**
+     * 'mixed' (default): at least half the rows' names unlisted in the lexicon; 'common': every name from the
+     * common pool (the pages the recorded TSV fixtures were read from).
+     */
+    names?: 'mixed' | 'common';
+    /** A worn photocopy: blurred, faded, toner specks and a streak. */
+    worn?: boolean;
+  },
 ): Promise<PageSample> {
   const r = new Rand(seed);
   const W = 1240;
@@ -278,9 +366,19 @@ export async function pageSample(
   body += `<text x="${W - 120}" y="130" font-family="Noto Naskh Arabic" font-size="40" text-anchor="end" fill="#222">قائمة بأسماء الموقوفين</text>`;
   if (options.dates)
     body += `<text x="470" y="${top - 24}" font-family="Noto Naskh Arabic" font-size="28" text-anchor="middle" fill="#222">تاريخ الاعتقال</text>`;
+  // Which rows are unlisted: ceil(count / 2) of them, placed at random, drawn from a second generator so that the
+  // 'common' pages stay as they were.
+  const mixed = (options.names ?? 'mixed') === 'mixed';
+  const u = new Rand(seed ^ 0x5eed);
+  const unlisted = Array.from({ length: count }, (_, i) => mixed && i < Math.ceil(count / 2));
+  for (let i = count - 1; i > 0; i--) {
+    const j = u.int(0, i);
+    [unlisted[i], unlisted[j]] = [unlisted[j]!, unlisted[i]!];
+  }
   for (let i = 0; i < count; i++) {
     const y = top + i * rowH;
-    const name = `${r.pick(firstNames)} ${r.pick(fatherNames)} ${r.pick(familyNames)}`;
+    const common = `${r.pick(firstNames)} ${r.pick(fatherNames)} ${r.pick(familyNames)}`;
+    const name = unlisted[i] ? unlistedName(u) : common;
     const number = String(r.int(1, 9999));
     const size = options.handwritten ? r.int(26, 34) : 30;
     const dx = options.handwritten ? r.int(-20, 20) : 0;
@@ -301,6 +399,7 @@ export async function pageSample(
     }
     rows.push({
       name,
+      listed: !unlisted[i],
       number,
       ...(date ? { date } : {}),
       nameBox: { x: 360, y, width: nameRight - 360, height: rowH },
@@ -321,13 +420,38 @@ export async function pageSample(
     .toBuffer({ resolveWithObject: true });
   for (let i = 0; i < data.length; i++)
     data[i] = Math.max(0, Math.min(255, data[i]! + (r.next() - 0.5) * 24));
-  const image = await sharp(data, { raw: { width: W, height: H, channels: 1 } })
-    .png()
-    .toBuffer();
+  const image = options.worn
+    ? await wear(data, W, H, new Rand(seed ^ 0x3a11))
+    : await sharp(data, { raw: { width: W, height: H, channels: 1 } })
+        .png()
+        .toBuffer();
   return {
-    name: `${options.handwritten ? 'handwritten' : 'typed'}-${seed}`,
+    name: `${options.worn ? 'worn' : options.handwritten ? 'handwritten' : 'typed'}-${seed}`,
     image,
     rows,
     handwritten: options.handwritten,
   };
+}
+
+/** A photocopy of a photocopy: the page blurred, its ink faded and its paper greyed, toner specks, a dark streak. */
+async function wear(data: Buffer, W: number, H: number, r: Rand): Promise<Buffer> {
+  const { data: soft } = await sharp(data, { raw: { width: W, height: H, channels: 1 } })
+    .blur(r.between(0.8, 1.3))
+    .linear(r.between(0.55, 0.7), r.between(50, 75))
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  for (let k = 0; k < 2500; k++) {
+    const x = r.int(0, W - 3);
+    const y = r.int(0, H - 3);
+    const size = r.chance(0.8) ? 1 : 2;
+    for (let dy = 0; dy <= size; dy++)
+      for (let dx = 0; dx <= size; dx++) soft[(y + dy) * W + x + dx] = r.int(40, 110);
+  }
+  const sx = r.int(80, W - 80);
+  for (let y = 0; y < H; y++)
+    for (let dx = 0; dx < 3; dx++) soft[y * W + sx + dx] = Math.max(0, soft[y * W + sx + dx]! - 70);
+  return sharp(soft, { raw: { width: W, height: H, channels: 1 } })
+    .png()
+    .toBuffer();
 }

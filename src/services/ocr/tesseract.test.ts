@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { OcrFailure } from '../../ocr/engine.js';
@@ -47,6 +50,39 @@ describe('the tesseract adapter', () => {
       if (bad.status === 'rejected') expect((bad.reason as OcrFailure).reason).toBe('unreadable');
       expect(slow.status).toBe('rejected');
       if (slow.status === 'rejected') expect((slow.reason as OcrFailure).reason).toBe('timeout');
+      await engine.close();
+    },
+  );
+
+  it.runIf(probe.ok)(
+    'passes settings and a user-words file to tesseract, and refuses a setting it cannot pass',
+    async () => {
+      const engine = TesseractEngine.open({ concurrency: 1 }).engine!;
+      const image = await textImage('3456 7890');
+      const plain = await engine.recognize({ image, languages: ['eng'], segmentation: 'line' });
+      expect(plain.words.map((w) => w.text).join(' ')).toContain('7');
+      // The setting reaches tesseract: a character it may not read is not read.
+      const barred = await engine.recognize({
+        image,
+        languages: ['eng'],
+        segmentation: 'line',
+        settings: { tessedit_char_blacklist: '7' },
+      });
+      expect(barred.words.map((w) => w.text).join(' ')).not.toContain('7');
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'athar-words-'));
+      const words = path.join(dir, 'words.txt');
+      fs.writeFileSync(words, '3456\n7890\n');
+      const withWords = await engine.recognize({
+        image,
+        languages: ['eng'],
+        segmentation: 'line',
+        userWords: words,
+      });
+      expect(withWords.words.map((w) => w.text)).toEqual(['3456', '7890']);
+      fs.rmSync(dir, { recursive: true });
+      await expect(
+        engine.recognize({ image, languages: ['eng'], segmentation: 'line', settings: { x: 'a b' } }),
+      ).rejects.toThrow(/not valid/);
       await engine.close();
     },
   );

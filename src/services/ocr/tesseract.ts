@@ -114,7 +114,14 @@ export class TesseractEngine implements OcrEngine {
   private once(request: OcrRequest): Promise<OcrResult> {
     if (this.closed) return Promise.reject(new OcrFailure('unavailable', 'the OCR engine is closed'));
     const args = ['stdin', 'stdout', '-l', request.languages.join('+'), '--psm', psm[request.segmentation]];
+    if (request.userWords) args.push('--user-words', request.userWords);
     if (request.characters) args.push('-c', `tessedit_char_whitelist=${request.characters}`);
+    for (const [name, value] of Object.entries(request.settings ?? {})) {
+      // A value with a space or a newline would be read as another argument or setting.
+      if (!/^[a-z_][a-z0-9_]*$/i.test(name) || /[\s=]/.test(value))
+        return Promise.reject(new Error(`tesseract setting ${name}=${value} is not valid`));
+      args.push('-c', `${name}=${value}`);
+    }
     args.push('tsv');
     const started = performance.now();
     const timeoutMs = request.timeoutMs ?? this.timeoutMs;

@@ -59,6 +59,13 @@ describeEachDialect('scanned registry rows over the API (SYNTHETIC page)', (stor
       const view = await reviewer.get(`/api/evidence/${item}/page`);
       expect(view.statusCode).toBe(200);
       expect(view.headers['content-type']).toBe('image/jpeg');
+      expect((await reviewer.get(`/api/evidence/${item}/page?page=1`)).statusCode).toBe(200);
+      // A page out of range names the pages there are; a page that is no number is refused.
+      const beyond = await reviewer.get(`/api/evidence/${item}/page?page=2`);
+      expect(beyond.statusCode).toBe(404);
+      expect(beyond.json().detail).toMatch(/page 2: item .* has one page/);
+      expect((await reviewer.get(`/api/evidence/${item}/page?page=0`)).statusCode).toBe(400);
+      expect(listed.json().reads[0]).toMatchObject({ pages: 1, pageSizes: [{ width: 1240, height: 1754 }] });
       expect(
         (
           await reviewer.post(`/api/evidence/${item}/rows/decisions`, {

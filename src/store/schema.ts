@@ -819,6 +819,10 @@ export interface OcrPageReadTable {
   seconds: number;
   read_at: string;
   read_by: string | null;
+  /** Pages read (migration 0023); null on earlier reads, which read one. */
+  pages: number | null;
+  /** JSON [[width, height], …] a page (migration 0023). */
+  page_sizes: string | null;
 }
 
 /** A row the machine read on a scanned page (migration 0019): proposed until a documenter decides it. */

@@ -47,7 +47,7 @@ export function registerOcr(program: Command): void {
             if (flags.json) printJson(summary);
             else {
               printLine(
-                `${summary.items} pages: ${summary.proposed} with rows (${summary.rows} rows proposed), ${summary.alreadyRead} read before by this version; no rows: ${summary.noRows} no row found, ${summary.notImage} not images, ${summary.bodyPhoto} body photos, ${summary.unavailable} engine off, ${summary.failed} failed (${summary.seconds} s)`,
+                `${summary.items} items (${summary.pages} pages read): ${summary.proposed} with rows (${summary.rows} rows proposed), ${summary.alreadyRead} read before by this version; no rows: ${summary.noRows} no row found, ${summary.notImage} not images, ${summary.bodyPhoto} body photos, ${summary.unavailable} not read (engine or pdftoppm missing), ${summary.failed} failed (${summary.seconds} s)`,
               );
               for (const p of summary.problems.slice(0, 20))
                 printLine(`  ${p.evidenceId}: ${p.outcome}: ${p.reason}`);

@@ -32,6 +32,8 @@ function presentRead(r: PageRead) {
     rows: r.rows,
     pageWidth: r.pageWidth,
     pageHeight: r.pageHeight,
+    pages: r.pages,
+    pageSizes: r.pageSizes,
     dateColumn: r.dateColumn,
     seconds: r.seconds,
     readAt: r.readAt,
@@ -117,14 +119,15 @@ export async function scanRowRoutes(app: App, services: Services): Promise<void>
       config: { access: 'evidence:read' },
       schema: {
         summary:
-          'The page view of an item read as a scanned page (grey JPEG, ≤ 1600 px; a scan is not graphic): audited',
+          'A page (?page=N, from 1) of an item read as a scanned page (grey JPEG, ≤ 1600 px; a scan is not graphic): audited',
         tags,
         params: idParams,
+        querystring: z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) }),
       },
     },
     async (request, reply) => {
       await evidence.require(request.params.id);
-      const view = await scans.pageView(request.params.id, callerOf(request));
+      const view = await scans.pageView(request.params.id, callerOf(request), request.query.page);
       reply.type(view.mediaType).header('cache-control', 'private, max-age=300');
       if (view.size !== undefined) reply.header('content-length', view.size);
       return reply.send(view.stream);

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { evidenceContext } from '../../../test/evidence-context.js';
 import { mkdirs } from '../../../test/evidence-files.js';
+import { multiPageTiff, pdfOfPages } from '../../../test/ocr/documents.js';
 import { pageSample } from '../../../test/ocr/synthetic.js';
 import { describeEachDialect } from '../../../test/stores.js';
 import type { SignedIn } from '../../access/caller.js';
@@ -10,11 +12,13 @@ import { SharpImageDecoder } from '../../evidence/sharp-image-decoder.js';
 import { type OcrEngine, OcrFailure } from '../../ocr/engine.js';
 import { servicesOf } from '../index.js';
 import { ingest } from '../ingest/ingest.js';
+import { DocumentPages } from './document-pages.js';
 import { OcrService } from './ocr.js';
 import { ScannedPages } from './scanned-pages.js';
 import { probeTesseract } from './tesseract.js';
 
 const probe = probeTesseract();
+const pdfOk = new DocumentPages().pdfAvailable();
 const documenter: SignedIn = {
   actor: { userId: 'documenter-1', role: 'documenter' } as SignedIn['actor'],
   ip: null,
@@ -27,6 +31,7 @@ describeEachDialect(
     let ctx: Awaited<ReturnType<typeof evidenceContext>>;
     let page: Awaited<ReturnType<typeof pageSample>>;
     let dated: Awaited<ReturnType<typeof pageSample>>;
+    let second: Awaited<ReturnType<typeof pageSample>>;
     beforeAll(async () => {
       ctx = await evidenceContext(store());
       const folder = mkdirs(ctx.dir, 'scans');
@@ -35,7 +40,12 @@ describeEachDialect(
       fs.writeFileSync(path.join(folder, 'list-200.png'), page.image);
       dated = await pageSample(331, { handwritten: false, dates: 'indic' });
       fs.writeFileSync(path.join(folder, 'dated-331.png'), dated.image);
+      // A broken PDF: read and failed with its reason, the items after it still read.
       fs.writeFileSync(path.join(folder, 'report.pdf'), Buffer.from('%PDF-1.4\n%%EOF\n'));
+      // Two-page documents: the page of list-200.png, then a second list.
+      second = await pageSample(202, { handwritten: false, names: 'common' });
+      fs.writeFileSync(path.join(folder, 'register.tiff'), await multiPageTiff([page.image, second.image]));
+      fs.writeFileSync(path.join(folder, 'register.pdf'), await pdfOfPages([page.image, second.image]));
       await ingest(ctx, { paths: [folder], actor: 'documenter-1', decoder: new SharpImageDecoder() });
     });
     afterAll(() => ctx.dispose());
@@ -54,8 +64,16 @@ describeEachDialect(
       async () => {
         const item = await itemNamed('list-200.png');
         const pdf = await itemNamed('report.pdf');
-        const first = await scans().read([item, pdf], documenter);
-        expect(first).toMatchObject({ items: 2, proposed: 1, notImage: 1, failed: 0 });
+        const first = await scans().read([pdf, item], documenter);
+        expect(first).toMatchObject({ items: 2, proposed: 1, notImage: 0, failed: pdfOk ? 1 : 0 });
+        if (pdfOk)
+          expect(first.problems).toEqual([
+            {
+              evidenceId: pdf,
+              outcome: 'failed',
+              reason: expect.stringMatching(/^unreadable: the PDF could not be read: ./),
+            },
+          ]);
         expect(first.rows).toBeGreaterThanOrEqual(page.rows.length - 1);
         // The same versions do not read it again.
         expect(await scans().read([item], documenter)).toMatchObject({ alreadyRead: 1, proposed: 0 });
@@ -159,6 +177,59 @@ describeEachDialect(
       },
       120_000,
     );
+
+    for (const name of ['register.tiff', 'register.pdf']) {
+      it.runIf(probe.ok && (name.endsWith('.tiff') || pdfOk))(
+        `reads every page of a two-page document (${name}): rows numbered per page, each box in its page's pixels, and serves page 2`,
+        async () => {
+          const item = await itemNamed(name);
+          const done = await scans().read([item], documenter);
+          expect(done).toMatchObject({ items: 1, proposed: 1, pages: 2, failed: 0 });
+          const listed = await scans().rows(item, documenter);
+          const read = listed.reads[0]!;
+          expect(read).toMatchObject({ outcome: 'proposed', pages: 2 });
+          expect(read.pageSizes).toHaveLength(2);
+          const [one, two] = read.pageSizes!;
+          expect(read).toMatchObject({ pageWidth: one!.width, pageHeight: one!.height });
+          // A TIFF's pages at their own size; a PDF's as rendered (150 dpi pages at 200 dpi).
+          expect(two!.width).toBe(name.endsWith('.pdf') ? 1654 : 1240);
+          for (const [p, truth] of [
+            [1, page],
+            [2, second],
+          ] as const) {
+            const rows = listed.rows.filter((r) => r.page === p);
+            expect(rows.length).toBeGreaterThanOrEqual(truth.rows.length - 2);
+            expect(rows.map((r) => r.index)).toEqual(rows.map((_, i) => i + 1));
+            const size = read.pageSizes![p - 1]!;
+            for (const r of rows) expect(r.box.x + r.box.width).toBeLessThanOrEqual(size.width + 2);
+            const byNumber = new Map(truth.rows.map((r) => [r.number, r]));
+            const matched = rows.filter((r) => {
+              const t = r.fields.detaineeNumber ? byNumber.get(r.fields.detaineeNumber) : undefined;
+              return t?.name === r.fields.fullName;
+            });
+            // Read as the page alone would be (the bench measures accuracy): most names right on each page.
+            expect(matched.length).toBeGreaterThanOrEqual(Math.floor(truth.rows.length * 0.6));
+          }
+          // The page view serves page 2 (audited with its page), and names a page out of range.
+          const view = await scans().pageView(item, documenter, 2);
+          const chunks: Buffer[] = [];
+          for await (const c of view.stream) chunks.push(c as Buffer);
+          const shown = await sharp(Buffer.concat(chunks)).metadata();
+          expect(shown).toMatchObject({ format: 'jpeg', height: 1600 });
+          await expect(scans().pageView(item, documenter, 3)).rejects.toThrow(/page 3: item .* has 2 pages/);
+          const viewed = await ctx.store.db
+            .selectFrom('audit_log')
+            .select('details')
+            .where('subject_id', '=', item)
+            .where('action', '=', 'ocr.page_viewed')
+            .execute();
+          expect(viewed.map((v) => JSON.parse(String(v.details)))).toEqual([
+            expect.objectContaining({ page: 2 }),
+          ]);
+        },
+        180_000,
+      );
+    }
 
     it('reports a page the engine cannot read with its reason, and records nothing while the engine is off', async () => {
       const item = await itemNamed('list-200.png');

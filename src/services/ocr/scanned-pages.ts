@@ -34,6 +34,7 @@ import type { AppContext } from '../context.js';
 import type { EvidenceCatalogue, ViewStream } from '../evidence/evidence.js';
 import type { ItemResult, RegistryService } from '../registry/registry.js';
 import type { SourceService } from '../registry/sources.js';
+import { DocumentPages, isPdf, PagesFailure, pdfInstallHint } from './document-pages.js';
 import type { OcrService } from './ocr.js';
 
 /**
@@ -157,6 +158,8 @@ export interface PageSummary {
   alreadyRead: number;
   /** Pages with rows proposed, and the rows. */
   proposed: number;
+  /** Pages read in the items recorded (a PDF or multi-page TIFF counts each). */
+  pages: number;
   rows: number;
   /** No rows: read but no line looked like a row; not an image; a body photo (labels from its card); failed. */
   noRows: number;
@@ -207,8 +210,14 @@ export class ScannedPages {
       registry: RegistryService;
       sources: SourceService;
       audit: AuditService;
+      /** How an item's bytes become pages (the default finds pdftoppm on the PATH). */
+      documents?: DocumentPages;
     },
-  ) {}
+  ) {
+    this.documents = deps.documents ?? new DocumentPages();
+  }
+
+  private readonly documents: DocumentPages;
 
   /** The reader and engine versions pages are read with now, or null when the engine is off. */
   engineVersion(): string | null {
@@ -233,6 +242,7 @@ export class ScannedPages {
       items: 0,
       alreadyRead: 0,
       proposed: 0,
+      pages: 0,
       rows: 0,
       noRows: 0,
       notImage: 0,
@@ -272,13 +282,15 @@ export class ScannedPages {
       let outcome: PageOutcome;
       let reason: string | null = null;
       let rows: NewRow[] = [];
-      let page: Pick<PageRead, 'pageWidth' | 'pageHeight' | 'skew' | 'dateColumn'> = {
+      let page: Pick<PageRead, 'pageWidth' | 'pageHeight' | 'skew' | 'dateColumn' | 'pages' | 'pageSizes'> = {
         pageWidth: null,
         pageHeight: null,
         skew: null,
         dateColumn: null,
+        pages: 0,
+        pageSizes: null,
       };
-      if (item.decodeStatus !== 'decoded' || !item.mediaType.startsWith('image/')) {
+      if (!DocumentPages.readable(item.mediaType, item.decodeStatus === 'decoded')) {
         outcome = 'not_image';
         reason =
           item.decodeStatus === 'decoded'
@@ -287,42 +299,88 @@ export class ScannedPages {
       } else if ((await new BodyRepository(this.ctx.store.db).labelsForEvidence(item.id)).length > 0) {
         outcome = 'body_photo';
         reason = 'the item has body labels: it is a body photo, not a scanned page';
+      } else if (isPdf(item.mediaType) && !this.documents.pdfAvailable()) {
+        // As with the engine off: nothing recorded, the PDF is read when asked again once pdftoppm is installed.
+        summary.unavailable++;
+        summary.problems.push({ evidenceId: item.id, outcome: 'unavailable', reason: pdfInstallHint });
+        options.onItem?.(n, unique.length);
+        continue;
       } else {
+        let pageNo = 0;
+        let pages = 1;
         try {
           const bytes = await readAll(await this.ctx.blobs.open(item.sha256));
-          const { parsed, words: read, info } = await readRegistryPage(engine, bytes);
-          // Boxes are given in pixels of the picture as displayed, at its stored size.
-          const rotated = item.orientation !== null && item.orientation >= 5;
-          const width = (rotated ? item.height : item.width) ?? info.width;
-          const height = (rotated ? item.width : item.height) ?? info.height;
-          const scale = width / info.width;
-          page = { pageWidth: width, pageHeight: height, skew: parsed.skew, dateColumn: parsed.dateColumn };
+          const doc = await this.documents.open(bytes, item.mediaType);
+          pages = doc.pages;
           const at = nowIso(this.ctx.clock);
-          rows = parsed.rows.map((r) => ({
-            evidenceId: item.id,
-            page: 1,
-            index: r.index,
-            box: {
-              x: Math.round(r.box.x * scale),
-              y: Math.round(r.box.y * scale),
-              width: Math.round(r.box.width * scale),
-              height: Math.round(r.box.height * scale),
-            },
-            text: r.text,
-            fields: r.fields,
-            fieldConfidence: r.fieldConfidence,
-            confidence: r.confidence,
-            engine: version,
-            createdAt: at,
-          }));
+          const sizes: { width: number; height: number }[] = [];
+          let words = 0;
+          let dateColumn: string | null = null;
+          let skew: number | null = null;
+          try {
+            for (pageNo = 1; pageNo <= doc.pages; pageNo++) {
+              // Stopped between pages: the document is left unrecorded and read whole next time.
+              if (options.signal?.aborted) break;
+              const image = await doc.page(pageNo);
+              const { parsed, words: read, info } = await readRegistryPage(engine, image.bytes);
+              words += read;
+              // Boxes are given in pixels of the page as displayed: a single image's at its stored size (as
+              // before pages), a document page's as rendered.
+              let width = image.width || info.width;
+              let height = image.height || info.height;
+              if (doc.kind === 'image') {
+                const rotated = item.orientation !== null && item.orientation >= 5;
+                width = (rotated ? item.height : item.width) ?? info.width;
+                height = (rotated ? item.width : item.height) ?? info.height;
+              }
+              const scale = width / info.width;
+              sizes.push({ width, height });
+              if (pageNo === 1) skew = parsed.skew;
+              dateColumn ??= parsed.dateColumn;
+              for (const r of parsed.rows)
+                rows.push({
+                  evidenceId: item.id,
+                  page: pageNo,
+                  index: r.index,
+                  box: {
+                    x: Math.round(r.box.x * scale),
+                    y: Math.round(r.box.y * scale),
+                    width: Math.round(r.box.width * scale),
+                    height: Math.round(r.box.height * scale),
+                  },
+                  text: r.text,
+                  fields: r.fields,
+                  fieldConfidence: r.fieldConfidence,
+                  confidence: r.confidence,
+                  engine: version,
+                  createdAt: at,
+                });
+            }
+          } finally {
+            await doc.close();
+          }
+          if (options.signal?.aborted && sizes.length < doc.pages) break;
+          page = {
+            pageWidth: sizes[0]?.width ?? null,
+            pageHeight: sizes[0]?.height ?? null,
+            skew,
+            dateColumn,
+            pages: doc.pages,
+            pageSizes: sizes,
+          };
           outcome = rows.length > 0 ? 'proposed' : 'no_rows';
-          if (rows.length === 0) reason = `no line looked like a row of names (${read} words read)`;
+          if (rows.length === 0)
+            reason = `no line looked like a row of names (${words} words read${doc.pages > 1 ? ` on ${doc.pages} pages` : ''})`;
         } catch (error) {
           outcome = 'failed';
+          rows = [];
+          // A document's failure names its page (a single image's reads as before pages).
+          const where =
+            pages > 1 && pageNo > 0 && !(error instanceof PagesFailure) ? `page ${pageNo} of ${pages}: ` : '';
           reason =
-            error instanceof OcrFailure
-              ? `${error.reason}: ${error.message.split('\n')[0]!.slice(0, 400)}`
-              : (error as Error).message.split('\n')[0]!.slice(0, 500);
+            error instanceof OcrFailure || error instanceof PagesFailure
+              ? `${where}${error.reason}: ${error.message.split('\n')[0]!.slice(0, 400)}`
+              : `${where}${(error as Error).message.split('\n')[0]!.slice(0, 500)}`;
         }
       }
       const seconds = Math.round(((performance.now() - t0) / 1000) * 1000) / 1000;
@@ -344,6 +402,7 @@ export class ScannedPages {
       );
       if (!recorded) summary.alreadyRead++;
       else {
+        summary.pages += page.pages;
         if (outcome === 'proposed') {
           summary.proposed++;
           summary.rows += rows.length;
@@ -394,15 +453,34 @@ export class ScannedPages {
    * long side (JPEG). Only for an item read as a scanned page — someone asked for it to be read as a document,
    * and it has no body labels — so a body photo is never shown here unblurred; audited (it shows names).
    */
-  async pageView(id: string, caller: Caller): Promise<ViewStream> {
+  async pageView(id: string, caller: Caller, pageNo = 1): Promise<ViewStream> {
     const item = await this.deps.catalogue.resolve(id);
     if (!(await this.isPage(item.id)))
       throw new DomainError(
         'conflict',
         `item ${id} was not read as a scanned page: its page view is not served`,
       );
-    const bytes = await readAll(await this.ctx.blobs.open(item.sha256));
-    const view = await sharp(bytes)
+    if (!Number.isInteger(pageNo) || pageNo < 1)
+      throw new DomainError('invalid', `page: a page number from 1 (not ${pageNo})`, { field: 'page' });
+    if (isPdf(item.mediaType) && !this.documents.pdfAvailable())
+      throw new DomainError('unavailable', pdfInstallHint);
+    const doc = await this.documents.open(
+      await readAll(await this.ctx.blobs.open(item.sha256)),
+      item.mediaType,
+    );
+    let image: Uint8Array;
+    try {
+      if (pageNo > doc.pages)
+        throw new DomainError(
+          'not_found',
+          `page ${pageNo}: item ${id} has ${doc.pages === 1 ? 'one page' : `${doc.pages} pages`}`,
+          { field: 'page' },
+        );
+      image = (await doc.page(pageNo)).bytes;
+    } finally {
+      await doc.close();
+    }
+    const view = await sharp(image)
       .rotate()
       .resize({ width: pageViewSide, height: pageViewSide, fit: 'inside', withoutEnlargement: true })
       .greyscale()
@@ -412,6 +490,7 @@ export class ScannedPages {
       action: 'ocr.page_viewed',
       subjectType: 'evidence_item',
       subjectId: item.id,
+      details: { page: pageNo },
     });
     return { stream: Readable.from([view]), mediaType: 'image/jpeg', sha256: item.sha256, size: view.length };
   }

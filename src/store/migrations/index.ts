@@ -19,6 +19,7 @@ import { scannedRows } from './0019-scanned-rows.js';
 import { passwordResets } from './0020-password-resets.js';
 import { guardIndexes } from './0021-guard-indexes.js';
 import { accountRequests } from './0022-account-requests.js';
+import { scannedPages } from './0023-scanned-pages.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -45,5 +46,6 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0020-password-resets': passwordResets(),
     '0021-guard-indexes': guardIndexes(),
     '0022-account-requests': accountRequests(),
+    '0023-scanned-pages': scannedPages(),
   };
 }

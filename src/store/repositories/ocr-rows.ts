@@ -28,6 +28,10 @@ export interface PageRead {
   seconds: number;
   readAt: string;
   readBy: string | null;
+  /** Pages read: 1 for an image, n for a PDF or multi-page TIFF (1 on reads made before migration 0023). */
+  pages: number;
+  /** Each page's size, the boxes of its rows are in (null before migration 0023: the one page's is above). */
+  pageSizes: { width: number; height: number }[] | null;
 }
 
 export interface ScannedRow {
@@ -69,6 +73,10 @@ function toRead(r: OcrPageReadTable): PageRead {
     seconds: Number(r.seconds),
     readAt: r.read_at,
     readBy: r.read_by,
+    pages: r.pages === null ? 1 : Number(r.pages),
+    pageSizes: r.page_sizes
+      ? (JSON.parse(r.page_sizes) as [number, number][]).map(([width, height]) => ({ width, height }))
+      : null,
   };
 }
 
@@ -115,6 +123,8 @@ export class OcrRowRepository {
         seconds: read.seconds,
         read_at: read.readAt,
         read_by: read.readBy,
+        pages: read.pages,
+        page_sizes: read.pageSizes ? JSON.stringify(read.pageSizes.map((p) => [p.width, p.height])) : null,
       })
       .onConflict((oc) => oc.columns(['evidence_id', 'engine']).doNothing())
       .executeTakeFirst();

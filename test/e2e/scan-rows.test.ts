@@ -10,6 +10,7 @@ import { servicesOf } from '../../src/services/index.js';
 import { ingest } from '../../src/services/ingest/ingest.js';
 import { probeTesseract } from '../../src/services/ocr/tesseract.js';
 import { UserRepository } from '../../src/store/repositories/users.js';
+import { multiPageTiff } from '../ocr/documents.js';
 import { pageSample } from '../ocr/synthetic.js';
 import { axeViolations } from './axe.js';
 import { contextIn, launchBrowser, screenshot, signIn } from './browser.js';
@@ -40,11 +41,22 @@ describe.runIf(probeTesseract().ok)('the scanned rows screen in a real browser',
     });
     fs.writeFileSync(path.join(dir, 'list-en.png'), (await pageSample(203, { handwritten: false })).image);
     fs.writeFileSync(path.join(dir, 'list-ar.png'), (await pageSample(204, { handwritten: false })).image);
+    // A two-page register (TIFF): the page shown follows the focused row across pages.
+    fs.writeFileSync(
+      path.join(dir, 'register.tiff'),
+      await multiPageTiff([
+        (await pageSample(205, { handwritten: false, names: 'common' })).image,
+        (await pageSample(206, { handwritten: false, names: 'common' })).image,
+      ]),
+    );
     await ingest(server.ctx, { paths: [dir], actor: 'synthetic', decoder: new SharpImageDecoder() });
     for (const r of await db().selectFrom('evidence_items').select(['id', 'original_name']).execute())
       items.set(r.original_name!, r.id);
     // The Arabic page is read beforehand, as `athar ocr --pages` would.
-    await servicesOf(server.ctx).scans.read([items.get('list-ar.png')!], commandLine);
+    await servicesOf(server.ctx).scans.read(
+      [items.get('list-ar.png')!, items.get('register.tiff')!],
+      commandLine,
+    );
     browser = await launchBrowser();
   }, 120_000);
 
@@ -138,4 +150,37 @@ describe.runIf(probeTesseract().ok)('the scanned rows screen in a real browser',
     expect(await axeViolations(page)).toEqual([]);
     await ctx.close();
   }, 120_000);
+
+  for (const lang of ['en', 'ar'] as const) {
+    it(`shows the page of the focused row of a two-page register, j moving onto page 2 (${lang})`, async () => {
+      const item = items.get('register.tiff')!;
+      const onPage1 = (await rowsOf(item)).filter((r) => r.page === 1).length;
+      expect(onPage1).toBeGreaterThan(5);
+      const { ctx, page } = await pageAs(lang);
+      await page.goto(`${server.url}/evidence/${item}/rows`);
+      await page.waitForSelector('.scan-row-list li[data-index="0"]');
+      const src = () => page.getAttribute('.scan-page img', 'src');
+      const indicator = () => page.textContent('.scan-page-number');
+      expect(await src()).toMatch(/\/page\?page=1$/);
+      expect(await indicator()).toBe(lang === 'en' ? 'Page 1 of 2' : 'الصفحة 1 من 2');
+      await page.click('h1');
+      // j through the first page's rows: the next is the second page's first row, and its page is shown.
+      for (let i = 0; i < onPage1; i++) await page.keyboard.press('j');
+      await page.waitForSelector(`.scan-row-list li[data-index="${onPage1}"][aria-current="true"]`);
+      await expect.poll(src).toMatch(/\/page\?page=2$/);
+      expect(await indicator()).toBe(lang === 'en' ? 'Page 2 of 2' : 'الصفحة 2 من 2');
+      await expect
+        .poll(() => page.evaluate("document.querySelector('.scan-page img').naturalWidth"), {
+          timeout: 15_000,
+        })
+        .toBeGreaterThan(1000);
+      expect(await page.$$('.scan-box')).toHaveLength(1);
+      if (lang === 'ar') await screenshot(page, 'scan-rows-page-2-ar');
+      expect(await axeViolations(page)).toEqual([]);
+      // k goes back onto the first page.
+      await page.keyboard.press('k');
+      await expect.poll(src).toMatch(/\/page\?page=1$/);
+      await ctx.close();
+    }, 120_000);
+  }
 });

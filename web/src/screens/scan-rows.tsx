@@ -54,6 +54,9 @@ interface RowsAnswer {
     reason: string | null;
     pageWidth: number | null;
     pageHeight: number | null;
+    /** Pages read (a PDF or multi-page TIFF has several), and each page's size its rows' boxes are in. */
+    pages: number;
+    pageSizes: { width: number; height: number }[] | null;
   }[];
   items: ScanRow[];
 }
@@ -70,13 +73,20 @@ function typing(target: EventTarget | null): boolean {
   return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT';
 }
 
-/** The page with the focused row's box outlined (boxes are in pixels of the page as read). */
+/**
+ * The page of the focused row, with its box outlined (boxes are in pixels of their page as read); a document of
+ * several pages says which page is shown.
+ */
 function PageView({
   evidenceId,
+  page,
+  pages,
   size,
   focused,
 }: {
   evidenceId: string;
+  page: number;
+  pages: number;
   size: { width: number; height: number } | null;
   focused: ScanRow | undefined;
 }) {
@@ -84,8 +94,16 @@ function PageView({
   const pct = (v: number, of: number) => `${((100 * v) / of).toFixed(2)}%`;
   return (
     <figure className="scan-page">
+      {pages > 1 && (
+        <p className="scan-page-number" role="status">
+          {t('Page {{page}} of {{count}}', { page, count: pages })}
+        </p>
+      )}
       <div className="scan-page-frame">
-        <img src={`/api/evidence/${encodeURIComponent(evidenceId)}/page`} alt={t('The scanned page')} />
+        <img
+          src={`/api/evidence/${encodeURIComponent(evidenceId)}/page?page=${page}`}
+          alt={pages > 1 ? t('The scanned page {{page}}', { page }) : t('The scanned page')}
+        />
         {focused && size && (
           <div
             className="scan-box"
@@ -258,8 +276,15 @@ export function ScanRowsScreen() {
   if (loading && !data) return <Loading />;
   if (!data) return <ErrorNote error={error} />;
   const read = data.reads.find((r) => r.outcome === 'proposed' || r.outcome === 'no_rows');
-  const size = read?.pageWidth && read.pageHeight ? { width: read.pageWidth, height: read.pageHeight } : null;
   const focused = rows[focus];
+  // The page shown is the focused row's: j / k run through the rows in page order, so the page follows them.
+  const pageNo = focused?.page ?? 1;
+  const pages = read?.pages ?? 1;
+  const size =
+    read?.pageSizes?.[pageNo - 1] ??
+    (pageNo === 1 && read?.pageWidth && read.pageHeight
+      ? { width: read.pageWidth, height: read.pageHeight }
+      : null);
   const undecided = rows.filter((r) => r.status === 'proposed').length;
 
   return (
@@ -315,7 +340,7 @@ export function ScanRowsScreen() {
             </label>
           )}
           <div className="scan-rows">
-            <PageView evidenceId={id} size={size} focused={focused} />
+            <PageView evidenceId={id} page={pageNo} pages={pages} size={size} focused={focused} />
             {rows.length === 0 ? (
               <p role="status">{t('No line on this page looked like a row of names.')}</p>
             ) : (
@@ -346,6 +371,7 @@ export function ScanRowsScreen() {
                           ))}
                       </dl>
                       <p className="muted">
+                        {pages > 1 && <>{t('page {{page}}', { page: row.page })} · </>}
                         {t(statusLabels[row.status] ?? row.status)} ·{' '}
                         {t('confidence {{value}}%', { value: Math.round(row.confidence * 100) })}
                         {row.recordId && (

@@ -256,6 +256,16 @@ describeEachDialect(
       expect(failed.problems).toEqual([
         { evidenceId: item, outcome: 'failed', reason: 'crashed: the engine died on this page (SYNTHETIC)' },
       ]);
+      // In a document of several pages, the reason names the page.
+      const tiff = await itemNamed('register.tiff');
+      const inDocument = await pagesWith(new OcrService(ctx, deps, crashing)).read([tiff], documenter);
+      expect(inDocument.problems).toEqual([
+        {
+          evidenceId: tiff,
+          outcome: 'failed',
+          reason: 'page 1 of 2: crashed: the engine died on this page (SYNTHETIC)',
+        },
+      ]);
       const off = new OcrService({ ...ctx, config: { ...ctx.config, ocr: { tesseract: null } } }, deps);
       const unavailable = await pagesWith(off).read([item], documenter);
       expect(unavailable).toMatchObject({ items: 1, unavailable: 1 });

@@ -22,7 +22,7 @@ export function registerOcr(program: Command): void {
     .option('--ingest-run <id>', 'every item of this ingest run not yet read')
     .option(
       '--pages',
-      'read the items as scanned registry pages (tesseract): each row a proposed record for a documenter to decide',
+      'read the items as scanned registry pages (tesseract; every page of a PDF or multi-page TIFF): each row a proposed record for a documenter to decide',
     )
     .option('--no-progress', 'no progress bar, even on a terminal')
     .action(async (items: string[], flags: OcrFlags) => {

@@ -10,6 +10,7 @@ import { linkFeatures } from '../../linkage/link.js';
 import { CompiledModel, type LinkageModel, probabilityOf } from '../../linkage/model.js';
 import { reconcile } from '../../linkage/reconcile.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
+import { CandidatePairRepository } from '../../store/repositories/candidate-pairs.js';
 import { DecisionRepository } from '../../store/repositories/decisions.js';
 import { MatchRecordRepository, type MatchRecordRow } from '../../store/repositories/match-records.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
@@ -24,7 +25,6 @@ import { defaultWorkers, SCORING_THREADS_FROM, scoreInWorkers } from '../batch/s
 import { appendLogEntries } from '../ledger/ledger.js';
 import { settlePersons } from '../registry/person-settling.js';
 import { recordFields } from '../review/registry-matcher.js';
-import { ReviewService } from '../review/review.js';
 import { type JobLock, takeTracingLock } from './lock.js';
 import { humanBases, linkingModel, type TracingPolicy, tracingPolicy } from './policy.js';
 import { storeReportCandidates } from './report-candidates.js';
@@ -74,6 +74,8 @@ export interface RegistryLinkSummary {
 const pageSize = 5000;
 /** Records moved per transaction at most (whole clusters: a person is never half moved). */
 const writeBatch = 2000;
+/** Review pairs written per transaction. */
+const reviewBatch = 10_000;
 
 /**
  * `athar registry link`: links the whole registry into persons, as `athar link` links a file, and makes the
@@ -389,6 +391,17 @@ async function link(
   const isReport = new Uint8Array(n);
   for (const r of reports) isReport[r] = 1;
   const reviewWeight = Math.log2(policy.reviewFrom / (1 - policy.reviewFrom)) - result.priorWeight;
+  // Pairs a reviewer decided are never proposed again (a match is inside one cluster, a rejection in cannotLink;
+  // an `unsure` stays decided too); pairs across two clusters are in two persons once the writing is done. So the
+  // queue is written directly: ReviewService.propose would look both up again, pair by pair.
+  const decided = new Set<number>();
+  for (const kind of ['match', 'unsure'] as const) {
+    for (const [a, b] of await decisions.pairsDecided(kind)) {
+      const x = indexOf.get(a);
+      const y = indexOf.get(b);
+      if (x !== undefined && y !== undefined && x !== y) decided.add(pairKey(x, y));
+    }
+  }
   const seen = new Set<number>();
   const toReview = [];
   let refusedByGuard = 0;
@@ -399,7 +412,7 @@ async function link(
     const y = pairB[p] as number;
     if (result.clusterOf[x] === result.clusterOf[y]) continue;
     const key = pairKey(x, y);
-    if (seen.has(key) || cannotLink.has(key)) continue;
+    if (seen.has(key) || cannotLink.has(key) || decided.has(key)) continue;
     seen.add(key);
     const total = w + result.priorWeight;
     const probability = probabilityOf(total);
@@ -422,11 +435,16 @@ async function link(
       }),
     });
   }
-  const review = new ReviewService(store, { clock: options.clock });
   let reviewPairs = 0;
-  for (let i = 0; i < toReview.length; i += 2000) {
-    reviewPairs += (await review.propose(toReview.slice(i, i + 2000))).proposed;
-    progress.report('review', Math.min(i + 2000, toReview.length), toReview.length);
+  const reviewAt = nowIso(options.clock);
+  for (let i = 0; i < toReview.length; i += reviewBatch) {
+    const batch = toReview.slice(i, i + reviewBatch);
+    // One transaction a batch: SQLite commits once, not once a statement.
+    reviewPairs += await store.transaction((trx) =>
+      new CandidatePairRepository(trx, store.capabilities).upsert(batch, reviewAt),
+    );
+    progress.report('review', Math.min(i + reviewBatch, toReview.length), toReview.length);
+    await lock.renew();
   }
   lap('review');
 

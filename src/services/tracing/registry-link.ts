@@ -165,13 +165,22 @@ async function link(
   const indexOf = new Map<string, number>();
   const reports: number[] = [];
   const matchRecords = new MatchRecordRepository(store.db);
+  // With --out, what the file needs besides the persons is kept as it is read (reading it again took 7 s at 1M).
+  const externalIds: (string | null)[] = [];
+  const sourceOf: string[] = [];
   let after: string | null = null;
   for (;;) {
-    const page: MatchRecordRow[] = await matchRecords.page(after, pageSize);
+    const page: (MatchRecordRow & { external_id?: string | null })[] = options.out
+      ? await matchRecords.pageWithExternalIds(after, pageSize)
+      : await matchRecords.page(after, pageSize);
     for (const row of page) {
       const i = features.add(row.id, recordFields(row));
       indexOf.set(row.id, i);
       if (row.kind === 'family_report') reports.push(i);
+      if (options.out) {
+        externalIds[i] = row.external_id ?? null;
+        sourceOf[i] = row.source_id;
+      }
     }
     progress.report('reading', features.size, 0);
     if (page.length > 0) after = (page[page.length - 1] as MatchRecordRow).id;
@@ -307,7 +316,7 @@ async function link(
     }
     const batch = moves.slice(start, end);
     const at = nowIso(options.clock);
-    merged += await store.transaction(async (trx) => {
+    const written = await store.transaction(async (trx) => {
       const repo = new RecordLinkRepository(trx);
       const touched = new Set<string>();
       const closing: string[] = [];
@@ -324,8 +333,10 @@ async function link(
         at,
         options.by ?? null,
       );
+      const keepers: string[] = [];
       for (const move of batch) {
         const keeper = move.keeper >= 0 ? (personIds[move.keeper] as string) : (fresh.pop() as string);
+        keepers.push(keeper);
         touched.add(keeper);
         for (const r of move.records) {
           opening.push({
@@ -375,7 +386,19 @@ async function link(
         },
         at,
       );
-      return touched.size - emptied;
+      return { merged: touched.size - emptied, keepers };
+    });
+    merged += written.merged;
+    // Where each moved record is now (for --out), once its transaction committed.
+    batch.forEach((move, k) => {
+      const keeper = written.keepers[k] as string;
+      let p = personIndex.get(keeper);
+      if (p === undefined) {
+        p = personIds.length;
+        personIds.push(keeper);
+        personIndex.set(keeper, p);
+      }
+      for (const r of move.records) personOf[r] = p;
     });
     moved += size;
     progress.report('writing', moved, totalMoved);
@@ -491,14 +514,14 @@ async function link(
   await tracing.doneUpTo(coveredSeq, 'record');
   const persons = new Set(result.clusterOf).size;
   if (options.out) {
+    // Every record the run read, with the person the run left it in (records in id order, as read).
     const writer = new CsvWriter(options.out, ['record_id', 'external_id', 'source', 'person_id']);
-    let afterId: string | null = null;
-    for (;;) {
-      const page = await links.exportPage(afterId, pageSize);
-      for (const row of page.rows)
-        writer.row([row.record_id, row.external_id ?? '', row.source_name, row.person_id]);
-      if (page.last === null) break;
-      afterId = page.last;
+    const sources = await matchRecords.sourceNames();
+    for (let r = 0; r < n; r++) {
+      const person = personIds[personOf[r] as number];
+      if (!person) continue; // no person (a store edited by hand): left out, as an export leaves it
+      const source = sourceOf[r] as string;
+      writer.row([features.ids[r] as string, externalIds[r] ?? '', sources.get(source) ?? source, person]);
     }
     await writer.close();
     lap('out');

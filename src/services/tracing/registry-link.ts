@@ -322,7 +322,7 @@ async function link(
       const closing: string[] = [];
       for (const move of batch)
         for (const r of move.records) if (linkOf[r]) closing.push(linkOf[r] as string);
-      const closed = await repo.closeMany(closing, at, options.by ?? null, reason);
+      const closed = await repo.closeReturning(closing, at, options.by ?? null, reason);
       for (const c of closed) touched.add(c.person_id);
       const opening: Parameters<RecordLinkRepository['openMany']>[1][number][] = [];
       const matched: number[] = [];

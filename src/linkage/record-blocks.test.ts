@@ -49,7 +49,26 @@ describe("one record's partners by the linking rules", () => {
     }
   });
 
-  it('are the same for records added one by one after the index was built (the loop adds them so)', () => {
+  it('are the same for records added one by one after the blocks were built, oversized blocks growing', () => {
+    const all = features();
+    const small: BlockingOptions = { maxBlock: 6, window: 2 };
+    const expected = blockingPartners(all, small);
+    const held = 400;
+    const f = new RecordFeatures(all.size);
+    for (const r of data.records.slice(0, all.size - held)) f.add(r.fields.record_id, r.fields);
+    const blocks = new RecordBlocks(linkingRules, small);
+    blocks.build(f);
+    // Each asked for as it arrives, so an oversized block's kept values are extended as the block grows.
+    for (const r of data.records.slice(all.size - held)) {
+      const i = f.add(r.fields.record_id, r.fields);
+      blocks.add(f, i);
+      blocks.partners(f, i);
+    }
+    for (let i = 0; i < all.size; i++)
+      expect(sorted(blocks.partners(f, i)), `record ${i}`).toEqual(sorted(expected[i] as Set<number>));
+  });
+
+  it('are the same from the match index for records added after it was built (the loop adds them so)', () => {
     const all = features();
     const expected = blockingPartners(all, defaultBlockingOptions);
     const held = 300;
@@ -57,7 +76,11 @@ describe("one record's partners by the linking rules", () => {
     for (const r of data.records.slice(0, data.records.length - held))
       index.append(r.fields.record_id, r.fields);
     index.pack();
-    for (const r of data.records.slice(data.records.length - held)) index.add(r.fields.record_id, r.fields);
+    // Each asked for as it arrives (as the loop does), so the blocks' kept values are renewed as blocks grow.
+    for (const r of data.records.slice(data.records.length - held)) {
+      index.add(r.fields.record_id, r.fields);
+      index.linkedPartners(r.fields.record_id);
+    }
     for (let i = all.size - held; i < all.size; i++) {
       const id = all.ids[i] as string;
       expect(sorted(index.linkedPartners(id)), id).toEqual(sorted(expected[i] as Set<number>));

@@ -92,6 +92,10 @@ const isSpelling = (rule: BlockingRule | SpellingRule): rule is SpellingRule => 
  */
 export class RecordBlocks {
   private readonly blocks: RuleBlocks[];
+  /** valuesOf's blocks, least recently used first, and how many numbers they hold. */
+  private readonly values = new Map<number, Int32Array>();
+  private valuesHeld = 0;
+  private features: RecordFeatures | undefined;
 
   constructor(
     private readonly rules: readonly (BlockingRule | SpellingRule)[] = linkingRules,
@@ -106,6 +110,7 @@ export class RecordBlocks {
 
   /** Packs the keys of every named record of `f`. */
   build(f: RecordFeatures): void {
+    this.clearValues();
     this.rules.forEach((rule, r) => {
       (this.blocks[r] as RuleBlocks).build(f, (i, push) => keysOf(rule, f, i, push));
     });
@@ -124,6 +129,10 @@ export class RecordBlocks {
   partners(f: RecordFeatures, q: number): number[] {
     const found = new Set<number>();
     if (!f.hasName(q)) return [];
+    if (this.features !== f) {
+      this.features = f;
+      this.clearValues();
+    }
     this.rules.forEach((rule, r) => {
       const blocks = this.blocks[r] as RuleBlocks;
       const spelling = isSpelling(rule) ? rule : undefined;
@@ -144,11 +153,50 @@ export class RecordBlocks {
         if (block.length <= this.options.maxBlock) {
           for (let k = 0; k < block.length; k++) emit(block[k] as number);
         } else {
-          this.overlapping(f, q, block, emit);
+          this.overlapping(f, q, block, this.valuesOf(f, r, key, block), emit);
         }
       });
     });
     return [...found];
+  }
+
+  /**
+   * The overlap keys and governorate of an oversized block's members, kept between queries: a common name's
+   * blocks hold thousands of records at 1M and the loop asks for them record after record (computing these for
+   * every query was most of a new record's time). Kept for the latest blocks up to `valuesBudget` numbers; a block
+   * that grew since has its new members' values added.
+   */
+  private valuesOf(f: RecordFeatures, rule: number, key: number, block: ArrayLike<number>): Int32Array {
+    const id = rule * 4294967296 + key;
+    const kept = this.values.get(id);
+    if (kept && kept.length === block.length * width) {
+      // Most recently used last.
+      this.values.delete(id);
+      this.values.set(id, kept);
+      return kept;
+    }
+    if (kept) {
+      this.values.delete(id);
+      this.valuesHeld -= kept.length;
+    }
+    // A block only grows between builds (records added since come last): what was kept is still its beginning.
+    const values = new Int32Array(block.length * width);
+    const from = kept && kept.length < values.length ? kept.length / width : 0;
+    if (from > 0) values.set(kept as Int32Array);
+    for (let m = from; m < block.length; m++) memberValues(f, block[m] as number, values, m * width);
+    this.values.set(id, values);
+    this.valuesHeld += values.length;
+    for (const [old, v] of this.values) {
+      if (this.valuesHeld <= valuesBudget) break;
+      this.values.delete(old);
+      this.valuesHeld -= v.length;
+    }
+    return values;
+  }
+
+  private clearValues(): void {
+    this.values.clear();
+    this.valuesHeld = 0;
   }
 
   /** q's pairs in an oversized block, as BlockEmitter.overlapping and lackingAcross make them. */
@@ -156,30 +204,39 @@ export class RecordBlocks {
     f: RecordFeatures,
     q: number,
     block: ArrayLike<number>,
+    values: Int32Array,
     emit: (i: number) => void,
   ): void {
     const { maxBlock } = this.options;
-    const members = Array.from(block);
-    for (const sub of overlapKeys) {
-      const v = sub.key(f, q);
+    const size = block.length;
+    const own = new Int32Array(width);
+    memberValues(f, q, own, 0);
+    const part: number[] = [];
+    for (let s = 0; s < overlapKeys.length; s++) {
+      const v = own[s] as number;
       if (v < 0) continue;
-      const part = members.filter((i) => sub.key(f, i) === v);
-      if (part.length > maxBlock) this.split(f, q, part, 0, emit);
+      part.length = 0;
+      for (let m = 0; m < size; m++) if (values[m * width + s] === v) part.push(block[m] as number);
+      if (part.length > maxBlock) this.split(f, q, part.slice(), 0, emit);
       else if (part.length > 1) for (const i of part) emit(i);
     }
-    const lacking = (i: number) => overlapKeys.every((k) => k.circumstance || k.key(f, i) < 0);
-    const qLacking = lacking(q);
+    const qLacking = own[lackingAt] === 1;
     if (qLacking) {
-      const bare = members.filter(lacking);
-      if (bare.length > maxBlock) this.split(f, q, bare, 0, emit);
-      else if (bare.length > 1) for (const i of bare) emit(i);
+      part.length = 0;
+      for (let m = 0; m < size; m++) if (values[m * width + lackingAt] === 1) part.push(block[m] as number);
+      if (part.length > maxBlock) this.split(f, q, part.slice(), 0, emit);
+      else if (part.length > 1) for (const i of part) emit(i);
     }
     // A bare record meets the block's records of its governorate, unless that part is itself oversized.
-    const governorate = f.governorate[q] as number;
+    const governorate = own[governorateAt] as number;
     if (governorate < 0) return;
-    const part = members.filter((i) => f.governorate[i] === governorate);
+    part.length = 0;
+    for (let m = 0; m < size; m++) {
+      if (values[m * width + governorateAt] !== governorate) continue;
+      part.push(qLacking || values[m * width + lackingAt] === 1 ? (block[m] as number) : -1);
+    }
     if (part.length > maxBlock * 4) return;
-    for (const i of part) if (qLacking || lacking(i)) emit(i);
+    for (const i of part) if (i >= 0) emit(i);
   }
 
   /** q's sub-block by the next sub-key (its own value, -1 included: the "unknown" sub-block), as blocking splits. */
@@ -203,6 +260,25 @@ export class RecordBlocks {
     if (same.length > this.options.maxBlock) this.split(f, q, same, depth + 1, emit);
     else if (same.length > 1) for (const i of same) emit(i);
   }
+}
+
+/** Per member of an oversized block: each overlap key's value, whether it lacks them all, its governorate. */
+const lackingAt = overlapKeys.length;
+const governorateAt = lackingAt + 1;
+const width = governorateAt + 1;
+/** Numbers kept for oversized blocks at most (4 bytes each: 48 MiB). */
+const valuesBudget = 12 * 1024 * 1024;
+
+function memberValues(f: RecordFeatures, i: number, out: Int32Array, at: number): void {
+  let lacking = 1;
+  for (let s = 0; s < overlapKeys.length; s++) {
+    const sub = overlapKeys[s] as (typeof overlapKeys)[number];
+    const v = sub.key(f, i);
+    out[at + s] = v;
+    if (v >= 0 && !sub.circumstance) lacking = 0;
+  }
+  out[at + lackingAt] = lacking;
+  out[at + governorateAt] = f.governorate[i] as number;
 }
 
 function keysOf(

@@ -136,6 +136,13 @@ async function startServe(data: string, env: Record<string, string>) {
   };
 }
 
+/** CPU seconds a process has used (user + system), from /proc: what the loop cost, whatever else the machine ran. */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function residentMiB(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
@@ -265,8 +272,14 @@ async function suite(dialect: 'sqlite' | 'postgres', synthDir: string, truthFile
     const indexSeconds = Math.round((performance.now() - serveStarted) / 100) / 10;
     log(`${dialect}: match index of ${indexed} records built ${indexSeconds} s after the server's start`);
     const residentBefore = residentMiB(serving.pid);
+    const cpuBefore = cpuSeconds(serving.pid);
     const more = await athar(['import', later, '--kind', 'registry_line', '--data', data], env);
     const drained = await waitFor(async () => (await pending()) === 0, 600_000);
+    const loopCpu = Math.round((cpuSeconds(serving.pid) - cpuBefore) * 10) / 10;
+    const load = os.loadavg()[0]?.toFixed(1);
+    log(
+      `${dialect}: the loop took ${Math.round(drained / 100) / 10} s after the import, ${loopCpu} s of the server's CPU (load ${load})`,
+    );
     rows.push({
       suite: 'registry-link',
       name: `new records linked and matched by the server's loop (${dialect})`,
@@ -281,6 +294,10 @@ async function suite(dialect: 'sqlite' | 'postgres', synthDir: string, truthFile
         secondsAfterImport: Math.round(drained / 100) / 10,
         importSeconds: Math.round(more.ms / 100) / 10,
         indexBuiltSecondsAfterStart: indexSeconds,
+        // The server's CPU from the import's start to the queue's end (the import's requests included): on a
+        // shared machine the wall time above depends on what else runs.
+        serverCpuSeconds: loopCpu,
+        loadAverage: Number(load),
       },
     });
     rows.push({

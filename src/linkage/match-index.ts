@@ -304,6 +304,8 @@ export class MatchIndex {
   private readonly byId = new Map<string, number>();
   /** The linking rules' blocks (`athar link`'s), for a new registry record's candidates (linkedFor). */
   private readonly linkBlocks = new RecordBlocks();
+  /** Records added one by one since the postings were last packed. */
+  private recentRecords = 0;
 
   constructor(
     readonly model: CompiledModel,
@@ -399,12 +401,16 @@ export class MatchIndex {
       });
       this.linkBlocks.add(this.features, i);
     }
-    const recent = this.postings.reduce((sum, p) => sum + p.recentCount, 0) + this.linkBlocks.recentCount;
-    if (recent > 4096 && recent > this.features.size / 4) this.rebuild();
+    // Packed again once a quarter of the registry came since: counted in records, not keys (a record gives some
+    // sixty keys across the rules, so counting keys packed a 1M registry again every 4,000 new records: 11.6 s of
+    // the loop's 31 s of CPU for 10,000 records, profiled on PostgreSQL).
+    this.recentRecords++;
+    if (this.recentRecords > 4096 && this.recentRecords > this.features.size / 4) this.rebuild();
     return i;
   }
 
   private rebuild(): void {
+    this.recentRecords = 0;
     this.rules.forEach((rule, r) => {
       // Only lists a query narrows: every list of a broad rule, the lists of another rule once long.
       const from = rule.forced

@@ -19,7 +19,6 @@ class RuleBlocks {
   starts = new Int32Array(1);
   members = new Int32Array(0);
   readonly recent = new Map<number, number[]>();
-  recentCount = 0;
 
   build(f: RecordFeatures, keysOf: (i: number, push: (key: number) => void) => void): void {
     const list = new KeyedRecords(f.size);
@@ -50,14 +49,12 @@ class RuleBlocks {
     this.keys = packedKeys.slice(0, distinct);
     this.starts = starts.slice(0, distinct + 1);
     this.recent.clear();
-    this.recentCount = 0;
   }
 
   add(key: number, i: number): void {
     const list = this.recent.get(key);
     if (list) list.push(i);
     else this.recent.set(key, [i]);
-    this.recentCount++;
   }
 
   /** The records under `key`, ascending (the packed part, then those added since: added later, so higher). */
@@ -102,10 +99,6 @@ export class RecordBlocks {
     private readonly options: BlockingOptions = defaultBlockingOptions,
   ) {
     this.blocks = rules.map(() => new RuleBlocks());
-  }
-
-  get recentCount(): number {
-    return this.blocks.reduce((sum, b) => sum + b.recentCount, 0);
   }
 
   /** Packs the keys of every named record of `f`. */

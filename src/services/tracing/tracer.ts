@@ -277,7 +277,14 @@ export class Tracer {
       while (wentTo.has(q)) q = wentTo.get(q) as string;
       return q;
     };
+    since = performance.now();
     for (const { row, candidates } of matched) {
+      // The policy scores guards and draws waterfalls: a record of a common name has dozens of candidates from the
+      // linking rules (not a top 10), so this stretch lets requests in too.
+      if (performance.now() - since > sliceMs) {
+        await letRequestsIn();
+        since = performance.now();
+      }
       const isReport = row.kind === 'family_report';
       // A record with no name is a person of one, never linked by the model; neither is a report that gives only
       // a first name (it is matched, and its candidates kept, but a person decides).

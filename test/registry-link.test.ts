@@ -112,6 +112,20 @@ describe.each(dialects)('athar registry link [%s]', (dialect) => {
     const summary = JSON.parse(again.stdout);
     const persons = parse(fs.readFileSync(out), { columns: true }) as Record<string, string>[];
     expect(persons.length).toBe(summary.records);
+    // The file is written from what the run read and wrote: each record's person is the one the registry holds.
+    const check = await openStore(database.config, { migrate: false });
+    try {
+      const held = await check.db
+        .selectFrom('record_links')
+        .select(['record_id', 'person_id'])
+        .where('unlinked_at', 'is', null)
+        .execute();
+      expect(new Map(persons.map((p) => [p.record_id, p.person_id]))).toEqual(
+        new Map(held.map((h) => [h.record_id, h.person_id])),
+      );
+    } finally {
+      await check.close();
+    }
 
     const clusters = path.join(dir, 'clusters.csv');
     const linked = await runAthar([

@@ -35,7 +35,7 @@ const log = (text: string) => process.stderr.write(`registry-link: ${text}\n`);
 const people = quick ? 20_000 : 554_000;
 const size = quick ? '20k people' : '1M records';
 const added = quick ? 2_000 : 10_000;
-const reports = quick ? 30 : 100;
+const reports = quick ? 30 : 120;
 
 function athar(
   args: string[],
@@ -134,6 +134,13 @@ async function startServe(data: string, env: Record<string, string>) {
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** CPU seconds a process has used (user + system), from /proc: what the loop cost, whatever else the machine ran. */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function residentMiB(pid: number): number {
@@ -235,6 +242,7 @@ async function suite(dialect: 'sqlite' | 'postgres', synthDir: string, truthFile
   );
   // Behind one trusted proxy (loopback), as a public server is: each report comes from its own family's address, so
   // the public form's per-address limit does not end the sample at ten.
+  const serveStarted = performance.now();
   const serving = await startServe(data, { ...env, ATHAR_TRUST_PROXY: '1' });
   try {
     const pending = async () =>
@@ -246,13 +254,32 @@ async function suite(dialect: 'sqlite' | 'postgres', synthDir: string, truthFile
             .executeTakeFirst()
         )?.n ?? 0,
       );
-    // The index is built at start; the queue is empty after the registry-wide run.
+    // The queue is empty after the registry-wide run; the index is built at start: the import waits for it, as an
+    // import into a server that has been up a while would.
     await waitFor(async () => (await pending()) === 0, 600_000);
     const cookie = await session(store, 'liaison');
-    const warm = await fetch(`${serving.url}/api/tracing`, { headers: { cookie } });
-    if (!warm.ok) throw new Error(`GET /api/tracing: ${warm.status}`);
+    let indexed: number | null = null;
+    await waitFor(
+      async () => {
+        const res = await fetch(`${serving.url}/api/tracing`, { headers: { cookie } });
+        if (!res.ok) throw new Error(`GET /api/tracing: ${res.status}`);
+        indexed = ((await res.json()) as { indexedRecords: number | null }).indexedRecords;
+        return indexed !== null;
+      },
+      900_000,
+      250,
+    );
+    const indexSeconds = Math.round((performance.now() - serveStarted) / 100) / 10;
+    log(`${dialect}: match index of ${indexed} records built ${indexSeconds} s after the server's start`);
+    const residentBefore = residentMiB(serving.pid);
+    const cpuBefore = cpuSeconds(serving.pid);
     const more = await athar(['import', later, '--kind', 'registry_line', '--data', data], env);
     const drained = await waitFor(async () => (await pending()) === 0, 600_000);
+    const loopCpu = Math.round((cpuSeconds(serving.pid) - cpuBefore) * 10) / 10;
+    const load = os.loadavg()[0]?.toFixed(1);
+    log(
+      `${dialect}: the loop took ${Math.round(drained / 100) / 10} s after the import, ${loopCpu} s of the server's CPU (load ${load})`,
+    );
     rows.push({
       suite: 'registry-link',
       name: `new records linked and matched by the server's loop (${dialect})`,
@@ -266,6 +293,11 @@ async function suite(dialect: 'sqlite' | 'postgres', synthDir: string, truthFile
       extra: {
         secondsAfterImport: Math.round(drained / 100) / 10,
         importSeconds: Math.round(more.ms / 100) / 10,
+        indexBuiltSecondsAfterStart: indexSeconds,
+        // The server's CPU from the import's start to the queue's end (the import's requests included): on a
+        // shared machine the wall time above depends on what else runs.
+        serverCpuSeconds: loopCpu,
+        loadAverage: Number(load),
       },
     });
     rows.push({
@@ -277,7 +309,7 @@ async function suite(dialect: 'sqlite' | 'postgres', synthDir: string, truthFile
         value: Math.round((residentMiB(serving.pid) / 2048) * 100) / 100,
         goal: '≤ 1',
       },
-      extra: { residentMiB: residentMiB(serving.pid) },
+      extra: { residentMiB: residentMiB(serving.pid), residentMiBBeforeImport: residentBefore },
     });
 
     // Family reports: written like a registry record the archive holds, so they have candidates.

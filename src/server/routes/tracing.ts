@@ -40,6 +40,7 @@ export async function tracingRoutes(app: App, services: Services): Promise<void>
         pending: status.pending,
         running: status.running ? presentRun(status.running) : null,
         recent: status.recent.map(presentRun),
+        indexedRecords: status.indexedRecords,
       };
     },
   );

@@ -10,6 +10,7 @@ import { linkFeatures } from '../../linkage/link.js';
 import { CompiledModel, type LinkageModel, probabilityOf } from '../../linkage/model.js';
 import { reconcile } from '../../linkage/reconcile.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
+import { CandidatePairRepository } from '../../store/repositories/candidate-pairs.js';
 import { DecisionRepository } from '../../store/repositories/decisions.js';
 import { MatchRecordRepository, type MatchRecordRow } from '../../store/repositories/match-records.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
@@ -24,7 +25,6 @@ import { defaultWorkers, SCORING_THREADS_FROM, scoreInWorkers } from '../batch/s
 import { appendLogEntries } from '../ledger/ledger.js';
 import { settlePersons } from '../registry/person-settling.js';
 import { recordFields } from '../review/registry-matcher.js';
-import { ReviewService } from '../review/review.js';
 import { type JobLock, takeTracingLock } from './lock.js';
 import { humanBases, linkingModel, type TracingPolicy, tracingPolicy } from './policy.js';
 import { storeReportCandidates } from './report-candidates.js';
@@ -74,6 +74,8 @@ export interface RegistryLinkSummary {
 const pageSize = 5000;
 /** Records moved per transaction at most (whole clusters: a person is never half moved). */
 const writeBatch = 2000;
+/** Review pairs written per transaction. */
+const reviewBatch = 10_000;
 
 /**
  * `athar registry link`: links the whole registry into persons, as `athar link` links a file, and makes the
@@ -163,13 +165,22 @@ async function link(
   const indexOf = new Map<string, number>();
   const reports: number[] = [];
   const matchRecords = new MatchRecordRepository(store.db);
+  // With --out, what the file needs besides the persons is kept as it is read (reading it again took 7 s at 1M).
+  const externalIds: (string | null)[] = [];
+  const sourceOf: string[] = [];
   let after: string | null = null;
   for (;;) {
-    const page: MatchRecordRow[] = await matchRecords.page(after, pageSize);
+    const page: (MatchRecordRow & { external_id?: string | null })[] = options.out
+      ? await matchRecords.pageWithExternalIds(after, pageSize)
+      : await matchRecords.page(after, pageSize);
     for (const row of page) {
       const i = features.add(row.id, recordFields(row));
       indexOf.set(row.id, i);
       if (row.kind === 'family_report') reports.push(i);
+      if (options.out) {
+        externalIds[i] = row.external_id ?? null;
+        sourceOf[i] = row.source_id;
+      }
     }
     progress.report('reading', features.size, 0);
     if (page.length > 0) after = (page[page.length - 1] as MatchRecordRow).id;
@@ -305,13 +316,13 @@ async function link(
     }
     const batch = moves.slice(start, end);
     const at = nowIso(options.clock);
-    merged += await store.transaction(async (trx) => {
+    const written = await store.transaction(async (trx) => {
       const repo = new RecordLinkRepository(trx);
       const touched = new Set<string>();
       const closing: string[] = [];
       for (const move of batch)
         for (const r of move.records) if (linkOf[r]) closing.push(linkOf[r] as string);
-      const closed = await repo.closeMany(closing, at, options.by ?? null, reason);
+      const closed = await repo.closeReturning(closing, at, options.by ?? null, reason);
       for (const c of closed) touched.add(c.person_id);
       const opening: Parameters<RecordLinkRepository['openMany']>[1][number][] = [];
       const matched: number[] = [];
@@ -322,8 +333,10 @@ async function link(
         at,
         options.by ?? null,
       );
+      const keepers: string[] = [];
       for (const move of batch) {
         const keeper = move.keeper >= 0 ? (personIds[move.keeper] as string) : (fresh.pop() as string);
+        keepers.push(keeper);
         touched.add(keeper);
         for (const r of move.records) {
           opening.push({
@@ -373,7 +386,19 @@ async function link(
         },
         at,
       );
-      return touched.size - emptied;
+      return { merged: touched.size - emptied, keepers };
+    });
+    merged += written.merged;
+    // Where each moved record is now (for --out), once its transaction committed.
+    batch.forEach((move, k) => {
+      const keeper = written.keepers[k] as string;
+      let p = personIndex.get(keeper);
+      if (p === undefined) {
+        p = personIds.length;
+        personIds.push(keeper);
+        personIndex.set(keeper, p);
+      }
+      for (const r of move.records) personOf[r] = p;
     });
     moved += size;
     progress.report('writing', moved, totalMoved);
@@ -389,6 +414,17 @@ async function link(
   const isReport = new Uint8Array(n);
   for (const r of reports) isReport[r] = 1;
   const reviewWeight = Math.log2(policy.reviewFrom / (1 - policy.reviewFrom)) - result.priorWeight;
+  // Pairs a reviewer decided are never proposed again (a match is inside one cluster, a rejection in cannotLink;
+  // an `unsure` stays decided too); pairs across two clusters are in two persons once the writing is done. So the
+  // queue is written directly: ReviewService.propose would look both up again, pair by pair.
+  const decided = new Set<number>();
+  for (const kind of ['match', 'unsure'] as const) {
+    for (const [a, b] of await decisions.pairsDecided(kind)) {
+      const x = indexOf.get(a);
+      const y = indexOf.get(b);
+      if (x !== undefined && y !== undefined && x !== y) decided.add(pairKey(x, y));
+    }
+  }
   const seen = new Set<number>();
   const toReview = [];
   let refusedByGuard = 0;
@@ -399,7 +435,7 @@ async function link(
     const y = pairB[p] as number;
     if (result.clusterOf[x] === result.clusterOf[y]) continue;
     const key = pairKey(x, y);
-    if (seen.has(key) || cannotLink.has(key)) continue;
+    if (seen.has(key) || cannotLink.has(key) || decided.has(key)) continue;
     seen.add(key);
     const total = w + result.priorWeight;
     const probability = probabilityOf(total);
@@ -422,11 +458,16 @@ async function link(
       }),
     });
   }
-  const review = new ReviewService(store, { clock: options.clock });
   let reviewPairs = 0;
-  for (let i = 0; i < toReview.length; i += 2000) {
-    reviewPairs += (await review.propose(toReview.slice(i, i + 2000))).proposed;
-    progress.report('review', Math.min(i + 2000, toReview.length), toReview.length);
+  const reviewAt = nowIso(options.clock);
+  for (let i = 0; i < toReview.length; i += reviewBatch) {
+    const batch = toReview.slice(i, i + reviewBatch);
+    // One transaction a batch: SQLite commits once, not once a statement.
+    reviewPairs += await store.transaction((trx) =>
+      new CandidatePairRepository(trx, store.capabilities).upsert(batch, reviewAt),
+    );
+    progress.report('review', Math.min(i + reviewBatch, toReview.length), toReview.length);
+    await lock.renew();
   }
   lap('review');
 
@@ -473,14 +514,14 @@ async function link(
   await tracing.doneUpTo(coveredSeq, 'record');
   const persons = new Set(result.clusterOf).size;
   if (options.out) {
+    // Every record the run read, with the person the run left it in (records in id order, as read).
     const writer = new CsvWriter(options.out, ['record_id', 'external_id', 'source', 'person_id']);
-    let afterId: string | null = null;
-    for (;;) {
-      const page = await links.exportPage(afterId, pageSize);
-      for (const row of page.rows)
-        writer.row([row.record_id, row.external_id ?? '', row.source_name, row.person_id]);
-      if (page.last === null) break;
-      afterId = page.last;
+    const sources = await matchRecords.sourceNames();
+    for (let r = 0; r < n; r++) {
+      const person = personIds[personOf[r] as number];
+      if (!person) continue; // no person (a store edited by hand): left out, as an export leaves it
+      const source = sourceOf[r] as string;
+      writer.row([features.ids[r] as string, externalIds[r] ?? '', sources.get(source) ?? source, person]);
     }
     await writer.close();
     lap('out');

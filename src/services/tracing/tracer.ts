@@ -65,6 +65,7 @@ const letRequestsIn = () => new Promise<void>((resolve) => setImmediate(resolve)
  */
 export class Tracer {
   private matcher: RegistryMatcher | undefined;
+  private opening: Promise<RegistryMatcher> | undefined;
   private readonly model: LinkageModel;
   private readonly policy: TracingPolicy;
   private readonly owner = `${hostname()}:${process.pid}:loop:${newId()}`;
@@ -96,6 +97,13 @@ export class Tracer {
       await new TracingRepository(this.store.db, this.store.capabilities).interruptOrphans(
         nowIso(this.ctx.clock),
       );
+      // The index is built now, not on the first record: at 1M records it takes tens of seconds, which the first
+      // import after a start would otherwise wait for.
+      try {
+        await this.index();
+      } catch (error) {
+        onError(error);
+      }
       while (!this.stopping) {
         let done = 0;
         try {
@@ -149,10 +157,23 @@ export class Tracer {
     });
   }
 
-  /** The index, built on first use from every stored record. */
+  /** The index, built at start (or on first use when the loop is not running) from every stored record. */
   async index(): Promise<RegistryMatcher> {
-    this.matcher ??= await RegistryMatcher.open(this.store, this.model);
-    return this.matcher;
+    this.opening ??= RegistryMatcher.open(this.store, this.model).then((m) => {
+      this.matcher = m;
+      return m;
+    });
+    try {
+      return await this.opening;
+    } catch (error) {
+      this.opening = undefined; // tried again next time
+      throw error;
+    }
+  }
+
+  /** Records in the match index once it is built, else null. */
+  get indexedRecords(): number | null {
+    return this.matcher?.size ?? null;
   }
 
   /** Takes up to `limit` queued items now (all of them by default): what the loop does each turn. */
@@ -228,10 +249,12 @@ export class Tracer {
     const matched: { row: (typeof rows)[number]; candidates: ReturnType<typeof index.topFor> }[] = [];
     let since = performance.now();
     for (const row of rows) {
-      matched.push({
-        row,
-        candidates: index.topFor(row.id, this.policy.k).filter((c) => c.probability >= floor),
-      });
+      // A registry record gets the candidates `athar link` would give it (the linking rules' blocks), so the loop and
+      // the registry-wide run weigh the same pairs; a family report keeps the broad, spelling-tolerant search (its
+      // top k): a family deserves the wide net, and a report is one query, not one of thousands.
+      const candidates =
+        row.kind === 'family_report' ? index.topFor(row.id, this.policy.k) : index.linkedFor(row.id);
+      matched.push({ row, candidates: candidates.filter((c) => c.probability >= floor) });
       if (performance.now() - since > sliceMs) {
         await letRequestsIn();
         since = performance.now();
@@ -254,7 +277,14 @@ export class Tracer {
       while (wentTo.has(q)) q = wentTo.get(q) as string;
       return q;
     };
+    since = performance.now();
     for (const { row, candidates } of matched) {
+      // The policy scores guards and draws waterfalls: a record of a common name has dozens of candidates from the
+      // linking rules (not a top 10), so this stretch lets requests in too.
+      if (performance.now() - since > sliceMs) {
+        await letRequestsIn();
+        since = performance.now();
+      }
       const isReport = row.kind === 'family_report';
       // A record with no name is a person of one, never linked by the model; neither is a report that gives only
       // a first name (it is matched, and its candidates kept, but a person decides).

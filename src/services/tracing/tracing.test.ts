@@ -49,6 +49,62 @@ describe('reconcile', () => {
     const moves = reconcile(Int32Array.from([0, 0, 2]), persons([0, 0, 0], ['p1']));
     expect(moves).toEqual([{ cluster: 2, keeper: -1, records: [2] }]);
   });
+
+  it('gives the same moves as the plain greedy over every (cluster, person) overlap, on random registries', () => {
+    // The plain form: every overlap in one order, taken greedily (what reconcile computes group by group).
+    const plain = (clusterOf: Int32Array, current: ReturnType<typeof persons>) => {
+      const overlap = new Map<string, { c: number; p: number; count: number }>();
+      clusterOf.forEach((c, r) => {
+        const p = current.personOf[r] as number;
+        const o = overlap.get(`${c}:${p}`) ?? { c, p, count: 0 };
+        o.count++;
+        overlap.set(`${c}:${p}`, o);
+      });
+      const options = [...overlap.values()].sort(
+        (x, y) =>
+          (current.human[y.p] as number) - (current.human[x.p] as number) ||
+          y.count - x.count ||
+          (current.personIds[x.p] as string).localeCompare(current.personIds[y.p] as string) ||
+          x.c - y.c,
+      );
+      const keeperOf = new Map<number, number>();
+      const kept = new Set<number>();
+      for (const o of options) {
+        if (keeperOf.has(o.c) || kept.has(o.p)) continue;
+        keeperOf.set(o.c, o.p);
+        kept.add(o.p);
+      }
+      const moves = new Map<number, { cluster: number; keeper: number; records: number[] }>();
+      clusterOf.forEach((c, r) => {
+        const keeper = keeperOf.get(c) ?? -1;
+        if (keeper === current.personOf[r]) return;
+        const move = moves.get(c) ?? { cluster: c, keeper, records: [] };
+        move.records.push(r);
+        moves.set(c, move);
+      });
+      return [...moves.values()].sort((a, b) => a.cluster - b.cluster);
+    };
+    let seed = 7;
+    const random = (m: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % m;
+    };
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + random(60);
+      const personCount = 1 + random(n);
+      const personOf = Array.from({ length: n }, () => random(personCount));
+      // A cluster is named by one of its records (as clustering names them).
+      const clusterOf = Int32Array.from({ length: n }, (_, r) => (random(3) === 0 ? r : random(r + 1)));
+      for (let r = 0; r < n; r++) clusterOf[r] = clusterOf[clusterOf[r] as number] as number;
+      const ids = Array.from(
+        { length: personCount },
+        (_, p) => `p${random(1000).toString().padStart(4, '0')}-${p}`,
+      );
+      const human = Array.from({ length: personCount }, (_, p) => p).filter(() => random(5) === 0);
+      const current = persons(personOf, ids, human);
+      expect(reconcile(clusterOf, current), `round ${round}`).toEqual(plain(clusterOf, current));
+    }
+  });
 });
 
 // Synthetic data only (athar synth's generator, labelled synthetic).

@@ -15,6 +15,8 @@ export interface TracingStatus {
   running: TracingRun | null;
   /** The latest runs, newest first. */
   recent: TracingRun[];
+  /** Records in the loop's match index once built (null before, and in a process that runs no loop). */
+  indexedRecords: number | null;
 }
 
 export interface ReportCandidate {
@@ -55,6 +57,7 @@ export class TracingService {
       pending: await repo.pending(),
       running: recent.find((r) => r.status === 'running' && r.kind === 'full') ?? null,
       recent,
+      indexedRecords: this.tracer.indexedRecords,
     };
   }
 

@@ -57,6 +57,22 @@ export class MatchRecordRepository {
     return q.orderBy('id').limit(limit).execute();
   }
 
+  /** The same page with each record's external id (a registry-wide run writing `--out` keeps them as it reads). */
+  async pageWithExternalIds(
+    after: string | null,
+    limit: number,
+  ): Promise<(MatchRecordRow & { external_id: string | null })[]> {
+    let q = this.db.selectFrom('records').select([...columns, 'external_id']);
+    if (after !== null) q = q.where('id', '>', after);
+    return q.orderBy('id').limit(limit).execute();
+  }
+
+  /** Every source's name by id. */
+  async sourceNames(): Promise<Map<string, string>> {
+    const rows = await this.db.selectFrom('sources').select(['id', 'name']).execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   /** These records (500 a statement), in no particular order. */
   async getMany(ids: readonly string[]): Promise<MatchRecordRow[]> {
     const out: MatchRecordRow[] = [];

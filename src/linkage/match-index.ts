@@ -12,7 +12,7 @@ import type { CompiledModel } from './model.js';
 import { probabilityOf } from './model.js';
 import { RecordBlocks } from './record-blocks.js';
 import { Scorer } from './scorer.js';
-import { KeyedRecords, orderByKey } from './sort.js';
+import { KeyedRecords, lowerBound, orderByKey, positionOf } from './sort.js';
 import { TermFrequencies } from './term-frequencies.js';
 
 const allNarrowings: readonly Narrowing[] = ['birth', 'father', 'mother'];
@@ -177,14 +177,7 @@ class Postings {
 
   /** The packed key's position, or -1. */
   private find(key: number): number {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.keys[mid] as number) < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.keys.length && this.keys[lo] === key ? lo : -1;
+    return positionOf(this.keys, key);
   }
 
   /**
@@ -204,13 +197,7 @@ class Postings {
     const sub = this.sub.get(what) as SubLists;
     const end = sub.starts[k + 1] as number;
     for (const v of wanted) {
-      let lo = sub.starts[k] as number;
-      let hi = end;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((sub.values[mid] as number) < v) lo = mid + 1;
-        else hi = mid;
-      }
+      const lo = lowerBound(sub.values, v, sub.starts[k] as number, end);
       for (let m = lo; m < end && sub.values[m] === v; m++) visit(sub.members[m] as number);
     }
     return true;
@@ -237,15 +224,9 @@ class Postings {
 
   /** Calls `visit` for each record under `key`; returns how many there were. */
   forEach(key: number, visit: (i: number) => void): number {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.keys[mid] as number) < key) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = this.find(key);
     let seen = 0;
-    if (lo < this.keys.length && this.keys[lo] === key) {
+    if (lo >= 0) {
       const end = this.starts[lo + 1] as number;
       for (let k = this.starts[lo] as number; k < end; k++) visit(this.members[k] as number);
       seen += end - (this.starts[lo] as number);
@@ -259,17 +240,8 @@ class Postings {
   }
 
   size(key: number): number {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.keys[mid] as number) < key) lo = mid + 1;
-      else hi = mid;
-    }
-    const packed =
-      lo < this.keys.length && this.keys[lo] === key
-        ? (this.starts[lo + 1] as number) - (this.starts[lo] as number)
-        : 0;
+    const lo = this.find(key);
+    const packed = lo >= 0 ? (this.starts[lo + 1] as number) - (this.starts[lo] as number) : 0;
     return packed + (this.recent.get(key)?.length ?? 0);
   }
 }

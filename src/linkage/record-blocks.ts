@@ -8,7 +8,7 @@ import {
   subBlockKeys,
 } from './blocking.js';
 import type { RecordFeatures } from './features.js';
-import { KeyedRecords, orderByKey } from './sort.js';
+import { KeyedRecords, orderByKey, positionOf } from './sort.js';
 
 /**
  * One linking rule's blocks: a sorted, packed part built in bulk (typed arrays: a million records cost a few bytes
@@ -59,15 +59,9 @@ class RuleBlocks {
 
   /** The records under `key`, ascending (the packed part, then those added since: added later, so higher). */
   block(key: number): ArrayLike<number> {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.keys[mid] as number) < key) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = positionOf(this.keys, key);
     const packed =
-      lo < this.keys.length && this.keys[lo] === key
+      lo >= 0
         ? this.members.subarray(this.starts[lo] as number, this.starts[lo + 1] as number)
         : new Int32Array(0);
     const recent = this.recent.get(key);

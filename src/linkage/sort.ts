@@ -72,3 +72,21 @@ export function mixKey(salt: number, x: number, y: number, z = 0): number {
   h ^= h >>> 13;
   return h >>> 0;
 }
+
+/** The first position in `values[from, to)` (ascending) whose value is not below `key`. */
+export function lowerBound(values: ArrayLike<number>, key: number, from = 0, to = values.length): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((values[mid] as number) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The position of `key` in the ascending `keys`, or -1. */
+export function positionOf(keys: ArrayLike<number>, key: number): number {
+  const at = lowerBound(keys, key);
+  return at < keys.length && keys[at] === key ? at : -1;
+}

@@ -1,8 +1,6 @@
-import { Migrator, sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { allMigrations } from '../src/store/migrations/index.js';
 import { migrate, openStore } from '../src/store/store.js';
-import { createTestDatabase, dialects } from './stores.js';
+import { createTestDatabase, dialects, migrateBefore } from './stores.js';
 
 /**
  * Migration 0022 turns 0020's password_reset_requests into account_requests (issue 21, Security 10): a data folder
@@ -14,20 +12,7 @@ for (const dialect of dialects) {
     const database = await createTestDatabase(dialect);
     const store = await openStore(database.config, { migrate: false });
     try {
-      const all = allMigrations(store.capabilities);
-      const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0022'));
-      // As migrate() does: the migration tables in athar's own schema on PostgreSQL.
-      const search =
-        dialect === 'postgres'
-          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]
-              ?.schema
-          : undefined;
-      const migrator = new Migrator({
-        db: store.db,
-        provider: { getMigrations: async () => before },
-        ...(search ? { migrationTableSchema: search } : {}),
-      });
-      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      await migrateBefore(store, dialect, '0022');
       const now = new Date().toISOString();
       // biome-ignore lint/suspicious/noExplicitAny: the table of 0020 is no longer in the typed schema
       const db = store.db as any;

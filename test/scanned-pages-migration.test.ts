@@ -1,9 +1,7 @@
-import { Migrator, sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { allMigrations } from '../src/store/migrations/index.js';
 import { OcrRowRepository } from '../src/store/repositories/ocr-rows.js';
 import { migrate, openStore } from '../src/store/store.js';
-import { createTestDatabase, dialects } from './stores.js';
+import { createTestDatabase, dialects, migrateBefore } from './stores.js';
 
 /**
  * Migration 0023 adds the pages a scan's read covered and each page's size (docs/ocr.md, "Scanned registries"): a
@@ -14,20 +12,7 @@ for (const dialect of dialects) {
     const database = await createTestDatabase(dialect);
     const store = await openStore(database.config, { migrate: false });
     try {
-      const all = allMigrations(store.capabilities);
-      const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0023'));
-      // As migrate() does: the migration tables in athar's own schema on PostgreSQL.
-      const search =
-        dialect === 'postgres'
-          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]
-              ?.schema
-          : undefined;
-      const migrator = new Migrator({
-        db: store.db,
-        provider: { getMigrations: async () => before },
-        ...(search ? { migrationTableSchema: search } : {}),
-      });
-      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      await migrateBefore(store, dialect, '0023');
       const now = new Date().toISOString();
       // biome-ignore lint/suspicious/noExplicitAny: the tables as they were before 0023
       const db = store.db as any;

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import type { Config } from '../src/config/config.js';
+import { allMigrations } from '../src/store/migrations/index.js';
 import { openStore, type Store } from '../src/store/store.js';
 
 export const dialects = ['sqlite', 'postgres'] as const;
@@ -78,4 +80,24 @@ export function describeEachDialect(
       return store;
     }, dialect);
   });
+}
+
+/**
+ * Runs athar's migrations older than `version` only (as migrate() does: on PostgreSQL the migration tables in
+ * athar's own schema), so that a test can write rows as a data folder before that migration held them.
+ */
+export async function migrateBefore(store: Store, dialect: Dialect, version: string): Promise<void> {
+  const all = allMigrations(store.capabilities);
+  const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < version));
+  const search =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => before },
+    ...(search ? { migrationTableSchema: search } : {}),
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
 }

@@ -9,6 +9,7 @@ export const systemPackages: readonly { command: string; packages: readonly stri
   { command: 'chromium', packages: ['chromium'], for: 'the browser tests' },
   { command: 'Rscript', packages: ['r-base-core'], for: "the estimation test against R's glm" },
   { command: 'tesseract', packages: ['tesseract-ocr'], for: 'the OCR tests' },
+  { command: 'pdftoppm', packages: ['poppler-utils'], for: 'the scanned PDF tests' },
   {
     command: 'file:/usr/share/tesseract-ocr/*/tessdata/ara.traineddata',
     packages: ['tesseract-ocr-ara'],

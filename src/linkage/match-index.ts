@@ -12,7 +12,7 @@ import type { CompiledModel } from './model.js';
 import { probabilityOf } from './model.js';
 import { RecordBlocks } from './record-blocks.js';
 import { Scorer } from './scorer.js';
-import { KeyedRecords, lowerBound, orderByKey, positionOf } from './sort.js';
+import { KeyedRecords, lowerBound, packByKey, positionOf } from './sort.js';
 import { TermFrequencies } from './term-frequencies.js';
 
 const allNarrowings: readonly Narrowing[] = ['birth', 'father', 'mother'];
@@ -104,23 +104,7 @@ class Postings {
       owner = i;
       rule.keys(f, i, push);
     }
-    const { keys, records: owners, count } = list;
-    const order = orderByKey(keys, count);
-    const distinct: number[] = [];
-    const starts: number[] = [];
-    this.members = new Int32Array(count);
-    for (let k = 0; k < count; k++) {
-      const at = order[k] as number;
-      const key = keys[at] as number;
-      if (distinct.length === 0 || distinct[distinct.length - 1] !== key) {
-        distinct.push(key);
-        starts.push(k);
-      }
-      this.members[k] = owners[at] as number;
-    }
-    starts.push(count);
-    this.keys = Uint32Array.from(distinct);
-    this.starts = Int32Array.from(starts);
+    ({ keys: this.keys, starts: this.starts, members: this.members } = packByKey(list));
     this.splitLong(f, rule.narrowBy, splitFrom);
     this.recent.clear();
     this.recentCount = 0;

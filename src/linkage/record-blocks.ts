@@ -8,7 +8,7 @@ import {
   subBlockKeys,
 } from './blocking.js';
 import type { RecordFeatures } from './features.js';
-import { KeyedRecords, orderByKey, positionOf } from './sort.js';
+import { KeyedRecords, packByKey, positionOf } from './sort.js';
 
 /**
  * One linking rule's blocks: a sorted, packed part built in bulk (typed arrays: a million records cost a few bytes
@@ -29,25 +29,7 @@ class RuleBlocks {
       owner = i;
       keysOf(i, push);
     }
-    const { keys, records, count } = list;
-    const order = orderByKey(keys, count);
-    let distinct = 0;
-    const packedKeys = new Uint32Array(count);
-    const starts = new Int32Array(count + 1);
-    this.members = new Int32Array(count);
-    for (let k = 0; k < count; k++) {
-      const at = order[k] as number;
-      const key = keys[at] as number;
-      if (distinct === 0 || packedKeys[distinct - 1] !== key) {
-        packedKeys[distinct] = key;
-        starts[distinct] = k;
-        distinct++;
-      }
-      this.members[k] = records[at] as number;
-    }
-    starts[distinct] = count;
-    this.keys = packedKeys.slice(0, distinct);
-    this.starts = starts.slice(0, distinct + 1);
+    ({ keys: this.keys, starts: this.starts, members: this.members } = packByKey(list));
     this.recent.clear();
   }
 

@@ -61,6 +61,35 @@ export class KeyedRecords {
   }
 }
 
+/** Records grouped by key: the distinct keys ascending, and per key its records, members[starts[k], starts[k + 1]). */
+export interface PackedLists {
+  keys: Uint32Array<ArrayBuffer>;
+  starts: Int32Array<ArrayBuffer>;
+  members: Int32Array<ArrayBuffer>;
+}
+
+/** Packs pushed keys into per-key lists (a record's order within a list: the order its keys were pushed). */
+export function packByKey(list: KeyedRecords): PackedLists {
+  const { keys, records, count } = list;
+  const order = orderByKey(keys, count);
+  let distinct = 0;
+  const packedKeys = new Uint32Array(count);
+  const starts = new Int32Array(count + 1);
+  const members = new Int32Array(count);
+  for (let k = 0; k < count; k++) {
+    const at = order[k] as number;
+    const key = keys[at] as number;
+    if (distinct === 0 || packedKeys[distinct - 1] !== key) {
+      packedKeys[distinct] = key;
+      starts[distinct] = k;
+      distinct++;
+    }
+    members[k] = records[at] as number;
+  }
+  starts[distinct] = count;
+  return { keys: packedKeys.slice(0, distinct), starts: starts.slice(0, distinct + 1), members };
+}
+
 /** A 32-bit mix of up to three non-negative integers (murmur3 finaliser), for composite blocking keys. */
 export function mixKey(salt: number, x: number, y: number, z = 0): number {
   let h = Math.imul(salt ^ 0x9e3779b9, 0x85ebca6b);

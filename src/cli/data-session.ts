@@ -8,6 +8,12 @@ import { note } from './output.js';
  * committing some rows — the log entries it staged are sequenced and a checkpoint is signed, so `athar verify`
  * and the log's readers see them without a server running.
  */
+/**
+ * Entries sequenced per transaction when a command ends: nothing else waits on a command's log lock, and on SQLite
+ * each commit of the default 5,000 wrote and synced the tree's pages again (1M-record registry link: 7.3 s).
+ */
+const publishBatch = 50_000;
+
 export async function withWritableData<T>(config: Config, work: (ctx: AppContext) => Promise<T>): Promise<T> {
   const { initialise } = await import('../services/setup.js');
   const { openLedger } = await import('../services/ledger/setup.js');
@@ -20,7 +26,7 @@ export async function withWritableData<T>(config: Config, work: (ctx: AppContext
     return await work(ctx);
   } finally {
     try {
-      await openLedger(ctx).sequencer.publish();
+      await openLedger(ctx).sequencer.publish(publishBatch);
     } finally {
       await ctx.close();
     }

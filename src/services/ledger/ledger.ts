@@ -1,4 +1,5 @@
 import { encodeEntry, type LogEntry, publicEntry } from '../../ledger/entries.js';
+import type { Capabilities } from '../../store/capabilities.js';
 import { stageLogEntries } from '../../store/repositories/ledger.js';
 import type { Db } from '../../store/store.js';
 
@@ -26,6 +27,7 @@ export async function appendLogEntries(
   trx: Db,
   entries: readonly LogEntry[],
   stagedAt = new Date().toISOString(),
+  caps?: Capabilities,
 ): Promise<void> {
   if (entries.length === 0) return;
   await stageLogEntries(
@@ -33,6 +35,7 @@ export async function appendLogEntries(
     // What the public may read of each entry (docs/decisions.md "What the public log says").
     entries.map((e) => encodeEntry(publicEntry(e)).toString('utf8')),
     stagedAt,
+    caps,
   );
 }
 

@@ -4,6 +4,7 @@ import { leafHash, toBase64 } from '../../ledger/hash.js';
 import { type NoteSigner, signNote } from '../../ledger/note.js';
 import { edgeTiles, TreeBuilder } from '../../ledger/tiles.js';
 import { consistencyPlan, resolvePlan, verifyConsistency } from '../../ledger/tree.js';
+import { reclaimDeleted } from '../../store/bulk-rows.js';
 import { type CheckpointRow, LedgerRepository } from '../../store/repositories/ledger.js';
 import type { LedgerEntryTable, LedgerRowTable } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
@@ -60,14 +61,14 @@ export class LedgerSequencer {
   }
 
   /** Sequences up to one batch of staged entries; returns how many. */
-  async sequenceBatch(): Promise<number> {
+  async sequenceBatch(batchSize = this.batchSize): Promise<number> {
     // An idle log costs a read, not a write: the lock is taken only when something waits.
     if (!(await new LedgerRepository(this.store.db, this.store.capabilities).hasQueued())) return 0;
     return this.store.transaction(async (trx) => {
       const repo = new LedgerRepository(trx, this.store.capabilities);
       const now = this.now();
       const size = await repo.lockForSequencing(now);
-      const queued = await repo.queued(this.batchSize);
+      const queued = await repo.queued(batchSize);
       if (queued.length === 0) return 0;
       const edge = new Map((await repo.tiles(edgeTiles(size))).map((t) => [t.level, t.hashes]));
       const builder = new TreeBuilder(size, edge);
@@ -100,14 +101,15 @@ export class LedgerSequencer {
     });
   }
 
-  /** Sequences everything staged so far. */
-  async flush(): Promise<{ sequenced: number; size: number }> {
+  /** Sequences everything staged so far (`batchSize` entries a transaction; the sequencer's own by default). */
+  async flush(batchSize = this.batchSize): Promise<{ sequenced: number; size: number }> {
     let sequenced = 0;
     for (;;) {
-      const n = await this.sequenceBatch();
+      const n = await this.sequenceBatch(batchSize);
       sequenced += n;
-      if (n < this.batchSize) break;
+      if (n < batchSize) break;
     }
+    if (sequenced >= 10_000) await reclaimDeleted(this.store.db, this.store.capabilities, 'ledger_queue');
     return { sequenced, size: await this.log.size() };
   }
 
@@ -146,9 +148,13 @@ export class LedgerSequencer {
     });
   }
 
-  /** Sequences everything staged and signs a checkpoint now (`athar ledger checkpoint`). */
-  async publish(): Promise<CheckpointRow> {
-    await this.flush();
+  /**
+   * Sequences everything staged and signs a checkpoint now (`athar ledger checkpoint`, and a command's end). A
+   * command that staged a great many entries and waits for nothing else may take them in larger transactions
+   * (`batchSize`): at 1M records `registry link` stages ~300k, and each transaction's commit costs.
+   */
+  async publish(batchSize = this.batchSize): Promise<CheckpointRow> {
+    await this.flush(batchSize);
     return (await this.checkpoint({ force: true })) as CheckpointRow;
   }
 

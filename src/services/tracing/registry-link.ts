@@ -9,15 +9,16 @@ import { RecordFeatures } from '../../linkage/features.js';
 import { linkFeatures } from '../../linkage/link.js';
 import { CompiledModel, type LinkageModel, probabilityOf } from '../../linkage/model.js';
 import { reconcile } from '../../linkage/reconcile.js';
+import { reclaimDeleted } from '../../store/bulk-rows.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
-import { CandidatePairRepository } from '../../store/repositories/candidate-pairs.js';
+import { CandidatePairRepository, type NewCandidatePair } from '../../store/repositories/candidate-pairs.js';
 import { DecisionRepository } from '../../store/repositories/decisions.js';
 import { MatchRecordRepository, type MatchRecordRow } from '../../store/repositories/match-records.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { RelationRepository } from '../../store/repositories/relations.js';
 import { TracingRepository } from '../../store/repositories/tracing.js';
 import type { ModelLinkTable, RecordLinkTable } from '../../store/schema.js';
-import type { Store } from '../../store/store.js';
+import { inLargeWrites, type Store } from '../../store/store.js';
 import { peakMemoryMiB } from '../batch/link.js';
 import { readModelFile } from '../batch/linkage-model-file.js';
 import { CsvWriter } from '../batch/person-csv.js';
@@ -72,8 +73,10 @@ export interface RegistryLinkSummary {
 }
 
 const pageSize = 5000;
+/** Queue items done at once from which their table is vacuumed (PostgreSQL; bulk-rows.ts). */
+const reclaimFrom = 10_000;
 /** Records moved per transaction at most (whole clusters: a person is never half moved). */
-const writeBatch = 2000;
+const writeBatch = 10_000;
 /** Review pairs written per transaction. */
 const reviewBatch = 10_000;
 
@@ -117,7 +120,9 @@ export async function runRegistryLink(
       started_at: nowIso(clock),
     });
     const progress = throttledProgress(store, runId, options.onProgress);
-    const summary = await link(store, { ...options, clock }, model, policy, runId, progress, lap, lock);
+    const summary = await inLargeWrites(store, () =>
+      link(store, { ...options, clock }, model, policy, runId, progress, lap, lock),
+    );
     await progress.flush();
     lap('total');
     timings.total = Math.round(performance.now() - started);
@@ -294,6 +299,75 @@ async function link(
     }
   }
 
+  // Review: pairs from reviewFrom that the run left in two persons, and those the guard refused.
+  const sizes = new Map<number, number>();
+  for (let r = 0; r < n; r++)
+    sizes.set(result.clusterOf[r] as number, (sizes.get(result.clusterOf[r] as number) ?? 0) + 1);
+  const isReport = new Uint8Array(n);
+  for (const r of reports) isReport[r] = 1;
+  const reviewWeight = Math.log2(policy.reviewFrom / (1 - policy.reviewFrom)) - result.priorWeight;
+  // Pairs a reviewer decided are never proposed again (a match is inside one cluster, a rejection in cannotLink;
+  // an `unsure` stays decided too); pairs across two clusters are in two persons once the writing is done. So the
+  // queue is written directly: ReviewService.propose would look both up again, pair by pair.
+  const decided = new Set<number>();
+  for (const kind of ['match', 'unsure'] as const) {
+    for (const [a, b] of await decisions.pairsDecided(kind)) {
+      const x = indexOf.get(a);
+      const y = indexOf.get(b);
+      if (x !== undefined && y !== undefined && x !== y) decided.add(pairKey(x, y));
+    }
+  }
+  const seen = new Set<number>();
+  const toReview: NewCandidatePair[] = [];
+  let refusedByGuard = 0;
+  for (let p = 0; p < pairCount; p++) {
+    const w = result.weights[p] as number;
+    if (w < reviewWeight) continue;
+    const x = pairA[p] as number;
+    const y = pairB[p] as number;
+    if (result.clusterOf[x] === result.clusterOf[y]) continue;
+    const key = pairKey(x, y);
+    if (seen.has(key) || cannotLink.has(key) || decided.has(key)) continue;
+    seen.add(key);
+    const total = w + result.priorWeight;
+    const probability = probabilityOf(total);
+    const refused = w >= result.thresholdWeight;
+    if (refused) refusedByGuard++;
+    toReview.push({
+      recordA: features.ids[x] as string,
+      recordB: features.ids[y] as string,
+      probability,
+      matchWeight: total,
+      modelVersion: model.version,
+      // The waterfall is drawn from the two records when a reviewer opens the pair (ReviewQueue), as for the
+      // model's links: stored for every pair of a national run it would outweigh the queue itself.
+      // A pair the guard refused is as open a question as any: weigh it as one at 0.5.
+      priority: reviewPriority({
+        probability: refused ? 0.5 : probability,
+        familyReport: isReport[x] === 1 || isReport[y] === 1,
+        records:
+          (sizes.get(result.clusterOf[x] as number) ?? 1) + (sizes.get(result.clusterOf[y] as number) ?? 1),
+      }),
+    });
+  }
+  // The review pairs do not depend on the writing (they lie across clusters): where several connections may write
+  // at once (PostgreSQL), they are written beside it, each on its own connection.
+  const reviewAt = nowIso(options.clock);
+  const writeReview = async () => {
+    let written = 0;
+    for (let i = 0; i < toReview.length; i += reviewBatch) {
+      const batch = toReview.slice(i, i + reviewBatch);
+      // One transaction a batch: SQLite commits once, not once a statement.
+      written += await store.transaction((trx) =>
+        new CandidatePairRepository(trx, store.capabilities).upsert(batch, reviewAt),
+      );
+      progress.report('review', Math.min(i + reviewBatch, toReview.length), toReview.length);
+      await lock.renew();
+    }
+    return written;
+  };
+  const reviewing = store.capabilities.concurrentWriters ? settled(writeReview()) : undefined;
+
   // Writing: a whole cluster per transaction.
   const moves = reconcile(result.clusterOf, {
     personOf,
@@ -317,7 +391,7 @@ async function link(
     const batch = moves.slice(start, end);
     const at = nowIso(options.clock);
     const written = await store.transaction(async (trx) => {
-      const repo = new RecordLinkRepository(trx);
+      const repo = new RecordLinkRepository(trx, store.capabilities);
       const touched = new Set<string>();
       const closing: string[] = [];
       for (const move of batch)
@@ -372,9 +446,9 @@ async function link(
         trx,
         [...closed, ...opened].map((row: RecordLinkTable) => linkEntry(row)),
         at,
+        store.capabilities,
       );
-      await settlePersons(trx, touched, at);
-      const emptied = (await repo.openCounts([...touched])).size;
+      const emptied = await settlePersons(trx, touched, at, new Set(keepers), store.capabilities);
       await new AuditRepository(trx).append(
         {
           actorId: options.by ?? null,
@@ -386,8 +460,9 @@ async function link(
         },
         at,
       );
-      return { merged: touched.size - emptied, keepers };
+      return { merged: emptied, keepers };
     });
+
     merged += written.merged;
     // Where each moved record is now (for --out), once its transaction committed.
     batch.forEach((move, k) => {
@@ -407,68 +482,7 @@ async function link(
   }
   lap('writing');
 
-  // Review: pairs from reviewFrom that the run left in two persons, and those the guard refused.
-  const sizes = new Map<number, number>();
-  for (let r = 0; r < n; r++)
-    sizes.set(result.clusterOf[r] as number, (sizes.get(result.clusterOf[r] as number) ?? 0) + 1);
-  const isReport = new Uint8Array(n);
-  for (const r of reports) isReport[r] = 1;
-  const reviewWeight = Math.log2(policy.reviewFrom / (1 - policy.reviewFrom)) - result.priorWeight;
-  // Pairs a reviewer decided are never proposed again (a match is inside one cluster, a rejection in cannotLink;
-  // an `unsure` stays decided too); pairs across two clusters are in two persons once the writing is done. So the
-  // queue is written directly: ReviewService.propose would look both up again, pair by pair.
-  const decided = new Set<number>();
-  for (const kind of ['match', 'unsure'] as const) {
-    for (const [a, b] of await decisions.pairsDecided(kind)) {
-      const x = indexOf.get(a);
-      const y = indexOf.get(b);
-      if (x !== undefined && y !== undefined && x !== y) decided.add(pairKey(x, y));
-    }
-  }
-  const seen = new Set<number>();
-  const toReview = [];
-  let refusedByGuard = 0;
-  for (let p = 0; p < pairCount; p++) {
-    const w = result.weights[p] as number;
-    if (w < reviewWeight) continue;
-    const x = pairA[p] as number;
-    const y = pairB[p] as number;
-    if (result.clusterOf[x] === result.clusterOf[y]) continue;
-    const key = pairKey(x, y);
-    if (seen.has(key) || cannotLink.has(key) || decided.has(key)) continue;
-    seen.add(key);
-    const total = w + result.priorWeight;
-    const probability = probabilityOf(total);
-    const refused = w >= result.thresholdWeight;
-    if (refused) refusedByGuard++;
-    toReview.push({
-      recordA: features.ids[x] as string,
-      recordB: features.ids[y] as string,
-      probability,
-      matchWeight: total,
-      modelVersion: model.version,
-      // The waterfall is drawn from the two records when a reviewer opens the pair (ReviewQueue), as for the
-      // model's links: stored for every pair of a national run it would outweigh the queue itself.
-      // A pair the guard refused is as open a question as any: weigh it as one at 0.5.
-      priority: reviewPriority({
-        probability: refused ? 0.5 : probability,
-        familyReport: isReport[x] === 1 || isReport[y] === 1,
-        records:
-          (sizes.get(result.clusterOf[x] as number) ?? 1) + (sizes.get(result.clusterOf[y] as number) ?? 1),
-      }),
-    });
-  }
-  let reviewPairs = 0;
-  const reviewAt = nowIso(options.clock);
-  for (let i = 0; i < toReview.length; i += reviewBatch) {
-    const batch = toReview.slice(i, i + reviewBatch);
-    // One transaction a batch: SQLite commits once, not once a statement.
-    reviewPairs += await store.transaction((trx) =>
-      new CandidatePairRepository(trx, store.capabilities).upsert(batch, reviewAt),
-    );
-    progress.report('review', Math.min(i + reviewBatch, toReview.length), toReview.length);
-    await lock.renew();
-  }
+  const reviewPairs = reviewing ? unwrap(await reviewing) : await writeReview();
   lap('review');
 
   // Reports: their candidates, from the run's pairs and their persons.
@@ -511,7 +525,8 @@ async function link(
   }
   lap('reports');
 
-  await tracing.doneUpTo(coveredSeq, 'record');
+  if ((await tracing.doneUpTo(coveredSeq, 'record')) >= reclaimFrom)
+    await reclaimDeleted(store.db, store.capabilities, 'tracing_queue');
   const persons = new Set(result.clusterOf).size;
   if (options.out) {
     // Every record the run read, with the person the run left it in (records in id order, as read).
@@ -548,6 +563,19 @@ interface ThrottledProgress {
 }
 
 /** Progress to the caller at once, and to the run's row at most every second (the imports screen reads it). */
+/** A promise that never rejects (its failure is kept), so work running beside it may fail first without an unhandled rejection. */
+function settled<T>(work: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  return work.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: unknown }): T {
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
 function throttledProgress(
   store: Store,
   runId: string,

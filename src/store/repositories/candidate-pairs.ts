@@ -1,7 +1,9 @@
+import type { OnConflictBuilder } from 'kysely';
 import { type CandidateStatus, reviewPriority } from '../../domain/review.js';
 import { newId, nowIso } from '../../ids.js';
+import { columnsOf, rowsFromJson } from '../bulk-rows.js';
 import { type Capabilities, chunkRows } from '../capabilities.js';
-import type { CandidatePairTable } from '../schema.js';
+import type { CandidatePairTable, Database } from '../schema.js';
 import type { Db } from '../store.js';
 import { withdrawnRecords } from './reports.js';
 
@@ -79,22 +81,37 @@ export class CandidatePairRepository {
       };
     });
     let changed = 0;
+    // A pair already in the queue takes the newer model's figures while it is open; a decided pair is left.
+    const update = <C extends OnConflictBuilder<Database, 'candidate_pairs'>>(oc: C) =>
+      oc
+        .columns(['record_a', 'record_b'])
+        .doUpdateSet((eb) => ({
+          probability: eb.ref('excluded.probability'),
+          match_weight: eb.ref('excluded.match_weight'),
+          model_version: eb.ref('excluded.model_version'),
+          explanation: eb.ref('excluded.explanation'),
+          priority: eb.ref('excluded.priority'),
+        }))
+        .where('candidate_pairs.status', '=', 'open');
+    if (this.caps.dialect === 'postgres') {
+      // One JSON parameter per 20,000 pairs (bulk-rows.ts).
+      for (let i = 0; i < rows.length; i += 20_000) {
+        const part = rows.slice(i, i + 20_000);
+        const result = await this.db
+          .insertInto('candidate_pairs')
+          .columns(columnsOf(part))
+          .expression(rowsFromJson('candidate_pairs', part))
+          .onConflict(update)
+          .executeTakeFirst();
+        changed += Number(result.numInsertedOrUpdatedRows ?? 0n);
+      }
+      return changed;
+    }
     for (const chunk of chunkRows(this.caps, rows)) {
       const result = await this.db
         .insertInto('candidate_pairs')
         .values(chunk)
-        .onConflict((oc) =>
-          oc
-            .columns(['record_a', 'record_b'])
-            .doUpdateSet((eb) => ({
-              probability: eb.ref('excluded.probability'),
-              match_weight: eb.ref('excluded.match_weight'),
-              model_version: eb.ref('excluded.model_version'),
-              explanation: eb.ref('excluded.explanation'),
-              priority: eb.ref('excluded.priority'),
-            }))
-            .where('candidate_pairs.status', '=', 'open'),
-        )
+        .onConflict(update)
         .executeTakeFirst();
       changed += Number(result.numInsertedOrUpdatedRows ?? 0n);
     }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { insertRows } from '../bulk-rows.js';
 import { type Capabilities, chunkRows } from '../capabilities.js';
 import type { LedgerCheckpointTable, LedgerEntryTable, LedgerRowTable } from '../schema.js';
 import { type Db, getMeta, setMeta } from '../store.js';
@@ -22,8 +23,25 @@ export type CheckpointRow = LedgerCheckpointTable;
 /** Entries per staging insert: two parameters each, well under either dialect's limit. */
 const stageChunk = 10_000;
 
-/** Stages log entries (canonical JSON text) in the caller's transaction, in order. */
-export async function stageLogEntries(db: Db, entries: readonly string[], stagedAt: string): Promise<void> {
+/**
+ * Stages log entries (canonical JSON text) in the caller's transaction, in order; given the store's capabilities,
+ * in fewer statements on PostgreSQL (bulk-rows.ts).
+ */
+export async function stageLogEntries(
+  db: Db,
+  entries: readonly string[],
+  stagedAt: string,
+  caps?: Capabilities,
+): Promise<void> {
+  if (caps) {
+    await insertRows(
+      db,
+      caps,
+      'ledger_queue',
+      entries.map((entry) => ({ entry, staged_at: stagedAt })),
+    );
+    return;
+  }
   for (let i = 0; i < entries.length; i += stageChunk) {
     const rows = entries.slice(i, i + stageChunk).map((entry) => ({ entry, staged_at: stagedAt }));
     await db.insertInto('ledger_queue').values(rows).execute();
@@ -92,8 +110,7 @@ export class LedgerRepository {
   }
 
   async insertEntries(rows: readonly LedgerEntryTable[]): Promise<void> {
-    for (const chunk of chunkRows(this.caps, rows))
-      await this.db.insertInto('ledger_entries').values(chunk).execute();
+    await insertRows(this.db, this.caps, 'ledger_entries', rows);
   }
 
   async upsertTiles(tiles: readonly StoredTile[]): Promise<void> {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { newId } from '../../ids.js';
-import { type Capabilities, chunkRows } from '../capabilities.js';
+import { idParts, insertRows, isOneOf } from '../bulk-rows.js';
+import type { Capabilities } from '../capabilities.js';
 import type { PersonTable, RecordLinkTable } from '../schema.js';
 import type { Db } from '../store.js';
 import { withdrawnRecords } from './reports.js';
@@ -40,7 +41,11 @@ function toLink(row: RecordLinkTable): RecordLink {
  * belonged to whom, on what basis, stays readable.
  */
 export class RecordLinkRepository {
-  constructor(private readonly db: Db) {}
+  /** `caps`: given, lists of ids go as one array parameter on PostgreSQL (bulk-rows.ts). */
+  constructor(
+    private readonly db: Db,
+    private readonly caps?: Capabilities,
+  ) {}
 
   async createPerson(at: string, by: string | null): Promise<string> {
     const id = newId();
@@ -56,7 +61,7 @@ export class RecordLinkRepository {
     const rows: PersonTable[] = [];
     for (let i = 0; i < count; i++)
       rows.push({ id: newId(), created_at: at, created_by: by, merged_into: null, merged_at: null });
-    for (const chunk of chunkRows(caps, rows)) await this.db.insertInto('persons').values(chunk).execute();
+    await insertRows(this.db, caps, 'persons', rows);
     return rows.map((r) => r.id);
   }
 
@@ -86,8 +91,7 @@ export class RecordLinkRepository {
       unlinked_by: null,
       unlink_reason: null,
     }));
-    for (const chunk of chunkRows(caps, rows))
-      await this.db.insertInto('record_links').values(chunk).execute();
+    await insertRows(this.db, caps, 'record_links', rows);
     return rows;
   }
 
@@ -134,11 +138,11 @@ export class RecordLinkRepository {
     reason: string,
   ): Promise<RecordLinkTable[]> {
     const closed = new Map<string, RecordLinkTable>();
-    for (let i = 0; i < ids.length; i += 500) {
+    for (const part of idParts(this.caps, ids)) {
       const rows = await this.db
         .updateTable('record_links')
         .set({ unlinked_at: at, unlinked_by: by, unlink_reason: reason })
-        .where('id', 'in', ids.slice(i, i + 500))
+        .where(isOneOf(this.caps, 'id', part))
         .where('unlinked_at', 'is', null)
         .returningAll()
         .execute();
@@ -168,11 +172,11 @@ export class RecordLinkRepository {
   /** How many open links each of these persons has. */
   async openCounts(personIds: readonly string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
-    for (let i = 0; i < personIds.length; i += 500) {
+    for (const part of idParts(this.caps, personIds)) {
       const rows = await this.db
         .selectFrom('record_links')
         .select(['person_id', (eb) => eb.fn.countAll<string | number>().as('n')])
-        .where('person_id', 'in', personIds.slice(i, i + 500))
+        .where(isOneOf(this.caps, 'person_id', part))
         .where('unlinked_at', 'is', null)
         .groupBy('person_id')
         .execute();
@@ -199,16 +203,15 @@ export class RecordLinkRepository {
     return this.db.selectFrom('persons').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Marks a person merged into another (null: not merged, it holds records again). */
-  /** Persons by id, 500 ids a query. */
+  /** Persons by id, 500 ids a query (one on PostgreSQL). */
   async personsByIds(ids: readonly string[]): Promise<PersonTable[]> {
     const out: PersonTable[] = [];
-    for (let i = 0; i < ids.length; i += 500) {
+    for (const part of idParts(this.caps, ids)) {
       out.push(
         ...(await this.db
           .selectFrom('persons')
           .selectAll()
-          .where('id', 'in', ids.slice(i, i + 500))
+          .where(isOneOf(this.caps, 'id', part))
           .execute()),
       );
     }
@@ -221,7 +224,7 @@ export class RecordLinkRepository {
    */
   async whereRecordsWentMany(personIds: readonly string[]): Promise<Map<string, Map<string, number>>> {
     const out = new Map<string, Map<string, number>>();
-    for (let i = 0; i < personIds.length; i += 500) {
+    for (const part of idParts(this.caps, personIds)) {
       const rows = await this.db
         .selectFrom('record_links as old')
         .innerJoin('record_links as now', 'now.record_id', 'old.record_id')
@@ -230,7 +233,7 @@ export class RecordLinkRepository {
           'now.person_id as person_id',
           (eb) => eb.fn.countAll<string | number>().as('n'),
         ])
-        .where('old.person_id', 'in', personIds.slice(i, i + 500))
+        .where(isOneOf(this.caps, 'old.person_id', part))
         .where('now.unlinked_at', 'is', null)
         .whereRef('now.person_id', '<>', 'old.person_id')
         .groupBy(['old.person_id', 'now.person_id'])
@@ -244,10 +247,29 @@ export class RecordLinkRepository {
     return out;
   }
 
+  /** These persons are merged into none (they hold records): only those marked merged are written. */
+  async unmerge(personIds: readonly string[]): Promise<void> {
+    for (const part of idParts(this.caps, personIds)) {
+      await this.db
+        .updateTable('persons')
+        .set({ merged_into: null, merged_at: null })
+        .where(isOneOf(this.caps, 'id', part))
+        .where('merged_into', 'is not', null)
+        .execute();
+    }
+  }
+
   /** Sets where each person went (or null): one statement per 300 persons (UPDATE … FROM a VALUES list). */
   async setMergedIntoMany(
     changes: readonly { id: string; into: string | null; at: string | null }[],
   ): Promise<void> {
+    if (this.caps?.dialect === 'postgres' && changes.length > 0) {
+      await sql`update persons set merged_into = v.into_id, merged_at = v.at
+        from unnest(${changes.map((c) => c.id)}::text[], ${changes.map((c) => c.into)}::text[],
+          ${changes.map((c) => c.at)}::text[]) as v(id, into_id, at)
+        where persons.id = v.id`.execute(this.db);
+      return;
+    }
     for (let i = 0; i < changes.length; i += 300) {
       const part = changes.slice(i, i + 300);
       const values = sql.join(part.map((c) => sql`(${c.id}, ${c.into}, ${c.at})`));

@@ -1,5 +1,6 @@
 import { newId } from '../../ids.js';
-import { type Capabilities, chunkRows } from '../capabilities.js';
+import { insertRows } from '../bulk-rows.js';
+import type { Capabilities } from '../capabilities.js';
 import type {
   LinkConstraintTable,
   ModelLinkTable,
@@ -38,8 +39,7 @@ export class TracingRepository {
       import_id: i.importId ?? null,
       enqueued_at: at,
     }));
-    for (const chunk of chunkRows(this.caps, rows))
-      await this.db.insertInto('tracing_queue').values(chunk).execute();
+    await insertRows(this.db, this.caps, 'tracing_queue', rows);
   }
 
   /** The oldest `limit` items (in the order they were stored). */
@@ -209,8 +209,7 @@ export class TracingRepository {
   }
 
   async addModelLinks(rows: readonly ModelLinkTable[]): Promise<void> {
-    for (const chunk of chunkRows(this.caps, rows))
-      await this.db.insertInto('model_links').values(chunk).execute();
+    await insertRows(this.db, this.caps, 'model_links', rows);
   }
 
   async modelLinks(linkIds: readonly string[]): Promise<Map<string, ModelLinkTable>> {
@@ -228,8 +227,7 @@ export class TracingRepository {
 
   async keepApart(rows: readonly Omit<LinkConstraintTable, 'id'>[]): Promise<void> {
     const withIds = rows.map((r) => ({ id: newId(), ...r }));
-    for (const chunk of chunkRows(this.caps, withIds))
-      await this.db.insertInto('link_constraints').values(chunk).execute();
+    await insertRows(this.db, this.caps, 'link_constraints', withIds);
   }
 
   /** Every pair of records a person took apart. */
@@ -263,8 +261,7 @@ export class TracingRepository {
   ): Promise<void> {
     await this.db.deleteFrom('report_candidates').where('report_id', '=', reportId).execute();
     const withIds = rows.map((r) => ({ id: newId(), report_id: reportId, ...r }));
-    for (const chunk of chunkRows(this.caps, withIds))
-      await this.db.insertInto('report_candidates').values(chunk).execute();
+    await insertRows(this.db, this.caps, 'report_candidates', withIds);
   }
 
   async candidates(reportId: string): Promise<ReportCandidateTable[]> {

@@ -1,0 +1,86 @@
+import { type Insertable, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type Capabilities, chunkRows } from './capabilities.js';
+import type { Database } from './schema.js';
+import type { Db } from './store.js';
+
+/**
+ * PostgreSQL: rows as a SELECT from one JSON parameter (`json_populate_recordset` over the table's own row type),
+ * for `INSERT … SELECT`. A VALUES list of thousands of rows binds, and the server parses, tens of thousands of
+ * parameters: at 1M records `registry link` spent about three times as long on that as on inserting the rows
+ * (12.8 s for 158k links against 3.7 s for the same rows from a table; bench/RESULTS.md 2026-12-03). Every row
+ * must have the keys of the first.
+ */
+export function rowsFromJson(table: keyof Database & string, rows: readonly object[]): RawBuilder<unknown> {
+  const columns = Object.keys(rows[0] ?? {});
+  return sql`select ${sql.join(columns.map((c) => sql.ref(c)))} from json_populate_recordset(null::${sql.table(
+    table,
+  )}, ${JSON.stringify(rows)}::json)`;
+}
+
+/** The column names of rows built alike (the keys of the first). */
+export function columnsOf<T extends object>(rows: readonly T[]): (keyof T & string)[] {
+  return Object.keys(rows[0] ?? {}) as (keyof T & string)[];
+}
+
+/** Rows this many at most per statement on PostgreSQL (a JSON parameter of a few MB). */
+const jsonChunk = 20_000;
+
+/**
+ * Inserts many rows of one table: on PostgreSQL from one JSON parameter per 20,000 rows, on SQLite (statements
+ * prepared and bound in process, no parsing of a long text) in VALUES lists under its parameter limit.
+ */
+export async function insertRows<T extends keyof Database & string>(
+  db: Db,
+  caps: Capabilities,
+  table: T,
+  rows: readonly Insertable<Database[T]>[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  // Kysely's types cannot follow a table name chosen by the caller; the rows are typed by the signature.
+  const into = db.insertInto(table as keyof Database) as unknown as {
+    values(v: readonly object[]): { execute(): Promise<unknown> };
+    columns(c: readonly string[]): { expression(e: RawBuilder<unknown>): { execute(): Promise<unknown> } };
+  };
+  if (caps.dialect === 'postgres') {
+    for (let i = 0; i < rows.length; i += jsonChunk) {
+      const part = rows.slice(i, i + jsonChunk) as readonly object[];
+      await into.columns(columnsOf(part)).expression(rowsFromJson(table, part)).execute();
+    }
+    return;
+  }
+  for (const chunk of chunkRows(caps, rows as readonly object[])) await into.values(chunk).execute();
+}
+
+/**
+ * Ids for `column IN (…)`, a statement's worth at a time: on PostgreSQL all of them as one array parameter
+ * (`= any($1::text[])`: a list of hundreds of parameters is bound and planned every time), on SQLite (and when
+ * the dialect is not known) 500 a statement.
+ */
+export function idParts(caps: Capabilities | undefined, ids: readonly string[]): (readonly string[])[] {
+  if (ids.length === 0) return [];
+  if (caps?.dialect === 'postgres') return [ids];
+  const parts: string[][] = [];
+  for (let i = 0; i < ids.length; i += 500) parts.push(ids.slice(i, i + 500));
+  return parts;
+}
+
+/** `column` is one of `ids` (one part of idParts). */
+export function isOneOf(
+  caps: Capabilities | undefined,
+  column: string,
+  ids: readonly string[],
+): RawBuilder<SqlBool> {
+  return caps?.dialect === 'postgres'
+    ? sql<SqlBool>`${sql.ref(column)} = any(${ids}::text[])`
+    : sql<SqlBool>`${sql.ref(column)} in (${sql.join(ids)})`;
+}
+
+/**
+ * After a great many rows of a queue table were deleted at once (a registry-wide run's queue, a command's staged log
+ * entries): on PostgreSQL the dead rows stay in the table until autovacuum comes, and until then every look at the
+ * queue (a count, its first row) reads them all — 20–50 ms each at 1M, on every report the loop takes. Vacuumed
+ * and analysed at once. SQLite frees the pages itself. Not inside a transaction.
+ */
+export async function reclaimDeleted(db: Db, caps: Capabilities, table: 'tracing_queue' | 'ledger_queue') {
+  if (caps.dialect === 'postgres') await sql`vacuum (analyze) ${sql.table(table)}`.execute(db);
+}

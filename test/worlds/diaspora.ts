@@ -100,7 +100,9 @@ export function diasporaWorld(people: number, seed = 1): World {
   const r = new Mulberry(seed * 7919 + 17);
   const families: PoolName[] = [...commonFamilies];
   const generated = new Set(families.map((f) => f.roman));
-  const familyCount = Math.max(200, Math.floor(people / 3));
+  // The invented family names run out near 159k distinct spellings: past 300k people (1M records) families grow
+  // instead of multiplying, or the loop below would never end.
+  const familyCount = Math.min(100_000, Math.max(200, Math.floor(people / 3)));
   while (families.length < familyCount) {
     const f = makeFamily(r.next);
     if (!generated.has(f.roman)) {

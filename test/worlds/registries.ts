@@ -133,7 +133,9 @@ export function registriesWorld(people: number, seed = 1): World {
   const r = new Sfc32(seed * 104729 + 3);
   const families: PoolName[] = [...commonFamilies];
   const seen = new Set(families.map((f) => f.roman));
-  const familyCount = Math.max(200, Math.floor(people / 2.5));
+  // The invented family names run out near 159k distinct spellings: past 250k people (1M records) families grow
+  // instead of multiplying, or the loop below would never end.
+  const familyCount = Math.min(100_000, Math.max(200, Math.floor(people / 2.5)));
   while (families.length < familyCount) {
     const f = makeFamily(r.next);
     if (!seen.has(f.roman)) {

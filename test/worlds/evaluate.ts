@@ -153,12 +153,14 @@ export async function evaluateWorld(
   const isTrue = new Uint8Array(count);
   // Blocking may emit a pair twice (a spelling rule, or an oversized block's overlapping parts, meeting a pair an
   // earlier rule compared outside a full block): each pair counts once here.
-  const seen = new Set<number>();
+  // Sharded: one Set holds at most 2^24 keys, and a world of 1M records has more candidate pairs than that.
+  const shards = Array.from({ length: 64 }, () => new Set<number>());
   let unique = 0;
   for (let p = 0; p < count; p++) {
     const x = a[p] as number;
     const y = b[p] as number;
     const key = x < y ? x * 4294967296 + y : y * 4294967296 + x;
+    const seen = shards[(x + y) & 63] as Set<number>;
     if (seen.has(key)) {
       probabilities[p] = Number.NaN;
       continue;

@@ -66,7 +66,7 @@ describeEachDialect('bulk rows', (store, dialect) => {
 
     // A queue emptied at once is reclaimed and takes rows again.
     await s.db.deleteFrom('tracing_queue').execute();
-    await reclaimDeleted(s.db, s.capabilities, 'tracing_queue');
+    await reclaimDeleted(s.db, s.capabilities, 'tracing_queue', items.length);
     await insertRows(s.db, s.capabilities, 'tracing_queue', items.slice(0, 2));
     expect(await s.db.selectFrom('tracing_queue').select('subject_id').execute()).toHaveLength(2);
   });

@@ -11,8 +11,7 @@ import type { Db } from './store.js';
  * must have the keys of the first.
  */
 export function rowsFromJson(table: keyof Database & string, rows: readonly object[]): RawBuilder<unknown> {
-  const columns = Object.keys(rows[0] ?? {});
-  return sql`select ${sql.join(columns.map((c) => sql.ref(c)))} from json_populate_recordset(null::${sql.table(
+  return sql`select ${sql.join(columnsOf(rows).map((c) => sql.ref(c)))} from json_populate_recordset(null::${sql.table(
     table,
   )}, ${JSON.stringify(rows)}::json)`;
 }
@@ -23,7 +22,7 @@ export function columnsOf<T extends object>(rows: readonly T[]): (keyof T & stri
 }
 
 /** Rows this many at most per statement on PostgreSQL (a JSON parameter of a few MB). */
-const jsonChunk = 20_000;
+export const jsonChunk = 20_000;
 
 /**
  * Inserts many rows of one table: on PostgreSQL from one JSON parameter per 20,000 rows, on SQLite (statements
@@ -75,12 +74,21 @@ export function isOneOf(
     : sql<SqlBool>`${sql.ref(column)} in (${sql.join(ids)})`;
 }
 
+/** Rows deleted at once from which a queue table is vacuumed: below it autovacuum keeps up. */
+const reclaimFrom = 10_000;
+
 /**
  * After a great many rows of a queue table were deleted at once (a registry-wide run's queue, a command's staged log
  * entries): on PostgreSQL the dead rows stay in the table until autovacuum comes, and until then every look at the
  * queue (a count, its first row) reads them all — 20–50 ms each at 1M, on every report the loop takes. Vacuumed
  * and analysed at once. SQLite frees the pages itself. Not inside a transaction.
  */
-export async function reclaimDeleted(db: Db, caps: Capabilities, table: 'tracing_queue' | 'ledger_queue') {
-  if (caps.dialect === 'postgres') await sql`vacuum (analyze) ${sql.table(table)}`.execute(db);
+export async function reclaimDeleted(
+  db: Db,
+  caps: Capabilities,
+  table: 'tracing_queue' | 'ledger_queue',
+  deleted: number,
+) {
+  if (caps.dialect === 'postgres' && deleted >= reclaimFrom)
+    await sql`vacuum (analyze) ${sql.table(table)}`.execute(db);
 }

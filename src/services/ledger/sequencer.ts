@@ -109,7 +109,7 @@ export class LedgerSequencer {
       sequenced += n;
       if (n < batchSize) break;
     }
-    if (sequenced >= 10_000) await reclaimDeleted(this.store.db, this.store.capabilities, 'ledger_queue');
+    await reclaimDeleted(this.store.db, this.store.capabilities, 'ledger_queue', sequenced);
     return { sequenced, size: await this.log.size() };
   }
 

@@ -73,8 +73,6 @@ export interface RegistryLinkSummary {
 }
 
 const pageSize = 5000;
-/** Queue items done at once from which their table is vacuumed (PostgreSQL; bulk-rows.ts). */
-const reclaimFrom = 10_000;
 /** Records moved per transaction at most (whole clusters: a person is never half moved). */
 const writeBatch = 10_000;
 /** Review pairs written per transaction. */
@@ -525,8 +523,8 @@ async function link(
   }
   lap('reports');
 
-  if ((await tracing.doneUpTo(coveredSeq, 'record')) >= reclaimFrom)
-    await reclaimDeleted(store.db, store.capabilities, 'tracing_queue');
+  const covered = await tracing.doneUpTo(coveredSeq, 'record');
+  await reclaimDeleted(store.db, store.capabilities, 'tracing_queue', covered);
   const persons = new Set(result.clusterOf).size;
   if (options.out) {
     // Every record the run read, with the person the run left it in (records in id order, as read).

@@ -1,7 +1,7 @@
 import type { OnConflictBuilder } from 'kysely';
 import { type CandidateStatus, reviewPriority } from '../../domain/review.js';
 import { newId, nowIso } from '../../ids.js';
-import { columnsOf, rowsFromJson } from '../bulk-rows.js';
+import { columnsOf, jsonChunk, rowsFromJson } from '../bulk-rows.js';
 import { type Capabilities, chunkRows } from '../capabilities.js';
 import type { CandidatePairTable, Database } from '../schema.js';
 import type { Db } from '../store.js';
@@ -94,9 +94,9 @@ export class CandidatePairRepository {
         }))
         .where('candidate_pairs.status', '=', 'open');
     if (this.caps.dialect === 'postgres') {
-      // One JSON parameter per 20,000 pairs (bulk-rows.ts).
-      for (let i = 0; i < rows.length; i += 20_000) {
-        const part = rows.slice(i, i + 20_000);
+      // One JSON parameter per statement (bulk-rows.ts).
+      for (let i = 0; i < rows.length; i += jsonChunk) {
+        const part = rows.slice(i, i + jsonChunk);
         const result = await this.db
           .insertInto('candidate_pairs')
           .columns(columnsOf(part))

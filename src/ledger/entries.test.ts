@@ -9,6 +9,7 @@ import {
   EntryError,
   encodeEntry,
   identificationEntry,
+  linkEntries,
   linkEntry,
   parseEntry,
   RowShapeError,
@@ -169,6 +170,24 @@ describe('log entries', () => {
       unlink_reason: 'x',
     });
     expect(closed).toMatchObject({ kind: 'link.closed', actor: 'user-3', at: '2026-03-02T00:00:00.000Z' });
+
+    // A record moved (closed and opened in one change, by one actor) is one entry vouching for both links; a link
+    // closed alone, or opened at another time, keeps its own entry.
+    const moveAt = '2026-03-03T00:00:00.000Z';
+    const gone = { ...link, unlinked_at: moveAt, unlinked_by: null, unlink_reason: 'model run r-1' };
+    const joined = { ...link, id: 'l-2', person_id: 'p-2', linked_at: moveAt, linked_by: null, basis: 'model' };
+    const alone = { ...link, id: 'l-3', record_id: 'rec-9', unlinked_at: moveAt, unlinked_by: null };
+    const later = { ...link, id: 'l-4', record_id: 'rec-8', linked_at: '2026-03-04T00:00:00.000Z' };
+    const other = { ...link, id: 'l-5', record_id: 'rec-8', unlinked_at: moveAt, unlinked_by: null };
+    const entries = linkEntries([gone, alone, other], [joined, later]);
+    expect(entries.map((e) => [e.kind, e.subject.id, e.rows.map((r) => r.id)])).toEqual([
+      ['link.closed', 'l-3', ['l-3']],
+      ['link.closed', 'l-5', ['l-5']],
+      ['link.created', 'l-2', ['l-2', 'l-1']],
+      ['link.created', 'l-4', ['l-4']],
+    ]);
+    expect(entries[2]?.rows[1]?.sha256).toBe(linkEntry(gone).subject.sha256);
+    expect(entries[2]).toMatchObject({ actor: 'system', at: moveAt });
 
     const decision: DecisionTable = {
       id: 'd-2',

@@ -155,6 +155,7 @@ export type RecordRow = CoveredRowOf<'records'> & {
 };
 export type RecordLinkRow = CoveredRowOf<'record_links'> & {
   readonly id: string;
+  readonly record_id: string;
   readonly linked_by: string | null;
   readonly linked_at: string;
   readonly unlinked_by: string | null;
@@ -336,6 +337,33 @@ export function linkEntry(link: RecordLinkRow, by: Attribution = {}): LogEntry {
     by.actor ?? (closed ? link.unlinked_by : link.linked_by),
     by.at ?? (closed ? link.unlinked_at : link.linked_at),
   );
+}
+
+/**
+ * Links written together: a record that moved to another person (its old link closed and a new one opened in the
+ * same change) is one `link.created` entry for the new link with the closed one riding along in its rows, as a
+ * decision carries those it supersedes; a link closed or opened alone is its own entry. One entry per move, not
+ * two: a national run moves hundreds of thousands of records, and each entry is a leaf the log must hash and keep.
+ */
+export function linkEntries(closed: readonly RecordLinkRow[], opened: readonly RecordLinkRow[]): LogEntry[] {
+  const closedOf = new Map<string, RecordLinkRow>();
+  for (const c of closed) closedOf.set(c.record_id, c);
+  const out: LogEntry[] = [];
+  for (const o of opened) {
+    const c = closedOf.get(o.record_id);
+    if (c === undefined || c.unlinked_at !== o.linked_at || c.unlinked_by !== o.linked_by) {
+      out.push(linkEntry(o));
+      continue;
+    }
+    closedOf.delete(o.record_id);
+    out.push(
+      registryEntry('link.created', 'record_link', 'record_links', o, o.linked_by, o.linked_at, [
+        coveredRow('record_links', c),
+      ]),
+    );
+  }
+  // Closed links whose record moved in another entry's change (or nowhere): each its own `link.closed`, first.
+  return [...[...closedOf.values()].map((c) => linkEntry(c)), ...out];
 }
 
 /** A reviewer's decision on a pair; the decisions it supersedes change too (superseded_by), so they ride along. */

@@ -1,4 +1,4 @@
-import { linkEntry } from '../../ledger/entries.js';
+import { linkEntries } from '../../ledger/entries.js';
 import { type AuditEntry, AuditRepository } from '../../store/repositories/audit.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { TracingRepository } from '../../store/repositories/tracing.js';
@@ -25,7 +25,8 @@ export interface ModelMerge {
 /** Rows nothing in the batch reads again: written once, after all of its merges. */
 interface Deferred {
   modelLinks: ModelLinkTable[];
-  log: RecordLinkTable[];
+  closed: RecordLinkTable[];
+  opened: RecordLinkTable[];
   audit: { entry: AuditEntry; at: string }[];
 }
 
@@ -38,15 +39,11 @@ interface Deferred {
  */
 export async function mergeByModel(store: Store, merges: readonly ModelMerge[], at: string): Promise<number> {
   return store.transaction(async (trx) => {
-    const deferred: Deferred = { modelLinks: [], log: [], audit: [] };
+    const deferred: Deferred = { modelLinks: [], closed: [], opened: [], audit: [] };
     let moved = 0;
     for (const merge of merges) moved += await mergeOne(trx, store, merge, at, deferred);
     await new TracingRepository(trx, store.capabilities).addModelLinks(deferred.modelLinks);
-    await appendLogEntries(
-      trx,
-      deferred.log.map((row) => linkEntry(row)),
-      at,
-    );
+    await appendLogEntries(trx, linkEntries(deferred.closed, deferred.opened), at);
     const audit = new AuditRepository(trx);
     for (let i = 0; i < deferred.audit.length; i += 500)
       await audit.insertMany(deferred.audit.slice(i, i + 500)).execute();
@@ -93,7 +90,8 @@ async function mergeOne(
       explanation: l.record_id === merge.record ? JSON.stringify(merge.explanation) : null,
     });
   }
-  deferred.log.push(...closed, ...opened);
+  deferred.closed.push(...closed);
+  deferred.opened.push(...opened);
   await settlePersons(trx, [merge.from, merge.into], at);
   deferred.audit.push({
     entry: {

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { relationsAgainstSamePerson } from '../../domain/registry.js';
 import { reviewPriority } from '../../domain/review.js';
 import { newId, nowIso } from '../../ids.js';
-import { linkEntry } from '../../ledger/entries.js';
+import { linkEntries } from '../../ledger/entries.js';
 import { pairKey } from '../../linkage/clustering.js';
 import { explainPair } from '../../linkage/explain.js';
 import { RecordFeatures } from '../../linkage/features.js';
@@ -17,8 +17,9 @@ import { MatchRecordRepository, type MatchRecordRow } from '../../store/reposito
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { RelationRepository } from '../../store/repositories/relations.js';
 import { TracingRepository } from '../../store/repositories/tracing.js';
-import type { ModelLinkTable, RecordLinkTable } from '../../store/schema.js';
+import type { ModelLinkTable } from '../../store/schema.js';
 import { inLargeWrites, type Store } from '../../store/store.js';
+import { startWorker } from '../../worker-entry.js';
 import { peakMemoryMiB } from '../batch/link.js';
 import { readModelFile } from '../batch/linkage-model-file.js';
 import { CsvWriter } from '../batch/person-csv.js';
@@ -28,6 +29,7 @@ import { settlePersons } from '../registry/person-settling.js';
 import { recordFields } from '../review/registry-matcher.js';
 import { type JobLock, takeTracingLock } from './lock.js';
 import { humanBases, linkingModel, type TracingPolicy, tracingPolicy } from './policy.js';
+import type { RegistryReadJob, RegistryReadResult } from './registry-read-worker.js';
 import { storeReportCandidates } from './report-candidates.js';
 
 export type RegistryLinkStage =
@@ -46,6 +48,11 @@ export interface RegistryLinkOptions {
   out?: string;
   model?: LinkageModel;
   workers?: number;
+  /**
+   * Read the registry in two halves at once, the second on a thread of its own, from this many records (default
+   * 100,000; tests set 1 to take that path on a small registry).
+   */
+  parallelReadFrom?: number;
   /** Wait this long for the lock when another run holds it (ms; default: refuse at once). */
   waitMs?: number;
   onProgress?: (stage: RegistryLinkStage, done: number, total: number) => void;
@@ -73,10 +80,12 @@ export interface RegistryLinkSummary {
 }
 
 const pageSize = 5000;
+/** Registries this large are read by two threads (RegistryLinkOptions.parallelReadFrom). */
+const parallelReadFrom = 100_000;
 /** Records moved per transaction at most (whole clusters: a person is never half moved). */
-const writeBatch = 10_000;
+const writeBatch = 40_000;
 /** Review pairs written per transaction. */
-const reviewBatch = 10_000;
+const reviewBatch = 50_000;
 
 /**
  * `athar registry link`: links the whole registry into persons, as `athar link` links a file, and makes the
@@ -171,51 +180,85 @@ async function link(
   // With --out, what the file needs besides the persons is kept as it is read (reading it again took 7 s at 1M).
   const externalIds: (string | null)[] = [];
   const sourceOf: string[] = [];
+  // A large registry is read in two halves at once, the second by a thread of its own: preparing the features is
+  // most of the reading (athar link splits its file the same way).
+  const { count, id: middle } = await matchRecords.midpoint();
+  const split = middle !== null && count >= (options.parallelReadFrom ?? parallelReadFrom) ? middle : null;
+  const secondHalf =
+    split === null
+      ? undefined
+      : readInWorker({ database: store.database, after: split, pageSize, withExternalIds: !!options.out });
   let after: string | null = null;
-  for (;;) {
-    const page: (MatchRecordRow & { external_id?: string | null })[] = options.out
-      ? await matchRecords.pageWithExternalIds(after, pageSize)
-      : await matchRecords.page(after, pageSize);
-    for (const row of page) {
-      const i = features.add(row.id, recordFields(row));
-      indexOf.set(row.id, i);
-      if (row.kind === 'family_report') reports.push(i);
-      if (options.out) {
-        externalIds[i] = row.external_id ?? null;
-        sourceOf[i] = row.source_id;
+  const links = new RecordLinkRepository(store.db);
+  const openLinks: { id: string; record_id: string; person_id: string; basis: string }[] = [];
+  const later: typeof openLinks = [];
+  try {
+    for (;;) {
+      const page: (MatchRecordRow & { external_id?: string | null })[] = options.out
+        ? await matchRecords.pageWithExternalIds(after, pageSize, split)
+        : await matchRecords.page(after, pageSize, split);
+      for (const row of page) {
+        const i = features.add(row.id, recordFields(row));
+        indexOf.set(row.id, i);
+        if (row.kind === 'family_report') reports.push(i);
+        if (options.out) {
+          externalIds[i] = row.external_id ?? null;
+          sourceOf[i] = row.source_id;
+        }
+      }
+      progress.report('reading', features.size, 0);
+      if (page.length > 0) after = (page[page.length - 1] as MatchRecordRow).id;
+      if (page.length < pageSize) break;
+      await lock.renew();
+    }
+    // The open links: those of this half's records at once, the others' once the second half is in.
+    let afterRecord: string | null = null;
+    for (;;) {
+      const page = await links.openPage(afterRecord, pageSize);
+      for (const l of page) (indexOf.has(l.record_id) ? openLinks : later).push(l);
+      if (page.length > 0) afterRecord = (page[page.length - 1] as { record_id: string }).record_id;
+      if (page.length < pageSize) break;
+    }
+  } catch (error) {
+    secondHalf?.stop();
+    throw error;
+  }
+  if (secondHalf) {
+    const other = await secondHalf.result;
+    const base = features.size;
+    features.absorb(other.features);
+    for (let k = 0; k < other.features.size; k++) indexOf.set(features.ids[base + k] as string, base + k);
+    for (const r of other.reports) reports.push(base + r);
+    if (options.out) {
+      for (let k = 0; k < other.features.size; k++) {
+        externalIds[base + k] = other.externalIds[k] ?? null;
+        sourceOf[base + k] = other.sources[k] as string;
       }
     }
     progress.report('reading', features.size, 0);
-    if (page.length > 0) after = (page[page.length - 1] as MatchRecordRow).id;
-    if (page.length < pageSize) break;
-    await lock.renew();
   }
+  for (const l of later) openLinks.push(l);
+  later.length = 0;
   const n = features.size;
   const personOf = new Int32Array(n).fill(-1);
   const personIds: string[] = [];
   const personIndex = new Map<string, number>();
   const humanPersons = new Set<number>();
   const linkOf: string[] = new Array(n);
-  const links = new RecordLinkRepository(store.db);
-  let afterRecord: string | null = null;
-  for (;;) {
-    const page = await links.openPage(afterRecord, pageSize);
-    for (const l of page) {
-      const r = indexOf.get(l.record_id);
-      if (r === undefined) continue;
-      let p = personIndex.get(l.person_id);
-      if (p === undefined) {
-        p = personIds.length;
-        personIds.push(l.person_id);
-        personIndex.set(l.person_id, p);
-      }
-      personOf[r] = p;
-      linkOf[r] = l.id;
-      if (humanBases.has(l.basis)) humanPersons.add(p);
+  for (const l of openLinks) {
+    const r = indexOf.get(l.record_id);
+    if (r === undefined) continue;
+    let p = personIndex.get(l.person_id);
+    if (p === undefined) {
+      p = personIds.length;
+      personIds.push(l.person_id);
+      personIndex.set(l.person_id, p);
     }
-    if (page.length > 0) afterRecord = (page[page.length - 1] as { record_id: string }).record_id;
-    if (page.length < pageSize) break;
+    personOf[r] = p;
+    linkOf[r] = l.id;
+    if (humanBases.has(l.basis)) humanPersons.add(p);
   }
+  openLinks.length = 0;
   // A record stored without a person (it cannot be, but a store edited by hand could hold one) gets one now.
   for (let r = 0; r < n; r++) {
     if (personOf[r] !== -1) continue;
@@ -348,6 +391,18 @@ async function link(
       }),
     });
   }
+  // In the order of the queue's unique index (record_a, record_b): each batch then fills a few neighbouring pages
+  // of the index instead of touching pages all over it.
+  const lowFirst = (p: NewCandidatePair) => (p.recordA < p.recordB ? p.recordA : p.recordB);
+  const highFirst = (p: NewCandidatePair) => (p.recordA < p.recordB ? p.recordB : p.recordA);
+  toReview.sort((p, q) => {
+    const a = lowFirst(p);
+    const b = lowFirst(q);
+    if (a !== b) return a < b ? -1 : 1;
+    const c = highFirst(p);
+    const d = highFirst(q);
+    return c < d ? -1 : c > d ? 1 : 0;
+  });
   // The review pairs do not depend on the writing (they lie across clusters): where several connections may write
   // at once (PostgreSQL), they are written beside it, each on its own connection.
   const reviewAt = nowIso(options.clock);
@@ -440,12 +495,7 @@ async function link(
         };
       });
       await new TracingRepository(trx, store.capabilities).addModelLinks(provenance);
-      await appendLogEntries(
-        trx,
-        [...closed, ...opened].map((row: RecordLinkTable) => linkEntry(row)),
-        at,
-        store.capabilities,
-      );
+      await appendLogEntries(trx, linkEntries(closed, opened), at, store.capabilities);
       const emptied = await settlePersons(trx, touched, at, new Set(keepers), store.capabilities);
       await new AuditRepository(trx).append(
         {
@@ -562,6 +612,27 @@ interface ThrottledProgress {
 
 /** Progress to the caller at once, and to the run's row at most every second (the imports screen reads it). */
 /** A promise that never rejects (its failure is kept), so work running beside it may fail first without an unhandled rejection. */
+/**
+ * The second half of the reading on its own thread (registry-read-worker.ts). `result` never rejects unobserved:
+ * a run that fails first stops the thread with `stop`.
+ */
+function readInWorker(job: RegistryReadJob): { result: Promise<RegistryReadResult>; stop: () => void } {
+  const worker = startWorker(import.meta.url, 'registry-read-worker', { workerData: job });
+  const result = new Promise<RegistryReadResult>((resolve, reject) => {
+    worker.once('message', (message: { result?: RegistryReadResult; error?: string }) => {
+      if (message.result) resolve(message.result);
+      else reject(new Error(`reading the registry on a second thread failed: ${message.error}`));
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      reject(new Error(`the registry's reading thread stopped (exit code ${code})`)),
+    );
+  });
+  result.catch(() => {});
+  return { result, stop: () => void worker.terminate() };
+}
+
 function settled<T>(work: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   return work.then(
     (value) => ({ ok: true as const, value }),

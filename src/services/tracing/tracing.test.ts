@@ -16,6 +16,7 @@ import { importRecords } from '../imports/record-import.js';
 import { servicesOf } from '../index.js';
 import { ingest } from '../ingest/ingest.js';
 import { reportInput } from '../intake/report-input.js';
+import { runRegistryLink } from './registry-link.js';
 
 const as = (userId: string, role: string): SignedIn => ({
   actor: { userId, username: userId, role, via: 'session', credentialId: `s-${userId}` },
@@ -172,6 +173,21 @@ describeEachDialect('the tracing loop', (store) => {
     }
     const second = await services().tracing.link();
     expect(second).toMatchObject({ moved: 0, merged: 0, persons: first.persons });
+
+    // Read in two halves at once (the second on a thread of its own, as a large registry is): every record seen
+    // once, with the person it is in, and still nothing to change.
+    const out = path.join(ctx.dir, 'persons-two-threads.csv');
+    const halves = await runRegistryLink(ctx.store, { parallelReadFrom: 1, out });
+    expect(halves).toMatchObject({ moved: 0, merged: 0, persons: first.persons, records: first.records });
+    const rows = fs.readFileSync(out, 'utf8').trim().split('\n').slice(1);
+    const open = await ctx.store.db
+      .selectFrom('record_links')
+      .select(['record_id', 'person_id'])
+      .where('unlinked_at', 'is', null)
+      .execute();
+    expect(rows.map((r) => `${r.split(',')[0]} ${r.split(',').at(-1)}`).sort()).toEqual(
+      open.map((l) => `${l.record_id} ${l.person_id}`).sort(),
+    );
   });
 
   it('never re-decides a reviewer’s decision: a rejection stays apart, a confirmation together', async () => {

@@ -50,10 +50,14 @@ const columns = [
 export class MatchRecordRepository {
   constructor(private readonly db: Db) {}
 
-  /** Up to `limit` records with id > `after` (ids are UUIDv7: time-ordered, so "after" also means "newer"). */
-  async page(after: string | null, limit: number): Promise<MatchRecordRow[]> {
+  /**
+   * Up to `limit` records with id > `after` and, when given, ≤ `until` (ids are UUIDv7: time-ordered, so "after"
+   * also means "newer").
+   */
+  async page(after: string | null, limit: number, until: string | null = null): Promise<MatchRecordRow[]> {
     let q = this.db.selectFrom('records').select(columns);
     if (after !== null) q = q.where('id', '>', after);
+    if (until !== null) q = q.where('id', '<=', until);
     return q.orderBy('id').limit(limit).execute();
   }
 
@@ -61,10 +65,30 @@ export class MatchRecordRepository {
   async pageWithExternalIds(
     after: string | null,
     limit: number,
+    until: string | null = null,
   ): Promise<(MatchRecordRow & { external_id: string | null })[]> {
     let q = this.db.selectFrom('records').select([...columns, 'external_id']);
     if (after !== null) q = q.where('id', '>', after);
+    if (until !== null) q = q.where('id', '<=', until);
     return q.orderBy('id').limit(limit).execute();
+  }
+
+  /** How many records there are, and the id of the middle one (null when there are none). */
+  async midpoint(): Promise<{ count: number; id: string | null }> {
+    const { n } = await this.db
+      .selectFrom('records')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const count = Number(n);
+    if (count === 0) return { count, id: null };
+    const row = await this.db
+      .selectFrom('records')
+      .select('id')
+      .orderBy('id')
+      .limit(1)
+      .offset(Math.floor((count - 1) / 2))
+      .executeTakeFirst();
+    return { count, id: row?.id ?? null };
   }
 
   /** Every source's name by id. */

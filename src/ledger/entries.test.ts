@@ -175,7 +175,14 @@ describe('log entries', () => {
     // closed alone, or opened at another time, keeps its own entry.
     const moveAt = '2026-03-03T00:00:00.000Z';
     const gone = { ...link, unlinked_at: moveAt, unlinked_by: null, unlink_reason: 'model run r-1' };
-    const joined = { ...link, id: 'l-2', person_id: 'p-2', linked_at: moveAt, linked_by: null, basis: 'model' };
+    const joined = {
+      ...link,
+      id: 'l-2',
+      person_id: 'p-2',
+      linked_at: moveAt,
+      linked_by: null,
+      basis: 'model',
+    };
     const alone = { ...link, id: 'l-3', record_id: 'rec-9', unlinked_at: moveAt, unlinked_by: null };
     const later = { ...link, id: 'l-4', record_id: 'rec-8', linked_at: '2026-03-04T00:00:00.000Z' };
     const other = { ...link, id: 'l-5', record_id: 'rec-8', unlinked_at: moveAt, unlinked_by: null };

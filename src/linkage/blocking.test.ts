@@ -95,7 +95,9 @@ describe('blocking', () => {
     const f = featuresOf(rows);
     const rule = blockingRules.filter((r) => r.name === 'first+family');
     const { pairs } = candidatePairs(f, rule, { maxBlock: 12, window: 3 });
-    const met = new Set(Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]].sort().join('-')));
+    const met = new Set(
+      Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]].sort().join('-')),
+    );
     expect(met.has('1-20')).toBe(true);
     expect(met.has('20-21')).toBe(true);
     expect(met.has('2-21')).toBe(true);

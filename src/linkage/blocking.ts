@@ -543,11 +543,6 @@ type SubKey = {
    * record with only such keys still counts as lacking (see `lackingAcross`).
    */
   circumstance?: boolean;
-  /**
-   * Values one apart meet too (a year of birth off by one; an arrest or a death a few weeks apart, across the turn
-   * of a month): each record also joins the part of its value + 1, so two records one apart share a part.
-   */
-  adjacent?: boolean;
 };
 
 /**
@@ -559,9 +554,9 @@ type SubKey = {
  */
 export const overlapKeys: readonly SubKey[] = [
   { name: 'father', key: father },
-  { name: 'birth_year', key: birthYear, adjacent: true },
-  { name: 'death_month', key: deathMonth, adjacent: true },
-  { name: 'arrest_month', key: arrestMonth, circumstance: true, adjacent: true },
+  { name: 'birth_year', key: birthYear },
+  { name: 'death_month', key: deathMonth },
+  { name: 'arrest_month', key: arrestMonth, circumstance: true },
   { name: 'place', key: (f, i) => f.place[i] as number, circumstance: true },
   { name: 'branch', key: branch, circumstance: true },
 ];
@@ -839,9 +834,7 @@ class BlockEmitter {
       const keyed = [] as { i: number; k: number }[];
       for (const i of block) {
         const k = sub.key(f, i);
-        if (k < 0) continue;
-        keyed.push({ i, k });
-        if (sub.adjacent) keyed.push({ i, k: k + 1 });
+        if (k >= 0) keyed.push({ i, k });
       }
       keyed.sort((x, y) => x.k - y.k || x.i - y.i);
       let start = 0;

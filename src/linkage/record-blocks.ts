@@ -184,18 +184,10 @@ export class RecordBlocks {
     for (let s = 0; s < overlapKeys.length; s++) {
       const v = own[s] as number;
       if (v < 0) continue;
-      // An adjacent key's parts: values k - 1 and k under key k, for q's keys v and v + 1 (as blocking makes them).
-      const adjacent = (overlapKeys[s] as (typeof overlapKeys)[number]).adjacent === true;
-      for (let k = v; k <= (adjacent ? v + 1 : v); k++) {
-        const low = adjacent ? Math.max(0, k - 1) : k;
-        part.length = 0;
-        for (let m = 0; m < size; m++) {
-          const x = values[m * width + s] as number;
-          if (x >= low && x <= k) part.push(block[m] as number);
-        }
-        if (part.length > maxBlock) this.split(f, q, part.slice(), 0, emit);
-        else if (part.length > 1) for (const i of part) emit(i);
-      }
+      part.length = 0;
+      for (let m = 0; m < size; m++) if (values[m * width + s] === v) part.push(block[m] as number);
+      if (part.length > maxBlock) this.split(f, q, part.slice(), 0, emit);
+      else if (part.length > 1) for (const i of part) emit(i);
     }
     const qLacking = own[lackingAt] === 1;
     if (qLacking) {

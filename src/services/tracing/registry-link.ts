@@ -11,7 +11,11 @@ import { CompiledModel, type LinkageModel, probabilityOf } from '../../linkage/m
 import { reconcile } from '../../linkage/reconcile.js';
 import { reclaimDeleted } from '../../store/bulk-rows.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
-import { CandidatePairRepository, type NewCandidatePair } from '../../store/repositories/candidate-pairs.js';
+import {
+  CandidatePairRepository,
+  type NewCandidatePair,
+  orderedPair,
+} from '../../store/repositories/candidate-pairs.js';
 import { DecisionRepository } from '../../store/repositories/decisions.js';
 import { MatchRecordRepository, type MatchRecordRow } from '../../store/repositories/match-records.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
@@ -182,12 +186,18 @@ async function link(
   const sourceOf: string[] = [];
   // A large registry is read in two halves at once, the second by a thread of its own: preparing the features is
   // most of the reading (athar link splits its file the same way).
-  const { count, id: middle } = await matchRecords.midpoint();
+  const { count, id: middle, last } = await matchRecords.midpoint();
   const split = middle !== null && count >= (options.parallelReadFrom ?? parallelReadFrom) ? middle : null;
   const secondHalf =
-    split === null
+    split === null || last === null
       ? undefined
-      : readInWorker({ database: store.database, after: split, pageSize, withExternalIds: !!options.out });
+      : readInWorker({
+          database: store.database,
+          after: split,
+          until: last,
+          pageSize,
+          withExternalIds: !!options.out,
+        });
   let after: string | null = null;
   const links = new RecordLinkRepository(store.db);
   const openLinks: { id: string; record_id: string; person_id: string; basis: string }[] = [];
@@ -393,15 +403,12 @@ async function link(
   }
   // In the order of the queue's unique index (record_a, record_b): each batch then fills a few neighbouring pages
   // of the index instead of touching pages all over it.
-  const lowFirst = (p: NewCandidatePair) => (p.recordA < p.recordB ? p.recordA : p.recordB);
-  const highFirst = (p: NewCandidatePair) => (p.recordA < p.recordB ? p.recordB : p.recordA);
-  toReview.sort((p, q) => {
-    const a = lowFirst(p);
-    const b = lowFirst(q);
-    if (a !== b) return a < b ? -1 : 1;
-    const c = highFirst(p);
-    const d = highFirst(q);
-    return c < d ? -1 : c > d ? 1 : 0;
+  const byIndex = toReview.map((pair) => ({ pair, key: orderedPair(pair.recordA, pair.recordB) }));
+  byIndex.sort(({ key: [a, c] }, { key: [b, d] }) =>
+    a !== b ? (a < b ? -1 : 1) : c < d ? -1 : c > d ? 1 : 0,
+  );
+  byIndex.forEach(({ pair }, k) => {
+    toReview[k] = pair;
   });
   // The review pairs do not depend on the writing (they lie across clusters): where several connections may write
   // at once (PostgreSQL), they are written beside it, each on its own connection.

@@ -5,10 +5,14 @@ import { MatchRecordRepository, type MatchRecordRow } from '../../store/reposito
 import { openStore } from '../../store/store.js';
 import { recordFields } from '../review/registry-matcher.js';
 
-/** What a registry-wide run asks of its reading thread: the records with ids after `after`. */
+/**
+ * What a registry-wide run asks of its reading thread: the records with ids after `after` up to `until` (the last
+ * record when the run started: one stored since has no open link in what the run read, and stays queued instead).
+ */
 export interface RegistryReadJob {
   database: Config['database'];
   after: string;
+  until: string;
   pageSize: number;
   /** Keep each record's external id and source (the run writes `--out`). */
   withExternalIds: boolean;
@@ -38,8 +42,8 @@ try {
     let after = job.after;
     for (;;) {
       const page: (MatchRecordRow & { external_id?: string | null })[] = job.withExternalIds
-        ? await repo.pageWithExternalIds(after, job.pageSize)
-        : await repo.page(after, job.pageSize);
+        ? await repo.pageWithExternalIds(after, job.pageSize, job.until)
+        : await repo.page(after, job.pageSize, job.until);
       for (const row of page) {
         const i = features.add(row.id, recordFields(row));
         if (row.kind === 'family_report') reports.push(i);

@@ -73,14 +73,14 @@ export class MatchRecordRepository {
     return q.orderBy('id').limit(limit).execute();
   }
 
-  /** How many records there are, and the id of the middle one (null when there are none). */
-  async midpoint(): Promise<{ count: number; id: string | null }> {
+  /** How many records there are, the id of the middle one and of the last (null when there are none). */
+  async midpoint(): Promise<{ count: number; id: string | null; last: string | null }> {
     const { n } = await this.db
       .selectFrom('records')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     const count = Number(n);
-    if (count === 0) return { count, id: null };
+    if (count === 0) return { count, id: null, last: null };
     const row = await this.db
       .selectFrom('records')
       .select('id')
@@ -88,7 +88,13 @@ export class MatchRecordRepository {
       .limit(1)
       .offset(Math.floor((count - 1) / 2))
       .executeTakeFirst();
-    return { count, id: row?.id ?? null };
+    const last = await this.db
+      .selectFrom('records')
+      .select('id')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return { count, id: row?.id ?? null, last: last?.id ?? null };
   }
 
   /** Every source's name by id. */

@@ -12,7 +12,7 @@ import { type SafeTrainingReport, trainSafely } from '../../linkage/retrain.js';
 import { Scorer } from '../../linkage/scorer.js';
 import { orderByKey } from '../../linkage/sort.js';
 import { TermFrequencies } from '../../linkage/term-frequencies.js';
-import { startWorker } from '../../worker-entry.js';
+import { answerOf, startWorker } from '../../worker-entry.js';
 import { readModelFile, writeModelFile } from './linkage-model-file.js';
 import {
   CsvError,
@@ -145,16 +145,12 @@ async function segmentsOf(file: string, minBytes?: number): Promise<CsvSegment[]
 }
 
 function readInWorker(job: ReadJob): Promise<ReadResult> {
-  return new Promise((resolve, reject) => {
-    const worker = startWorker(import.meta.url, 'read-worker', { workerData: job });
-    worker.once('message', (message: { result?: ReadResult; error?: { name: string; message: string } }) => {
-      if (message.result) resolve(message.result);
-      else if (message.error?.name === 'CsvError') reject(new CsvError(message.error.message));
-      else reject(new Error(message.error?.message ?? 'a reading thread failed'));
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-  });
+  const worker = startWorker(import.meta.url, 'read-worker', { workerData: job });
+  return answerOf<ReadResult>(worker, (error) =>
+    error.name === 'CsvError'
+      ? new CsvError(error.message)
+      : new Error(error.message || 'a reading thread failed'),
+  );
 }
 
 /**

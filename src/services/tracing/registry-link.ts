@@ -17,23 +17,23 @@ import {
   orderedPair,
 } from '../../store/repositories/candidate-pairs.js';
 import { DecisionRepository } from '../../store/repositories/decisions.js';
-import { MatchRecordRepository, type MatchRecordRow } from '../../store/repositories/match-records.js';
+import { MatchRecordRepository } from '../../store/repositories/match-records.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { RelationRepository } from '../../store/repositories/relations.js';
 import { TracingRepository } from '../../store/repositories/tracing.js';
 import type { ModelLinkTable } from '../../store/schema.js';
 import { inLargeWrites, type Store } from '../../store/store.js';
-import { startWorker } from '../../worker-entry.js';
+import { answerOf, startWorker } from '../../worker-entry.js';
 import { peakMemoryMiB } from '../batch/link.js';
 import { readModelFile } from '../batch/linkage-model-file.js';
 import { CsvWriter } from '../batch/person-csv.js';
 import { defaultWorkers, SCORING_THREADS_FROM, scoreInWorkers } from '../batch/score-pool.js';
 import { appendLogEntries } from '../ledger/ledger.js';
 import { settlePersons } from '../registry/person-settling.js';
-import { recordFields } from '../review/registry-matcher.js';
 import { type JobLock, takeTracingLock } from './lock.js';
 import { humanBases, linkingModel, type TracingPolicy, tracingPolicy } from './policy.js';
 import type { RegistryReadJob, RegistryReadResult } from './registry-read-worker.js';
+import { type RegistryRecords, readRegistryRange } from './registry-reading.js';
 import { storeReportCandidates } from './report-candidates.js';
 
 export type RegistryLinkStage =
@@ -198,34 +198,26 @@ async function link(
           pageSize,
           withExternalIds: !!options.out,
         });
-  let after: string | null = null;
+  const read: RegistryRecords = { features, reports, externalIds, sources: sourceOf };
   const links = new RecordLinkRepository(store.db);
+  // The open links, read while the second half is prepared; matched to records once both halves are in.
   const openLinks: { id: string; record_id: string; person_id: string; basis: string }[] = [];
-  const later: typeof openLinks = [];
   try {
-    for (;;) {
-      const page: (MatchRecordRow & { external_id?: string | null })[] = options.out
-        ? await matchRecords.pageWithExternalIds(after, pageSize, split)
-        : await matchRecords.page(after, pageSize, split);
-      for (const row of page) {
-        const i = features.add(row.id, recordFields(row));
-        indexOf.set(row.id, i);
-        if (row.kind === 'family_report') reports.push(i);
-        if (options.out) {
-          externalIds[i] = row.external_id ?? null;
-          sourceOf[i] = row.source_id;
-        }
-      }
-      progress.report('reading', features.size, 0);
-      if (page.length > 0) after = (page[page.length - 1] as MatchRecordRow).id;
-      if (page.length < pageSize) break;
-      await lock.renew();
-    }
-    // The open links: those of this half's records at once, the others' once the second half is in.
+    await readRegistryRange(
+      matchRecords,
+      read,
+      { after: null, until: split },
+      pageSize,
+      !!options.out,
+      async () => {
+        progress.report('reading', features.size, 0);
+        await lock.renew();
+      },
+    );
     let afterRecord: string | null = null;
     for (;;) {
       const page = await links.openPage(afterRecord, pageSize);
-      for (const l of page) (indexOf.has(l.record_id) ? openLinks : later).push(l);
+      for (const l of page) openLinks.push(l);
       if (page.length > 0) afterRecord = (page[page.length - 1] as { record_id: string }).record_id;
       if (page.length < pageSize) break;
     }
@@ -237,7 +229,6 @@ async function link(
     const other = await secondHalf.result;
     const base = features.size;
     features.absorb(other.features);
-    for (let k = 0; k < other.features.size; k++) indexOf.set(features.ids[base + k] as string, base + k);
     for (const r of other.reports) reports.push(base + r);
     if (options.out) {
       for (let k = 0; k < other.features.size; k++) {
@@ -245,10 +236,9 @@ async function link(
         sourceOf[base + k] = other.sources[k] as string;
       }
     }
-    progress.report('reading', features.size, 0);
   }
-  for (const l of later) openLinks.push(l);
-  later.length = 0;
+  for (let i = 0; i < features.size; i++) indexOf.set(features.ids[i] as string, i);
+  progress.report('reading', features.size, 0);
   const n = features.size;
   const personOf = new Int32Array(n).fill(-1);
   const personIds: string[] = [];
@@ -617,29 +607,21 @@ interface ThrottledProgress {
   flush(): Promise<void>;
 }
 
-/** Progress to the caller at once, and to the run's row at most every second (the imports screen reads it). */
-/** A promise that never rejects (its failure is kept), so work running beside it may fail first without an unhandled rejection. */
 /**
  * The second half of the reading on its own thread (registry-read-worker.ts). `result` never rejects unobserved:
  * a run that fails first stops the thread with `stop`.
  */
 function readInWorker(job: RegistryReadJob): { result: Promise<RegistryReadResult>; stop: () => void } {
   const worker = startWorker(import.meta.url, 'registry-read-worker', { workerData: job });
-  const result = new Promise<RegistryReadResult>((resolve, reject) => {
-    worker.once('message', (message: { result?: RegistryReadResult; error?: string }) => {
-      if (message.result) resolve(message.result);
-      else reject(new Error(`reading the registry on a second thread failed: ${message.error}`));
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) =>
-      reject(new Error(`the registry's reading thread stopped (exit code ${code})`)),
-    );
-  });
+  const result = answerOf<RegistryReadResult>(
+    worker,
+    (error) => new Error(`reading the registry on a second thread failed: ${error.message}`),
+  );
   result.catch(() => {});
   return { result, stop: () => void worker.terminate() };
 }
 
+/** A promise that never rejects (its failure is kept), so work running beside it may fail first without an unhandled rejection. */
 function settled<T>(work: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   return work.then(
     (value) => ({ ok: true as const, value }),
@@ -652,6 +634,7 @@ function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: unknown 
   return result.value;
 }
 
+/** Progress to the caller at once, and to the run's row at most every second (the imports screen reads it). */
 function throttledProgress(
   store: Store,
   runId: string,

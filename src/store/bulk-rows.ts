@@ -21,8 +21,36 @@ export function columnsOf<T extends object>(rows: readonly T[]): (keyof T & stri
   return Object.keys(rows[0] ?? {}) as (keyof T & string)[];
 }
 
-/** Rows this many at most per statement on PostgreSQL (a JSON parameter of a few MB). */
+/** Rows (or ids) this many at most per statement from one JSON parameter (a few MB). */
 export const jsonChunk = 20_000;
+
+/**
+ * SQLite: rows as a SELECT from one JSON parameter (each row an array in column order), for `INSERT … SELECT`, in
+ * their order. Building a VALUES list of thousands of bound parameters through the query builder cost more than
+ * SQLite's inserting of them (1M-record registry link, bench/RESULTS.md 2026-12-04). Only for rows whose values
+ * are strings, numbers and nulls (JSON carries these exactly: doubles round-trip bit for bit through SQLite's
+ * JSON); undefined when a value is anything else, and the caller binds as before.
+ */
+export function sqliteRowsFromJson(
+  columns: readonly string[],
+  rows: readonly object[],
+): RawBuilder<unknown> | undefined {
+  const arrays: unknown[][] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as Record<string, unknown>;
+    const values = new Array(columns.length);
+    for (let k = 0; k < columns.length; k++) {
+      const v = row[columns[k] as string] ?? null;
+      if (v !== null && typeof v !== 'string' && (typeof v !== 'number' || !Number.isFinite(v)))
+        return undefined;
+      values[k] = v;
+    }
+    arrays[i] = values;
+  }
+  // `where true`: without it SQLite would read an upsert's ON CONFLICT as the join's ON.
+  return sql`select ${sql.join(columns.map((c, k) => sql`j.value ->> ${sql.lit(k)} as ${sql.ref(c)}`))}
+    from json_each(${JSON.stringify(arrays)}) as j where true order by j.key`;
+}
 
 /**
  * Inserts many rows of one table: on PostgreSQL from one JSON parameter per 20,000 rows, on SQLite (statements
@@ -47,19 +75,26 @@ export async function insertRows<T extends keyof Database & string>(
     }
     return;
   }
-  for (const chunk of chunkRows(caps, rows as readonly object[])) await into.values(chunk).execute();
+  for (let i = 0; i < rows.length; i += jsonChunk) {
+    const part = rows.slice(i, i + jsonChunk) as readonly object[];
+    const columns = columnsOf(part);
+    const select = sqliteRowsFromJson(columns, part);
+    if (select) await into.columns(columns).expression(select).execute();
+    else for (const chunk of chunkRows(caps, part)) await into.values(chunk).execute();
+  }
 }
 
 /**
  * Ids for `column IN (…)`, a statement's worth at a time: on PostgreSQL all of them as one array parameter
- * (`= any($1::text[])`: a list of hundreds of parameters is bound and planned every time), on SQLite (and when
- * the dialect is not known) 500 a statement.
+ * (`= any($1::text[])`: a list of hundreds of parameters is bound and planned every time), on SQLite 20,000 a
+ * statement as one JSON parameter, and when the dialect is not known 500 bound parameters a statement.
  */
 export function idParts(caps: Capabilities | undefined, ids: readonly string[]): (readonly string[])[] {
   if (ids.length === 0) return [];
   if (caps?.dialect === 'postgres') return [ids];
+  const size = caps?.dialect === 'sqlite' ? jsonChunk : 500;
   const parts: string[][] = [];
-  for (let i = 0; i < ids.length; i += 500) parts.push(ids.slice(i, i + 500));
+  for (let i = 0; i < ids.length; i += size) parts.push(ids.slice(i, i + size));
   return parts;
 }
 
@@ -69,9 +104,11 @@ export function isOneOf(
   column: string,
   ids: readonly string[],
 ): RawBuilder<SqlBool> {
-  return caps?.dialect === 'postgres'
-    ? sql<SqlBool>`${sql.ref(column)} = any(${ids}::text[])`
-    : sql<SqlBool>`${sql.ref(column)} in (${sql.join(ids)})`;
+  if (caps?.dialect === 'postgres') return sql<SqlBool>`${sql.ref(column)} = any(${ids}::text[])`;
+  // SQLite looks each one up in the column's index (the list is made a temporary b-tree first, so in index order).
+  if (caps?.dialect === 'sqlite')
+    return sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(ids)}))`;
+  return sql<SqlBool>`${sql.ref(column)} in (${sql.join(ids)})`;
 }
 
 /** Rows deleted at once from which a queue table is vacuumed: below it autovacuum keeps up. */

@@ -1,7 +1,7 @@
 import type { OnConflictBuilder } from 'kysely';
 import { type CandidateStatus, reviewPriority } from '../../domain/review.js';
 import { newId, nowIso } from '../../ids.js';
-import { columnsOf, jsonChunk, rowsFromJson } from '../bulk-rows.js';
+import { columnsOf, jsonChunk, rowsFromJson, sqliteRowsFromJson } from '../bulk-rows.js';
 import { type Capabilities, chunkRows } from '../capabilities.js';
 import type { CandidatePairTable, Database } from '../schema.js';
 import type { Db } from '../store.js';
@@ -107,13 +107,18 @@ export class CandidatePairRepository {
       }
       return changed;
     }
-    for (const chunk of chunkRows(this.caps, rows)) {
-      const result = await this.db
-        .insertInto('candidate_pairs')
-        .values(chunk)
-        .onConflict(update)
-        .executeTakeFirst();
-      changed += Number(result.numInsertedOrUpdatedRows ?? 0n);
+    for (let i = 0; i < rows.length; i += jsonChunk) {
+      const part = rows.slice(i, i + jsonChunk);
+      const columns = columnsOf(part);
+      // One JSON parameter per statement (bulk-rows.ts), or bound values where a row holds something else.
+      const select = sqliteRowsFromJson(columns, part);
+      const statements = select
+        ? [this.db.insertInto('candidate_pairs').columns(columns).expression(select)]
+        : chunkRows(this.caps, part).map((chunk) => this.db.insertInto('candidate_pairs').values(chunk));
+      for (const statement of statements) {
+        const result = await statement.onConflict(update).executeTakeFirst();
+        changed += Number(result.numInsertedOrUpdatedRows ?? 0n);
+      }
     }
     return changed;
   }

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
-import { insertRows } from '../bulk-rows.js';
+import { type OnConflictBuilder, sql } from 'kysely';
+import { insertRows, jsonChunk, sqliteRowsFromJson } from '../bulk-rows.js';
 import { type Capabilities, chunkRows } from '../capabilities.js';
-import type { LedgerCheckpointTable, LedgerEntryTable, LedgerRowTable } from '../schema.js';
+import type { Database, LedgerCheckpointTable, LedgerEntryTable, LedgerRowTable } from '../schema.js';
 import { type Db, getMeta, setMeta } from '../store.js';
 
 const checkpointTallyMeta = 'ledger.checkpoints';
@@ -142,17 +142,19 @@ export class LedgerRepository {
       );
       return;
     }
-    for (const chunk of chunkRows(this.caps, rows)) {
-      await this.db
-        .insertInto('ledger_rows')
-        .values(chunk)
-        .onConflict((oc) =>
-          oc.columns(['table_name', 'row_id']).doUpdateSet((eb) => ({
-            idx: eb.ref('excluded.idx'),
-            sha256: eb.ref('excluded.sha256'),
-          })),
-        )
-        .execute();
+    const latest = <C extends OnConflictBuilder<Database, 'ledger_rows'>>(oc: C) =>
+      oc.columns(['table_name', 'row_id']).doUpdateSet((eb) => ({
+        idx: eb.ref('excluded.idx'),
+        sha256: eb.ref('excluded.sha256'),
+      }));
+    const columns = ['table_name', 'row_id', 'idx', 'sha256'] as const;
+    for (let i = 0; i < rows.length; i += jsonChunk) {
+      const part = rows.slice(i, i + jsonChunk);
+      const select = sqliteRowsFromJson(columns, part);
+      const statements = select
+        ? [this.db.insertInto('ledger_rows').columns(columns).expression(select)]
+        : chunkRows(this.caps, part).map((chunk) => this.db.insertInto('ledger_rows').values(chunk));
+      for (const statement of statements) await statement.onConflict(latest).execute();
     }
   }
 

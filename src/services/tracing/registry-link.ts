@@ -33,7 +33,7 @@ import { settlePersons } from '../registry/person-settling.js';
 import { type JobLock, takeTracingLock } from './lock.js';
 import { humanBases, linkingModel, type TracingPolicy, tracingPolicy } from './policy.js';
 import type { RegistryReadJob, RegistryReadResult } from './registry-read-worker.js';
-import { type RegistryRecords, readRegistryRange } from './registry-reading.js';
+import { matchByRecord, positions, type RegistryRecords, readRegistryRange } from './registry-reading.js';
 import { storeReportCandidates } from './report-candidates.js';
 
 export type RegistryLinkStage =
@@ -178,7 +178,6 @@ async function link(
 
   // Reading: every record as the linkage reads it, and the person each belongs to now.
   const features = new RecordFeatures(1 << 16);
-  const indexOf = new Map<string, number>();
   const reports: number[] = [];
   const matchRecords = new MatchRecordRepository(store.db);
   // With --out, what the file needs besides the persons is kept as it is read (reading it again took 7 s at 1M).
@@ -200,7 +199,8 @@ async function link(
         });
   const read: RegistryRecords = { features, reports, externalIds, sources: sourceOf };
   const links = new RecordLinkRepository(store.db);
-  // The open links, read while the second half is prepared; matched to records once both halves are in.
+  // The open links, in record id order, read while the second half is prepared; matched to records once both
+  // halves are in.
   const openLinks: { id: string; record_id: string; person_id: string; basis: string }[] = [];
   try {
     await readRegistryRange(
@@ -237,17 +237,15 @@ async function link(
       }
     }
   }
-  for (let i = 0; i < features.size; i++) indexOf.set(features.ids[i] as string, i);
   progress.report('reading', features.size, 0);
   const n = features.size;
+  const indexOf = positions(features.ids);
   const personOf = new Int32Array(n).fill(-1);
   const personIds: string[] = [];
   const personIndex = new Map<string, number>();
   const humanPersons = new Set<number>();
   const linkOf: string[] = new Array(n);
-  for (const l of openLinks) {
-    const r = indexOf.get(l.record_id);
-    if (r === undefined) continue;
+  for (const [l, r] of matchByRecord(openLinks, features.ids, indexOf)) {
     let p = personIndex.get(l.person_id);
     if (p === undefined) {
       p = personIds.length;

@@ -43,3 +43,58 @@ export async function readRegistryRange(
     await onPage?.();
   }
 }
+
+/** Whether these items' ids are in strictly increasing order as JavaScript compares them. */
+function ascending<T>(items: readonly T[], id: (item: T) => string): boolean {
+  for (let i = 1; i < items.length; i++) if (id(items[i] as T) <= id(items[i - 1] as T)) return false;
+  return true;
+}
+
+/**
+ * Where each record id is among the run's records. Read in id order, they are found by bisection, without a map
+ * of a million strings; should the store order ids otherwise than JavaScript does (a collation), by a map.
+ */
+export function positions(ids: readonly string[]): { get(id: string): number | undefined; inOrder: boolean } {
+  if (!ascending(ids, (id) => id)) {
+    const map = new Map(ids.map((id, i) => [id, i]));
+    return { get: (id) => map.get(id), inOrder: false };
+  }
+  return {
+    inOrder: true,
+    get(id) {
+      let lo = 0;
+      let hi = ids.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const at = ids[mid] as string;
+        if (at === id) return mid;
+        if (at < id) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return undefined;
+    },
+  };
+}
+
+/**
+ * Each open link with the position of its record (links of records the run did not read are left out). Links and
+ * records both come in record id order, so they are walked side by side, unless either is out of JavaScript's order.
+ */
+export function* matchByRecord<L extends { record_id: string }>(
+  openLinks: readonly L[],
+  ids: readonly string[],
+  indexOf: ReturnType<typeof positions>,
+): Generator<[L, number]> {
+  if (!indexOf.inOrder || !ascending(openLinks, (l) => l.record_id)) {
+    for (const l of openLinks) {
+      const r = indexOf.get(l.record_id);
+      if (r !== undefined) yield [l, r];
+    }
+    return;
+  }
+  let r = 0;
+  for (const l of openLinks) {
+    while (r < ids.length && (ids[r] as string) < l.record_id) r++;
+    if (r < ids.length && ids[r] === l.record_id) yield [l, r];
+  }
+}

@@ -64,6 +64,23 @@ describeEachDialect('bulk rows', (store, dialect) => {
     }
     expect(found.sort()).toEqual(wanted.filter((w) => Number(w.slice(10)) < 20_050).sort());
 
+    // Rows holding bytes (which JSON does not carry) are bound as values, byte for byte, in a part of their own.
+    const tiles = Array.from({ length: 3 }, (_, i) => ({
+      level: 9,
+      idx: i,
+      hashes: Buffer.from([0, 255, i, 0x22, 0x5c]),
+    }));
+    await insertRows(s.db, s.capabilities, 'ledger_tiles', tiles);
+    const stored = await s.db
+      .selectFrom('ledger_tiles')
+      .select(['idx', 'hashes'])
+      .where('level', '=', 9)
+      .orderBy('idx')
+      .execute();
+    expect(stored.map((t) => [Number(t.idx), Buffer.from(t.hashes).toString('hex')])).toEqual(
+      tiles.map((t) => [t.idx, t.hashes.toString('hex')]),
+    );
+
     // A queue emptied at once is reclaimed and takes rows again.
     await s.db.deleteFrom('tracing_queue').execute();
     await reclaimDeleted(s.db, s.capabilities, 'tracing_queue', items.length);

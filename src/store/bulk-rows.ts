@@ -1,4 +1,11 @@
-import { type Insertable, type RawBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type Insertable,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type RawBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import { type Capabilities, chunkRows } from './capabilities.js';
 import type { Database } from './schema.js';
 import type { Db } from './store.js';
@@ -53,8 +60,8 @@ export function sqliteRowsFromJson(
 }
 
 /**
- * Inserts many rows of one table: on PostgreSQL from one JSON parameter per 20,000 rows, on SQLite (statements
- * prepared and bound in process, no parsing of a long text) in VALUES lists under its parameter limit.
+ * Inserts many rows of one table, from one JSON parameter per 20,000 rows on both dialects; VALUES lists under the
+ * parameter limit where a row holds what JSON does not carry (bytes; on SQLite also booleans: sqliteInserts).
  */
 export async function insertRows<T extends keyof Database & string>(
   db: Db,
@@ -71,16 +78,41 @@ export async function insertRows<T extends keyof Database & string>(
   if (caps.dialect === 'postgres') {
     for (let i = 0; i < rows.length; i += jsonChunk) {
       const part = rows.slice(i, i + jsonChunk) as readonly object[];
-      await into.columns(columnsOf(part)).expression(rowsFromJson(table, part)).execute();
+      // Bytes would reach JSON as {"type":"Buffer",…}: such rows are bound as values.
+      if (part.some((row) => Object.values(row).some((v) => v instanceof Uint8Array)))
+        for (const chunk of chunkRows(caps, part)) await into.values(chunk).execute();
+      else await into.columns(columnsOf(part)).expression(rowsFromJson(table, part)).execute();
     }
     return;
   }
+  for (const statement of sqliteInserts(db, caps, table, rows)) await statement.execute();
+}
+
+/**
+ * SQLite: the INSERT statements for many rows of one table, made one at a time (so one JSON text is held at once):
+ * one from a JSON parameter per 20,000 rows (sqliteRowsFromJson), or VALUES lists under the parameter limit for a
+ * part whose rows hold something JSON does not carry. The caller may add ON CONFLICT to each.
+ */
+export function* sqliteInserts<T extends keyof Database & string>(
+  db: Db,
+  caps: Capabilities,
+  table: T,
+  rows: readonly Insertable<Database[T]>[],
+): Generator<InsertQueryBuilder<Database, T, InsertResult>> {
+  // Kysely's types cannot follow a table name chosen by the caller; the rows are typed by the signature.
+  const into = () =>
+    db.insertInto(table) as unknown as InsertQueryBuilder<Database, T, InsertResult> & {
+      columns(c: readonly string[]): {
+        expression(e: RawBuilder<unknown>): InsertQueryBuilder<Database, T, InsertResult>;
+      };
+      values(v: readonly object[]): InsertQueryBuilder<Database, T, InsertResult>;
+    };
   for (let i = 0; i < rows.length; i += jsonChunk) {
     const part = rows.slice(i, i + jsonChunk) as readonly object[];
     const columns = columnsOf(part);
     const select = sqliteRowsFromJson(columns, part);
-    if (select) await into.columns(columns).expression(select).execute();
-    else for (const chunk of chunkRows(caps, part)) await into.values(chunk).execute();
+    if (select) yield into().columns(columns).expression(select);
+    else for (const chunk of chunkRows(caps, part)) yield into().values(chunk);
   }
 }
 

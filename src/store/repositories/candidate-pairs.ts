@@ -1,8 +1,8 @@
 import type { OnConflictBuilder } from 'kysely';
 import { type CandidateStatus, reviewPriority } from '../../domain/review.js';
 import { newId, nowIso } from '../../ids.js';
-import { columnsOf, jsonChunk, rowsFromJson, sqliteRowsFromJson } from '../bulk-rows.js';
-import { type Capabilities, chunkRows } from '../capabilities.js';
+import { columnsOf, jsonChunk, rowsFromJson, sqliteInserts } from '../bulk-rows.js';
+import type { Capabilities } from '../capabilities.js';
 import type { CandidatePairTable, Database } from '../schema.js';
 import type { Db } from '../store.js';
 import { withdrawnRecords } from './reports.js';
@@ -107,18 +107,9 @@ export class CandidatePairRepository {
       }
       return changed;
     }
-    for (let i = 0; i < rows.length; i += jsonChunk) {
-      const part = rows.slice(i, i + jsonChunk);
-      const columns = columnsOf(part);
-      // One JSON parameter per statement (bulk-rows.ts), or bound values where a row holds something else.
-      const select = sqliteRowsFromJson(columns, part);
-      const statements = select
-        ? [this.db.insertInto('candidate_pairs').columns(columns).expression(select)]
-        : chunkRows(this.caps, part).map((chunk) => this.db.insertInto('candidate_pairs').values(chunk));
-      for (const statement of statements) {
-        const result = await statement.onConflict(update).executeTakeFirst();
-        changed += Number(result.numInsertedOrUpdatedRows ?? 0n);
-      }
+    for (const statement of sqliteInserts(this.db, this.caps, 'candidate_pairs', rows)) {
+      const result = await statement.onConflict(update).executeTakeFirst();
+      changed += Number(result.numInsertedOrUpdatedRows ?? 0n);
     }
     return changed;
   }

@@ -1,5 +1,5 @@
 import { type OnConflictBuilder, sql } from 'kysely';
-import { insertRows, jsonChunk, sqliteRowsFromJson } from '../bulk-rows.js';
+import { insertRows, sqliteInserts } from '../bulk-rows.js';
 import { type Capabilities, chunkRows } from '../capabilities.js';
 import type { Database, LedgerCheckpointTable, LedgerEntryTable, LedgerRowTable } from '../schema.js';
 import { type Db, getMeta, setMeta } from '../store.js';
@@ -147,15 +147,8 @@ export class LedgerRepository {
         idx: eb.ref('excluded.idx'),
         sha256: eb.ref('excluded.sha256'),
       }));
-    const columns = ['table_name', 'row_id', 'idx', 'sha256'] as const;
-    for (let i = 0; i < rows.length; i += jsonChunk) {
-      const part = rows.slice(i, i + jsonChunk);
-      const select = sqliteRowsFromJson(columns, part);
-      const statements = select
-        ? [this.db.insertInto('ledger_rows').columns(columns).expression(select)]
-        : chunkRows(this.caps, part).map((chunk) => this.db.insertInto('ledger_rows').values(chunk));
-      for (const statement of statements) await statement.onConflict(latest).execute();
-    }
+    for (const statement of sqliteInserts(this.db, this.caps, 'ledger_rows', rows))
+      await statement.onConflict(latest).execute();
   }
 
   /** Fills custody_events.ledger_index for these events from the entries just sequenced. */

@@ -245,7 +245,7 @@ async function link(
   const personIndex = new Map<string, number>();
   const humanPersons = new Set<number>();
   const linkOf: string[] = new Array(n);
-  for (const [l, r] of matchByRecord(openLinks, features.ids, indexOf)) {
+  for (const [l, r] of matchByRecord(openLinks, indexOf)) {
     let p = personIndex.get(l.person_id);
     if (p === undefined) {
       p = personIds.length;

@@ -15,7 +15,7 @@ describe('finding a run’s records by id', () => {
   it('matches links to records side by side, leaving out links of records the run did not read', () => {
     const ids = ['rec-01', 'rec-03', 'rec-05', 'rec-07'];
     const links = ['rec-00', 'rec-01', 'rec-05', 'rec-06', 'rec-07', 'rec-08'].map(link);
-    const matched = [...matchByRecord(links, ids, positions(ids))].map(([l, r]) => [l.record_id, r]);
+    const matched = [...matchByRecord(links, positions(ids))].map(([l, r]) => [l.record_id, r]);
     expect(matched).toEqual([
       ['rec-01', 0],
       ['rec-05', 2],
@@ -29,11 +29,11 @@ describe('finding a run’s records by id', () => {
     const at = positions(ids);
     expect(at.inOrder).toBe(false);
     expect(ids.map((id) => at.get(id))).toEqual([0, 1, 2]);
-    const matched = [...matchByRecord(ids.map(link), ids, at)].map(([, r]) => r);
+    const matched = [...matchByRecord(ids.map(link), at)].map(([, r]) => r);
     expect(matched).toEqual([0, 1, 2]);
     // Records in order but links not: still every link found.
     const sorted = ['x1', 'x2', 'x3'];
     const links = ['x3', 'x1', 'x2'].map(link);
-    expect([...matchByRecord(links, sorted, positions(sorted))].map(([, r]) => r)).toEqual([2, 0, 1]);
+    expect([...matchByRecord(links, positions(sorted))].map(([, r]) => r)).toEqual([2, 0, 1]);
   });
 });

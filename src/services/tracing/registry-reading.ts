@@ -54,12 +54,21 @@ function ascending<T>(items: readonly T[], id: (item: T) => string): boolean {
  * Where each record id is among the run's records. Read in id order, they are found by bisection, without a map
  * of a million strings; should the store order ids otherwise than JavaScript does (a collation), by a map.
  */
-export function positions(ids: readonly string[]): { get(id: string): number | undefined; inOrder: boolean } {
+export interface Positions {
+  /** The ids, by position. */
+  ids: readonly string[];
+  get(id: string): number | undefined;
+  /** Whether the ids are in JavaScript's order (then found by bisection). */
+  inOrder: boolean;
+}
+
+export function positions(ids: readonly string[]): Positions {
   if (!ascending(ids, (id) => id)) {
     const map = new Map(ids.map((id, i) => [id, i]));
-    return { get: (id) => map.get(id), inOrder: false };
+    return { ids, get: (id) => map.get(id), inOrder: false };
   }
   return {
+    ids,
     inOrder: true,
     get(id) {
       let lo = 0;
@@ -82,9 +91,9 @@ export function positions(ids: readonly string[]): { get(id: string): number | u
  */
 export function* matchByRecord<L extends { record_id: string }>(
   openLinks: readonly L[],
-  ids: readonly string[],
-  indexOf: ReturnType<typeof positions>,
+  indexOf: Positions,
 ): Generator<[L, number]> {
+  const { ids } = indexOf;
   if (!indexOf.inOrder || !ascending(openLinks, (l) => l.record_id)) {
     for (const l of openLinks) {
       const r = indexOf.get(l.record_id);

@@ -15,7 +15,7 @@ import { custodyEntry } from '../../ledger/entries.js';
 import { leafHash } from '../../ledger/hash.js';
 import { ed25519Verifier, openNote } from '../../ledger/note.js';
 import { verifyConsistency, verifyInclusion } from '../../ledger/tree.js';
-import { appendLogEntry } from './ledger.js';
+import { appendLogEntry, sequenceLogEntries } from './ledger.js';
 import { LedgerLog } from './log.js';
 import { LedgerSequencer } from './sequencer.js';
 
@@ -87,6 +87,53 @@ describeEachDialect('the log', (store, dialect) => {
       expect(verifyInclusion(i, 22, leafHash(Buffer.from(p.entry)), p.proof.map(b64), b64(cp.root))).toBe(
         true,
       );
+    }
+  });
+
+  it('appends entries sequenced at once after those waiting in the queue, and only when their rows commit', async () => {
+    const sequencer = new LedgerSequencer(store(), signer);
+    const before = await sequencer.publish();
+    const staged = await ingest(store());
+    const item = syntheticItem();
+    const event = syntheticEvent(item);
+    await store().transaction(async (trx) => {
+      await trx.insertInto('evidence_items').values(item).execute();
+      await trx.insertInto('custody_events').values(event).execute();
+      await sequenceLogEntries(trx, store().capabilities, [custodyEntry(event, item)]);
+    });
+    const lost = syntheticItem();
+    const lostEvent = syntheticEvent(lost);
+    await expect(
+      store().transaction(async (trx) => {
+        await trx.insertInto('evidence_items').values(lost).execute();
+        await trx.insertInto('custody_events').values(lostEvent).execute();
+        await sequenceLogEntries(trx, store().capabilities, [custodyEntry(lostEvent, lost)]);
+        throw new Error('synthetic failure after sequencing');
+      }),
+    ).rejects.toThrow('synthetic failure');
+
+    expect(await store().db.selectFrom('ledger_queue').select('id').execute()).toEqual([]);
+    const indexes = await store()
+      .db.selectFrom('custody_events')
+      .select(['id', 'ledger_index'])
+      .where('id', 'in', [staged.event.id, event.id])
+      .execute();
+    // The entry that waited in the queue comes first; the one rolled back took no index.
+    expect(Object.fromEntries(indexes.map((r) => [r.id, Number(r.ledger_index)]))).toEqual({
+      [staged.event.id]: before.size,
+      [event.id]: before.size + 1,
+    });
+    const cp = await sequencer.publish();
+    expect(cp.size).toBe(before.size + 2);
+    const proof = await new LedgerLog(store()).consistencyProof(before.size, cp.size);
+    expect(
+      verifyConsistency(before.size, cp.size, b64(before.root), b64(cp.root), proof.proof.map(b64)),
+    ).toBe(true);
+    for (const i of [before.size, before.size + 1]) {
+      const p = await new LedgerLog(store()).inclusionProof(i);
+      expect(
+        verifyInclusion(i, cp.size, leafHash(Buffer.from(p.entry)), p.proof.map(b64), b64(cp.root)),
+      ).toBe(true);
     }
   });
 

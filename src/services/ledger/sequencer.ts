@@ -29,6 +29,44 @@ export class LedgerIntegrityError extends Error {
 }
 
 /**
+ * Gives `entries` the log's next indexes after `size` in the caller's sequencing transaction (it holds
+ * LedgerRepository.lockForSequencing): appends them, grows the tiles, records which entry now vouches for each
+ * covered row, and sets the new size.
+ */
+export async function appendToLog(
+  repo: LedgerRepository,
+  size: number,
+  entries: readonly string[],
+): Promise<void> {
+  const edge = new Map((await repo.tiles(edgeTiles(size))).map((t) => [t.level, t.hashes]));
+  const builder = new TreeBuilder(size, edge);
+  const rows: LedgerEntryTable[] = [];
+  const latest = new Map<string, LedgerRowTable>();
+  const custody = new Set<string>();
+  entries.forEach((entry, i) => {
+    const idx = size + i;
+    builder.append(leafHash(Buffer.from(entry, 'utf8')));
+    // Staged entries were checked when staged; one that no longer reads is still logged as it is (a
+    // sequencer that stopped at it would stop the log) and `athar verify` names it.
+    rows.push({ idx, entry });
+    for (const row of vouchedRows(entry)) {
+      latest.set(`${row.table}\u0000${row.id}`, {
+        table_name: row.table,
+        row_id: row.id,
+        idx,
+        sha256: row.sha256,
+      });
+      if (row.table === 'custody_events') custody.add(row.id);
+    }
+  });
+  await repo.insertEntries(rows);
+  await repo.upsertTiles(builder.takeChanged());
+  await repo.upsertRows([...latest.values()]);
+  await repo.noteCustodyIndexes([...custody]);
+  await repo.setSize(size + entries.length);
+}
+
+/**
  * Moves staged entries into the log, one writer at a time: each batch runs in one transaction that first makes
  * itself the log's only writer (LedgerRepository.lockForSequencing), gives the entries the next indexes, grows
  * the tiles, records which entry now vouches for each covered row, and removes them from the queue. Checkpoints
@@ -70,33 +108,12 @@ export class LedgerSequencer {
       const size = await repo.lockForSequencing(now);
       const queued = await repo.queued(batchSize);
       if (queued.length === 0) return 0;
-      const edge = new Map((await repo.tiles(edgeTiles(size))).map((t) => [t.level, t.hashes]));
-      const builder = new TreeBuilder(size, edge);
-      const entries: LedgerEntryTable[] = [];
-      const latest = new Map<string, LedgerRowTable>();
-      const custody = new Set<string>();
-      queued.forEach((staged, i) => {
-        const idx = size + i;
-        builder.append(leafHash(Buffer.from(staged.entry, 'utf8')));
-        // Staged entries were checked when staged; one that no longer reads is still logged as it is (a
-        // sequencer that stopped at it would stop the log) and `athar verify` names it.
-        entries.push({ idx, entry: staged.entry });
-        for (const row of vouchedRows(staged.entry)) {
-          latest.set(`${row.table}\u0000${row.id}`, {
-            table_name: row.table,
-            row_id: row.id,
-            idx,
-            sha256: row.sha256,
-          });
-          if (row.table === 'custody_events') custody.add(row.id);
-        }
-      });
-      await repo.insertEntries(entries);
-      await repo.upsertTiles(builder.takeChanged());
-      await repo.upsertRows([...latest.values()]);
-      await repo.noteCustodyIndexes([...custody]);
+      await appendToLog(
+        repo,
+        size,
+        queued.map((q) => q.entry),
+      );
       await repo.unqueue(queued.map((q) => q.id));
-      await repo.setSize(size + queued.length);
       return queued.length;
     });
   }

@@ -20,6 +20,8 @@ import { passwordResets } from './0020-password-resets.js';
 import { guardIndexes } from './0021-guard-indexes.js';
 import { accountRequests } from './0022-account-requests.js';
 import { scannedPages } from './0023-scanned-pages.js';
+import { statementReferencesMigration } from './0024-statement-references.js';
+import { unusedQueueIndex } from './0025-unused-queue-index.js';
 
 /**
  * Every migration, in order. Names sort lexically; each area adds its own file and one line here.
@@ -47,5 +49,7 @@ export function allMigrations(caps: Capabilities): Record<string, Migration> {
     '0021-guard-indexes': guardIndexes(),
     '0022-account-requests': accountRequests(),
     '0023-scanned-pages': scannedPages(),
+    '0024-statement-references': statementReferencesMigration(caps),
+    '0025-unused-queue-index': unusedQueueIndex(),
   };
 }

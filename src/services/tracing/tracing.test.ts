@@ -174,7 +174,7 @@ describeEachDialect('the tracing loop', (store) => {
     const second = await services().tracing.link();
     expect(second).toMatchObject({ moved: 0, merged: 0, persons: first.persons });
 
-    // Read in two halves at once (the second on a thread of its own, as a large registry is): every record seen
+    // Read in two parts at once (the second on a thread of its own, as a large registry is): every record seen
     // once, with the person it is in, and still nothing to change.
     const out = path.join(ctx.dir, 'persons-two-threads.csv');
     const halves = await runRegistryLink(ctx.store, { parallelReadFrom: 1, out });

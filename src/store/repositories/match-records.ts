@@ -73,8 +73,11 @@ export class MatchRecordRepository {
     return q.orderBy('id').limit(limit).execute();
   }
 
-  /** How many records there are, the id of the middle one and of the last (null when there are none). */
-  async midpoint(): Promise<{ count: number; id: string | null; last: string | null }> {
+  /**
+   * How many records there are, the id of the record that ends the first `share` of them in id order (the middle
+   * one by default), and of the last (null when there are none).
+   */
+  async midpoint(share = 0.5): Promise<{ count: number; id: string | null; last: string | null }> {
     const { n } = await this.db
       .selectFrom('records')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -86,7 +89,7 @@ export class MatchRecordRepository {
       .select('id')
       .orderBy('id')
       .limit(1)
-      .offset(Math.floor((count - 1) / 2))
+      .offset(Math.min(count - 1, Math.max(0, Math.floor((count - 1) * share))))
       .executeTakeFirst();
     const last = await this.db
       .selectFrom('records')

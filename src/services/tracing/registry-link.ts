@@ -236,9 +236,12 @@ async function link(
     features.absorb(other.features);
     for (const r of other.reports) reports.push(base + r);
     if (options.out) {
+      // The other thread's strings arrive as copies: its sources are matched to this thread's, one string each.
+      const sources = new Map([...new Set(sourceOf)].map((s) => [s, s]));
       for (let k = 0; k < other.features.size; k++) {
         externalIds[base + k] = other.externalIds[k] ?? null;
-        sourceOf[base + k] = other.sources[k] as string;
+        const source = other.sources[k] as string;
+        sourceOf[base + k] = sources.get(source) ?? (sources.set(source, source), source);
       }
     }
   }
@@ -303,6 +306,8 @@ async function link(
     const members = membersOf.get(p) ?? [];
     for (let k = 1; k < members.length; k++) mustLink.push([members[0] as number, members[k] as number]);
   }
+  // A map of every person's records is not needed again; the linking's garbage collections would walk it.
+  membersOf.clear();
 
   // Linking: the same blocking, scoring and guarded clustering as `athar link`, at autoLinkAt.
   const linking = linkingModel(model, policy);

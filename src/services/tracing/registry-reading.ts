@@ -26,6 +26,8 @@ export async function readRegistryRange(
   onPage?: () => Promise<void>,
 ): Promise<void> {
   let after = range.after;
+  // A million rows name a handful of sources: one string per source, not one per row, kept through the run.
+  const sourceIds = new Map<string, string>();
   for (;;) {
     const page: (MatchRecordRow & { external_id?: string | null })[] = withExternalIds
       ? await repo.pageWithExternalIds(after, pageSize, range.until)
@@ -35,7 +37,12 @@ export async function readRegistryRange(
       if (row.kind === 'family_report') into.reports.push(i);
       if (withExternalIds) {
         into.externalIds[i] = row.external_id ?? null;
-        into.sources[i] = row.source_id;
+        let source = sourceIds.get(row.source_id);
+        if (source === undefined) {
+          source = row.source_id;
+          sourceIds.set(source, source);
+        }
+        into.sources[i] = source;
       }
     }
     if (page.length > 0) after = (page[page.length - 1] as MatchRecordRow).id;

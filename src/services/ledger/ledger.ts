@@ -45,7 +45,7 @@ const queuedRound = 50_000;
 
 /**
  * Appends entries to the log in the caller's transaction, sequenced at once rather than staged: for a writer of
- * a great many entries that waits for nothing else (`registry link` at 1M records writes ~300k), where staging
+ * a great many entries that waits for nothing else (`registry link` at 1M records writes ~160k), where staging
  * them, reading them back and unqueueing them cost more than sequencing. It makes the transaction the log's only
  * writer until it ends (the sequencer waits), so keep such transactions short; entries already waiting in the
  * queue are sequenced first, so the log keeps the order in which entries were written.

@@ -168,7 +168,7 @@ export class LedgerSequencer {
   /**
    * Sequences everything staged and signs a checkpoint now (`athar ledger checkpoint`, and a command's end). A
    * command that staged a great many entries and waits for nothing else may take them in larger transactions
-   * (`batchSize`): at 1M records `registry link` stages ~300k, and each transaction's commit costs.
+   * (`batchSize`): an import of 1M records stages ~2M, and each transaction's commit costs.
    */
   async publish(batchSize = this.batchSize): Promise<CheckpointRow> {
     await this.flush(batchSize);

@@ -512,7 +512,7 @@ async function link(
         },
         at,
       );
-      // Sequenced at once, not staged (~300k entries at 1M records: staging, reading back and unqueueing them
+      // Sequenced at once, not staged (~160k entries at 1M records: staging, reading back and unqueueing them
       // cost ~7 s at the command's end), and last, so the log's lock is held only while sequencing and committing.
       await sequenceLogEntries(trx, store.capabilities, linkEntries(closed, opened), at);
       return { merged: emptied, keepers };

@@ -2,7 +2,7 @@ import { encodeEntry, type LogEntry, publicEntry } from '../../ledger/entries.js
 import type { Capabilities } from '../../store/capabilities.js';
 import { LedgerRepository, stageLogEntries } from '../../store/repositories/ledger.js';
 import type { Db } from '../../store/store.js';
-import { appendToLog } from './sequencer.js';
+import { appendToLog, sequenceQueued } from './sequencer.js';
 
 /**
  * Appending to the log: the one call other services make. Stage the entry in the same transaction that writes
@@ -61,15 +61,9 @@ export async function sequenceLogEntries(
   const repo = new LedgerRepository(trx, caps);
   let size = await repo.lockForSequencing(at);
   for (;;) {
-    const queued = await repo.queued(queuedRound);
-    if (queued.length === 0) break;
-    await appendToLog(
-      repo,
-      size,
-      queued.map((q) => q.entry),
-    );
-    await repo.unqueue(queued.map((q) => q.id));
-    size += queued.length;
+    const sequenced = await sequenceQueued(repo, size, queuedRound);
+    if (sequenced === 0) break;
+    size += sequenced;
   }
   await appendToLog(repo, size, encoded);
 }

@@ -67,6 +67,22 @@ export async function appendToLog(
 }
 
 /**
+ * Sequences up to `limit` staged entries, in staging order, after `size` in the caller's sequencing transaction;
+ * answers how many.
+ */
+export async function sequenceQueued(repo: LedgerRepository, size: number, limit: number): Promise<number> {
+  const queued = await repo.queued(limit);
+  if (queued.length === 0) return 0;
+  await appendToLog(
+    repo,
+    size,
+    queued.map((q) => q.entry),
+  );
+  await repo.unqueue(queued.map((q) => q.id));
+  return queued.length;
+}
+
+/**
  * Moves staged entries into the log, one writer at a time: each batch runs in one transaction that first makes
  * itself the log's only writer (LedgerRepository.lockForSequencing), gives the entries the next indexes, grows
  * the tiles, records which entry now vouches for each covered row, and removes them from the queue. Checkpoints
@@ -106,15 +122,7 @@ export class LedgerSequencer {
       const repo = new LedgerRepository(trx, this.store.capabilities);
       const now = this.now();
       const size = await repo.lockForSequencing(now);
-      const queued = await repo.queued(batchSize);
-      if (queued.length === 0) return 0;
-      await appendToLog(
-        repo,
-        size,
-        queued.map((q) => q.entry),
-      );
-      await repo.unqueue(queued.map((q) => q.id));
-      return queued.length;
+      return sequenceQueued(repo, size, batchSize);
     });
   }
 

@@ -241,7 +241,8 @@ async function link(
       for (let k = 0; k < other.features.size; k++) {
         externalIds[base + k] = other.externalIds[k] ?? null;
         const source = other.sources[k] as string;
-        sourceOf[base + k] = sources.get(source) ?? (sources.set(source, source), source);
+        if (!sources.has(source)) sources.set(source, source);
+        sourceOf[base + k] = sources.get(source) as string;
       }
     }
   }

@@ -39,7 +39,7 @@ export const statementReferences: readonly Reference[] = [
 ];
 
 /**
- * PostgreSQL only (docs/decisions.md, "References checked per statement"): the references the tracing loop writes
+ * PostgreSQL only (docs/decisions.md, "References checked per statement on PostgreSQL"): the references the tracing loop writes
  * in bulk — review pairs to their records, links to their record and person, the model's provenance to its link —
  * are checked once per statement by triggers instead of row by row by foreign keys. A foreign key check locks the
  * row it finds (FOR KEY SHARE), and each lock is a write-ahead-log record that, the first time a page is touched
@@ -59,134 +59,106 @@ export function statementReferencesMigration(caps: Capabilities): Migration {
     async up(db: Kysely<any>) {
       if (caps.dialect !== 'postgres') return;
       const lock = `hashtext(current_schema() || '/athar.references')`;
-      const tables = [...new Set(statementReferences.map((r) => r.table))];
-      const targets = [...new Set(statementReferences.map((r) => r.target))];
+      /** A trigger and its function, which first takes the advisory lock (shared: writers; exclusive: deleters). */
+      const trigger = async (name: string, on: string, lockMode: 'shared' | 'exclusive', body: string) => {
+        const fn = `athar_references_${on}_${name}`;
+        await sql
+          .raw(`create function ${fn}() returns trigger language plpgsql set search_path from current as $$
+            declare found_id text;
+            begin
+              perform pg_advisory_xact_lock${lockMode === 'shared' ? '_shared' : ''}(${lock});
+              ${body}
+              return null;
+            end $$`)
+          .execute(db);
+        return fn;
+      };
+      // The same check over a statement's rows (a transition table) or one row (`new` or `old` as a one-row set).
+      const missing = (rows: string, r: Reference) => `
+        select n.${r.column} into found_id from ${rows} n
+          where n.${r.column} is not null and not exists (select 1 from ${r.target} t where t.id = n.${r.column})
+          limit 1;
+        if found then
+          raise exception using errcode = 'foreign_key_violation',
+            message = 'insert or update on table "${r.table}" violates its reference ${r.column} to "${r.target}"',
+            detail = format('Key (${r.column})=(%s) is not present in table "${r.target}".', found_id);
+        end if;`;
+      const named = (rows: string, r: Reference) => `
+        select o.id into found_id from ${rows} o where exists (select 1 from ${r.table} x where x.${r.column} = o.id)
+          limit 1;
+        if found then
+          raise exception using errcode = 'foreign_key_violation',
+            message = 'update or delete on table "${r.target}" violates the reference ${r.column} of "${r.table}"',
+            detail = format('Key (id)=(%s) is still referenced from table "${r.table}".', found_id);
+        end if;`;
+
       for (const r of statementReferences)
         await sql.raw(`alter table ${r.table} drop constraint ${r.constraint}`).execute(db);
 
-      for (const table of tables) {
+      for (const table of new Set(statementReferences.map((r) => r.table))) {
         const refs = statementReferences.filter((r) => r.table === table);
-        const missing = (rows: string, r: Reference) => `
-          select n.${r.column} into missing from ${rows} n
-            where n.${r.column} is not null and not exists (select 1 from ${r.target} t where t.id = n.${r.column})
-            limit 1;
-          if found then
-            raise exception using errcode = 'foreign_key_violation',
-              message = 'insert or update on table "${table}" violates its reference ${r.column} to "${r.target}"',
-              detail = format('Key (${r.column})=(%s) is not present in table "${r.target}".', missing);
-          end if;`;
         // New rows: once per statement, over the statement's rows.
-        await sql
-          .raw(`create function athar_references_${table}_inserted() returns trigger language plpgsql
-            set search_path from current as $$
-            declare missing text;
-            begin
-              perform pg_advisory_xact_lock_shared(${lock});
-              ${refs.map((r) => missing('inserted', r)).join('\n')}
-              return null;
-            end $$`)
-          .execute(db);
+        const inserted = await trigger(
+          'inserted',
+          table,
+          'shared',
+          refs.map((r) => missing('inserted', r)).join(''),
+        );
         await sql
           .raw(`create trigger athar_references_inserted after insert on ${table}
-            referencing new table as inserted for each statement
-            execute function athar_references_${table}_inserted()`)
+            referencing new table as inserted for each statement execute function ${inserted}()`)
           .execute(db);
         // A changed reference (athar changes none): row by row, only when it changes.
-        await sql
-          .raw(`create function athar_references_${table}_changed() returns trigger language plpgsql
-            set search_path from current as $$
-            begin
-              perform pg_advisory_xact_lock_shared(${lock});
-              ${refs
-                .map(
-                  (r) => `
-              if new.${r.column} is not null and not exists (select 1 from ${r.target} t where t.id = new.${r.column}) then
-                raise exception using errcode = 'foreign_key_violation',
-                  message = 'insert or update on table "${table}" violates its reference ${r.column} to "${r.target}"',
-                  detail = format('Key (${r.column})=(%s) is not present in table "${r.target}".', new.${r.column});
-              end if;`,
-                )
-                .join('\n')}
-              return null;
-            end $$`)
-          .execute(db);
+        const row = `(select ${refs.map((r) => `new.${r.column} as ${r.column}`).join(', ')})`;
+        const changed = await trigger('changed', table, 'shared', refs.map((r) => missing(row, r)).join(''));
         await sql
           .raw(`create trigger athar_references_changed after update of ${refs.map((r) => r.column).join(', ')}
             on ${table} for each row
             when (${refs.map((r) => `old.${r.column} is distinct from new.${r.column}`).join(' or ')})
-            execute function athar_references_${table}_changed()`)
+            execute function ${changed}()`)
           .execute(db);
       }
 
-      for (const target of targets) {
+      for (const target of new Set(statementReferences.map((r) => r.target))) {
         const refs = statementReferences.filter((r) => r.target === target);
-        const named = (rows: string, r: Reference) => `
-          select o.id into named from ${rows} o where exists (select 1 from ${r.table} x where x.${r.column} = o.id)
-            limit 1;
-          if found then
-            raise exception using errcode = 'foreign_key_violation',
-              message = 'update or delete on table "${target}" violates the reference ${r.column} of "${r.table}"',
-              detail = format('Key (id)=(%s) is still referenced from table "${r.table}".', named);
-          end if;`;
-        await sql
-          .raw(`create function athar_references_${target}_removed() returns trigger language plpgsql
-            set search_path from current as $$
-            declare named text;
-            begin
-              perform pg_advisory_xact_lock(${lock});
-              ${refs.map((r) => named('removed', r)).join('\n')}
-              return null;
-            end $$`)
-          .execute(db);
+        const removed = await trigger(
+          'removed',
+          target,
+          'exclusive',
+          refs.map((r) => named('removed', r)).join(''),
+        );
         await sql
           .raw(`create trigger athar_references_removed after delete on ${target}
-            referencing old table as removed for each statement
-            execute function athar_references_${target}_removed()`)
+            referencing old table as removed for each statement execute function ${removed}()`)
           .execute(db);
-        await sql
-          .raw(`create function athar_references_${target}_renamed() returns trigger language plpgsql
-            set search_path from current as $$
-            begin
-              perform pg_advisory_xact_lock(${lock});
-              ${refs
-                .map(
-                  (r) => `
-              if exists (select 1 from ${r.table} x where x.${r.column} = old.id) then
-                raise exception using errcode = 'foreign_key_violation',
-                  message = 'update or delete on table "${target}" violates the reference ${r.column} of "${r.table}"',
-                  detail = format('Key (id)=(%s) is still referenced from table "${r.table}".', old.id);
-              end if;`,
-                )
-                .join('\n')}
-              return null;
-            end $$`)
-          .execute(db);
+        const renamed = await trigger(
+          'renamed',
+          target,
+          'exclusive',
+          refs.map((r) => named('(select old.id as id)', r)).join(''),
+        );
         await sql
           .raw(`create trigger athar_references_renamed after update of id on ${target} for each row
-            when (old.id is distinct from new.id)
-            execute function athar_references_${target}_renamed()`)
+            when (old.id is distinct from new.id) execute function ${renamed}()`)
           .execute(db);
         // A foreign key refuses to empty a table it names while rows name it; so does this.
-        await sql
-          .raw(`create function athar_references_${target}_emptied() returns trigger language plpgsql
-            set search_path from current as $$
-            begin
-              perform pg_advisory_xact_lock(${lock});
-              ${refs
-                .map(
-                  (r) => `
-              if exists (select 1 from ${r.table} limit 1) then
-                raise exception using errcode = 'foreign_key_violation',
-                  message = 'cannot truncate "${target}": table "${r.table}" names its rows';
-              end if;`,
-                )
-                .join('\n')}
-              return null;
-            end $$`)
-          .execute(db);
+        const emptied = await trigger(
+          'emptied',
+          target,
+          'exclusive',
+          refs
+            .map(
+              (r) => `
+        if exists (select 1 from ${r.table} limit 1) then
+          raise exception using errcode = 'foreign_key_violation',
+            message = 'cannot truncate "${target}": table "${r.table}" names its rows';
+        end if;`,
+            )
+            .join(''),
+        );
         await sql
           .raw(`create trigger athar_references_emptied before truncate on ${target} for each statement
-            execute function athar_references_${target}_emptied()`)
+            execute function ${emptied}()`)
           .execute(db);
       }
     },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../src/ids.js';
-import { custodyEntry, recordEntry } from '../src/ledger/entries.js';
+import { custodyEntry, type LogEntry, recordEntry } from '../src/ledger/entries.js';
 import { ed25519Signer, generateEd25519Key, type NoteSigner } from '../src/ledger/note.js';
 import { normalize } from '../src/names/index.js';
 import { appendLogEntry } from '../src/services/ledger/ledger.js';
@@ -54,17 +54,21 @@ export function syntheticEvent(item: EvidenceItemTable, kind = 'ingested'): Cust
   };
 }
 
-/** Ingests a synthetic item: the item, its custody event and the log entry, in one transaction. */
+/**
+ * Ingests a synthetic item: the item, its custody event and the log entry, in one transaction; the entry staged
+ * unless `log` says how else it goes to the log.
+ */
 export async function ingest(
   store: Store,
   sha256?: string,
+  log: (trx: Db, entry: LogEntry) => Promise<void> = appendLogEntry,
 ): Promise<{ item: EvidenceItemTable; event: CustodyEventTable }> {
   const item = syntheticItem(sha256);
   const event = syntheticEvent(item);
   await store.transaction(async (trx) => {
     await trx.insertInto('evidence_items').values(item).execute();
     await trx.insertInto('custody_events').values(event).execute();
-    await appendLogEntry(trx, custodyEntry(event, item));
+    await log(trx, custodyEntry(event, item));
   });
   return { item, event };
 }

@@ -49,6 +49,19 @@ function link(recordId: string, personId: string) {
   };
 }
 
+/** The model's provenance of a link, resting on `matched`. */
+function provenance(linkId: string, matched: string) {
+  return {
+    link_id: linkId,
+    run_id: newId(),
+    model_version: 'synthetic-test',
+    matched_record: matched,
+    probability: 0.99,
+    match_weight: 9,
+    explanation: null,
+  };
+}
+
 describeEachDialect('references written in bulk', (store, dialect) => {
   it('refuses review pairs, links and provenance naming rows that do not exist, and nothing of the statement stays', async () => {
     const [a, b] = await importRecords(store(), 2);
@@ -73,24 +86,10 @@ describeEachDialect('references written in bulk', (store, dialect) => {
     ).rejects.toMatchObject(refused(dialect));
     const good = link(a!.id, p);
     await store().db.insertInto('record_links').values(good).execute();
-    const provenance = {
-      run_id: newId(),
-      model_version: 'synthetic-test',
-      matched_record: b!.id,
-      probability: 0.99,
-      match_weight: 9,
-      explanation: null,
-    };
     await expect(
-      store()
-        .db.insertInto('model_links')
-        .values({ link_id: ghost, ...provenance })
-        .execute(),
+      store().db.insertInto('model_links').values(provenance(ghost, b!.id)).execute(),
     ).rejects.toMatchObject(refused(dialect));
-    await store()
-      .db.insertInto('model_links')
-      .values({ link_id: good.id, ...provenance })
-      .execute();
+    await store().db.insertInto('model_links').values(provenance(good.id, b!.id)).execute();
 
     // A reference changed to a missing row is refused too; changed to a row that exists, it is not.
     await expect(
@@ -110,18 +109,7 @@ describeEachDialect('references written in bulk', (store, dialect) => {
     const l = link(a!.id, p);
     await store().db.insertInto('record_links').values(l).execute();
     await store().db.insertInto('candidate_pairs').values(pair(a!.id, b!.id)).execute();
-    await store()
-      .db.insertInto('model_links')
-      .values({
-        link_id: l.id,
-        run_id: newId(),
-        model_version: 'synthetic-test',
-        matched_record: b!.id,
-        probability: 0.99,
-        match_weight: 9,
-        explanation: null,
-      })
-      .execute();
+    await store().db.insertInto('model_links').values(provenance(l.id, b!.id)).execute();
     // b is named only by the review pair (record_b), a by the pair and the link.
     await expect(store().db.deleteFrom('records').where('id', '=', b!.id).execute()).rejects.toMatchObject(
       refused(dialect),

@@ -11,10 +11,11 @@ import {
 } from '../../../test/ledger-fixtures.js';
 import { describeEachDialect } from '../../../test/stores.js';
 import { parseCheckpoint } from '../../ledger/checkpoint.js';
-import { custodyEntry } from '../../ledger/entries.js';
+import { custodyEntry, type LogEntry } from '../../ledger/entries.js';
 import { leafHash } from '../../ledger/hash.js';
 import { ed25519Verifier, openNote } from '../../ledger/note.js';
 import { verifyConsistency, verifyInclusion } from '../../ledger/tree.js';
+import type { Db } from '../../store/store.js';
 import { appendLogEntry, sequenceLogEntries } from './ledger.js';
 import { LedgerLog } from './log.js';
 import { LedgerSequencer } from './sequencer.js';
@@ -94,20 +95,11 @@ describeEachDialect('the log', (store, dialect) => {
     const sequencer = new LedgerSequencer(store(), signer);
     const before = await sequencer.publish();
     const staged = await ingest(store());
-    const item = syntheticItem();
-    const event = syntheticEvent(item);
-    await store().transaction(async (trx) => {
-      await trx.insertInto('evidence_items').values(item).execute();
-      await trx.insertInto('custody_events').values(event).execute();
-      await sequenceLogEntries(trx, store().capabilities, [custodyEntry(event, item)]);
-    });
-    const lost = syntheticItem();
-    const lostEvent = syntheticEvent(lost);
+    const sequenceNow = (trx: Db, entry: LogEntry) => sequenceLogEntries(trx, store().capabilities, [entry]);
+    const { event } = await ingest(store(), undefined, sequenceNow);
     await expect(
-      store().transaction(async (trx) => {
-        await trx.insertInto('evidence_items').values(lost).execute();
-        await trx.insertInto('custody_events').values(lostEvent).execute();
-        await sequenceLogEntries(trx, store().capabilities, [custodyEntry(lostEvent, lost)]);
+      ingest(store(), undefined, async (trx, entry) => {
+        await sequenceNow(trx, entry);
         throw new Error('synthetic failure after sequencing');
       }),
     ).rejects.toThrow('synthetic failure');

@@ -33,7 +33,13 @@ import { settlePersons } from '../registry/person-settling.js';
 import { type JobLock, takeTracingLock } from './lock.js';
 import { humanBases, linkingModel, type TracingPolicy, tracingPolicy } from './policy.js';
 import type { RegistryReadJob, RegistryReadResult } from './registry-read-worker.js';
-import { matchByRecord, positions, type RegistryRecords, readRegistryRange } from './registry-reading.js';
+import {
+  keepSource,
+  matchByRecord,
+  positions,
+  type RegistryRecords,
+  readRegistryRange,
+} from './registry-reading.js';
 import { storeReportCandidates } from './report-candidates.js';
 
 export type RegistryLinkStage =
@@ -190,9 +196,9 @@ async function link(
   const sourceOf: string[] = [];
   // A large registry is read in two parts at once, the second by a thread of its own: preparing the features is
   // most of the reading (athar link splits its file the same way).
-  const { count, id: middle, last } = await matchRecords.midpoint(firstShare);
-  const split = middle !== null && count >= (options.parallelReadFrom ?? parallelReadFrom) ? middle : null;
-  const secondHalf =
+  const { count, id: splitId, last } = await matchRecords.splitPoint(firstShare);
+  const split = splitId !== null && count >= (options.parallelReadFrom ?? parallelReadFrom) ? splitId : null;
+  const secondPart =
     split === null || last === null
       ? undefined
       : readInWorker({
@@ -202,10 +208,10 @@ async function link(
           pageSize,
           withExternalIds: !!options.out,
         });
-  const read: RegistryRecords = { features, reports, externalIds, sources: sourceOf };
+  const read: RegistryRecords = { features, reports, externalIds, sources: sourceOf, sourceIds: new Map() };
   const links = new RecordLinkRepository(store.db);
-  // The open links, in record id order, read while the second half is prepared; matched to records once both
-  // halves are in.
+  // The open links, in record id order, read while the second part is prepared; matched to records once both
+  // parts are in.
   const openLinks: { id: string; record_id: string; person_id: string; basis: string }[] = [];
   try {
     await readRegistryRange(
@@ -227,22 +233,19 @@ async function link(
       if (page.length < pageSize) break;
     }
   } catch (error) {
-    secondHalf?.stop();
+    secondPart?.stop();
     throw error;
   }
-  if (secondHalf) {
-    const other = await secondHalf.result;
+  if (secondPart) {
+    const other = await secondPart.result;
     const base = features.size;
     features.absorb(other.features);
     for (const r of other.reports) reports.push(base + r);
     if (options.out) {
-      // The other thread's strings arrive as copies: its sources are matched to this thread's, one string each.
-      const sources = new Map([...new Set(sourceOf)].map((s) => [s, s]));
       for (let k = 0; k < other.features.size; k++) {
         externalIds[base + k] = other.externalIds[k] ?? null;
-        const source = other.sources[k] as string;
-        if (!sources.has(source)) sources.set(source, source);
-        sourceOf[base + k] = sources.get(source) as string;
+        // The other thread's strings arrive as copies: kept as this thread's one string per source.
+        keepSource(read, base + k, other.sources[k] as string);
       }
     }
   }
@@ -619,7 +622,7 @@ interface ThrottledProgress {
 }
 
 /**
- * The second half of the reading on its own thread (registry-read-worker.ts). `result` never rejects unobserved:
+ * The second part of the reading on its own thread (registry-read-worker.ts). `result` never rejects unobserved:
  * a run that fails first stops the thread with `stop`.
  */
 function readInWorker(job: RegistryReadJob): { result: Promise<RegistryReadResult>; stop: () => void } {

@@ -28,7 +28,7 @@ export interface RegistryReadResult {
 }
 
 /**
- * The second half of a registry-wide run's reading, on its own thread and connection: preparing a million records'
+ * The second part of a registry-wide run's reading, on its own thread and connection: preparing a million records'
  * features is most of the reading, and `athar link` splits its file the same way (read-worker.ts).
  */
 const job = workerData as RegistryReadJob;
@@ -36,7 +36,13 @@ let answer: WorkerAnswer<RegistryReadResult>;
 try {
   const store = await openStore(job.database, { migrate: false, readOnly: true });
   try {
-    const read = { features: new RecordFeatures(1 << 16), reports: [], externalIds: [], sources: [] };
+    const read = {
+      features: new RecordFeatures(1 << 16),
+      reports: [],
+      externalIds: [],
+      sources: [],
+      sourceIds: new Map(),
+    };
     await readRegistryRange(
       new MatchRecordRepository(store.db),
       read,

@@ -10,11 +10,23 @@ export interface RegistryRecords {
   /** With `--out`: each record's external id and source, by position. */
   externalIds: (string | null)[];
   sources: string[];
+  /** Each source id once: `sources` holds a million references to a handful of strings, not a string per record. */
+  sourceIds: Map<string, string>;
+}
+
+/** Keeps `source` as record `i`'s, as the one string `into` holds for that source. */
+export function keepSource(into: RegistryRecords, i: number, source: string): void {
+  let kept = into.sourceIds.get(source);
+  if (kept === undefined) {
+    kept = source;
+    into.sourceIds.set(kept, kept);
+  }
+  into.sources[i] = kept;
 }
 
 /**
  * Reads the records with ids after `after` and, when given, up to `until` into `into`, a page at a time (the run's
- * own thread reads the first half so, its reading thread the second: registry-read-worker.ts). `onPage` runs after
+ * own thread reads the first part so, its reading thread the second: registry-read-worker.ts). `onPage` runs after
  * each page (progress, the run's lock).
  */
 export async function readRegistryRange(
@@ -26,8 +38,6 @@ export async function readRegistryRange(
   onPage?: () => Promise<void>,
 ): Promise<void> {
   let after = range.after;
-  // A million rows name a handful of sources: one string per source, not one per row, kept through the run.
-  const sourceIds = new Map<string, string>();
   for (;;) {
     const page: (MatchRecordRow & { external_id?: string | null })[] = withExternalIds
       ? await repo.pageWithExternalIds(after, pageSize, range.until)
@@ -37,12 +47,7 @@ export async function readRegistryRange(
       if (row.kind === 'family_report') into.reports.push(i);
       if (withExternalIds) {
         into.externalIds[i] = row.external_id ?? null;
-        let source = sourceIds.get(row.source_id);
-        if (source === undefined) {
-          source = row.source_id;
-          sourceIds.set(source, source);
-        }
-        into.sources[i] = source;
+        keepSource(into, i, row.source_id);
       }
     }
     if (page.length > 0) after = (page[page.length - 1] as MatchRecordRow).id;

@@ -77,7 +77,7 @@ export class MatchRecordRepository {
    * How many records there are, the id of the record that ends the first `share` of them in id order (the middle
    * one by default), and of the last (null when there are none).
    */
-  async midpoint(share = 0.5): Promise<{ count: number; id: string | null; last: string | null }> {
+  async splitPoint(share = 0.5): Promise<{ count: number; id: string | null; last: string | null }> {
     const { n } = await this.db
       .selectFrom('records')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))

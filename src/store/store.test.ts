@@ -15,6 +15,17 @@ import { UserRepository } from './repositories/users.js';
 import { getMeta, migrate, openStore, setMeta } from './store.js';
 
 describeEachDialect('store', (store, dialect) => {
+  it('opens read-only: reads its own tables, and the database itself refuses a write', async () => {
+    const reader = await openStore(store().database, { migrate: false, readOnly: true });
+    try {
+      expect(await getMeta(reader.db, 'app')).toBe('athar');
+      await expect(setMeta(reader.db, 'read-only probe', 'written')).rejects.toThrow(/read.only|readonly/i);
+    } finally {
+      await reader.close();
+    }
+    expect(await getMeta(store().db, 'read-only probe')).toBeUndefined();
+  });
+
   it('marks the database as athar and records its migrations', async () => {
     expect(await getMeta(store().db, 'app')).toBe('athar');
     const again = await migrate(store());

@@ -586,6 +586,7 @@ async function link(
 
   const covered = await tracing.doneUpTo(coveredSeq, 'record');
   await reclaimDeleted(store.db, store.capabilities, 'tracing_queue', covered);
+  lap('queue');
   const persons = new Set(result.clusterOf).size;
   if (options.out) {
     // Every record the run read, with the person the run left it in (records in id order, as read).

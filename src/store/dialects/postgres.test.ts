@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { prepareReads } from './postgres.js';
+import { prepareReads, withSessionSetting } from './postgres.js';
 
 // Pure: a stand-in client records what would be sent (the dialect suites run the real thing on PostgreSQL).
 describe('PostgreSQL prepared reads', () => {
@@ -33,5 +33,24 @@ describe('PostgreSQL prepared reads', () => {
       ['select $1; select 2', [1]],
       ['select $1', [1], callback],
     ]);
+  });
+});
+
+describe('PostgreSQL session settings', () => {
+  it('adds a setting to the options a URL holds already, and keeps the rest of it', () => {
+    const url = withSessionSetting(
+      'postgres://athar:s3cret@db.example:5433/athar?options=-c%20search_path%3Dt_1&sslmode=require',
+      'default_transaction_read_only=on',
+    );
+    const parsed = new URL(url);
+    expect(parsed.searchParams.get('options')).toBe('-c search_path=t_1 -c default_transaction_read_only=on');
+    expect(parsed.searchParams.get('sslmode')).toBe('require');
+    expect([parsed.username, parsed.password, parsed.host, parsed.pathname]).toEqual([
+      'athar',
+      's3cret',
+      'db.example:5433',
+      '/athar',
+    ]);
+    expect(new URL(withSessionSetting('postgres://db/athar', 'x=1')).searchParams.get('options')).toBe('-c x=1');
   });
 });

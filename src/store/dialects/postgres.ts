@@ -177,24 +177,32 @@ export function describePgError(url: string, error: unknown): string {
 }
 
 /** Opens a pool and proves it works: reachable, logged in, UTF-8 (Arabic text must survive and compare). */
+/**
+ * The URL with a server setting for every session it opens, added to any `options` it holds already (a setting
+ * passed beside the URL would be overridden by the URL's own `options`).
+ */
+export function withSessionSetting(url: string, setting: string): string {
+  const parsed = new URL(url);
+  const options = parsed.searchParams.get('options');
+  parsed.searchParams.set('options', `${options ? `${options} ` : ''}-c ${setting}`);
+  return parsed.toString();
+}
+
 export async function openPostgres(
   url: string,
   poolSize: number,
   options: { readOnly?: boolean } = {},
 ): Promise<{ db: Kysely<Database>; pool: pg.Pool }> {
   const pool = new pg.Pool({
-    connectionString: url,
+    // Read-only sessions (athar verify, a registry-wide run's second reader): the server itself refuses any write.
+    // Set as the session starts, not by a query on connecting, which pg would queue beside the first query the pool
+    // hands the client out for (deprecated: one query at a time per client).
+    connectionString: options.readOnly ? withSessionSetting(url, 'default_transaction_read_only=on') : url,
     max: poolSize,
     types,
     connectionTimeoutMillis: 10_000,
     application_name: 'athar',
   });
-  // Read-only sessions (athar verify): the server itself refuses any write. A client runs its queries in order, so
-  // this one runs before any the pool hands it out for.
-  if (options.readOnly)
-    pool.on('connect', (client) => {
-      client.query('set default_transaction_read_only = on').catch(() => {});
-    });
   // An idle client dropped by the server must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', prepareReads);

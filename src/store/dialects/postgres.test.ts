@@ -51,6 +51,8 @@ describe('PostgreSQL session settings', () => {
       'db.example:5433',
       '/athar',
     ]);
-    expect(new URL(withSessionSetting('postgres://db/athar', 'x=1')).searchParams.get('options')).toBe('-c x=1');
+    expect(new URL(withSessionSetting('postgres://db/athar', 'x=1')).searchParams.get('options')).toBe(
+      '-c x=1',
+    );
   });
 });

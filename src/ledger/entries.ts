@@ -346,24 +346,33 @@ export function linkEntry(link: RecordLinkRow, by: Attribution = {}): LogEntry {
  * two: a national run moves hundreds of thousands of records, and each entry is a leaf the log must hash and keep.
  */
 export function linkEntries(closed: readonly RecordLinkRow[], opened: readonly RecordLinkRow[]): LogEntry[] {
+  return [...eachLinkEntry(closed, opened)];
+}
+
+/** `linkEntries` one entry at a time (each row's digest computed as its entry is taken). */
+export function* eachLinkEntry(
+  closed: readonly RecordLinkRow[],
+  opened: readonly RecordLinkRow[],
+): Generator<LogEntry> {
   const closedOf = new Map<string, RecordLinkRow>();
   for (const c of closed) closedOf.set(c.record_id, c);
-  const out: LogEntry[] = [];
-  for (const o of opened) {
+  const pairedWith: (RecordLinkRow | undefined)[] = opened.map((o) => {
     const c = closedOf.get(o.record_id);
-    if (c === undefined || c.unlinked_at !== o.linked_at || c.unlinked_by !== o.linked_by) {
-      out.push(linkEntry(o));
-      continue;
-    }
+    if (c === undefined || c.unlinked_at !== o.linked_at || c.unlinked_by !== o.linked_by) return undefined;
     closedOf.delete(o.record_id);
-    out.push(
-      registryEntry('link.created', 'record_link', 'record_links', o, o.linked_by, o.linked_at, [
-        coveredRow('record_links', c),
-      ]),
-    );
-  }
+    return c;
+  });
   // Closed links whose record moved in another entry's change (or nowhere): each its own `link.closed`, first.
-  return [...[...closedOf.values()].map((c) => linkEntry(c)), ...out];
+  for (const c of closedOf.values()) yield linkEntry(c);
+  for (let i = 0; i < opened.length; i++) {
+    const o = opened[i] as RecordLinkRow;
+    const c = pairedWith[i];
+    yield c === undefined
+      ? linkEntry(o)
+      : registryEntry('link.created', 'record_link', 'record_links', o, o.linked_by, o.linked_at, [
+          coveredRow('record_links', c),
+        ]);
+  }
 }
 
 /** A reviewer's decision on a pair; the decisions it supersedes change too (superseded_by), so they ride along. */

@@ -10,13 +10,22 @@ import {
   testSigner,
 } from '../../../test/ledger-fixtures.js';
 import { describeEachDialect } from '../../../test/stores.js';
+import { newId } from '../../ids.js';
 import { parseCheckpoint } from '../../ledger/checkpoint.js';
-import { custodyEntry, type LogEntry } from '../../ledger/entries.js';
+import {
+  custodyEntry,
+  EntryError,
+  encodeEntry,
+  type LogEntry,
+  linkEntries,
+  publicEntry,
+  type RecordLinkRow,
+} from '../../ledger/entries.js';
 import { leafHash } from '../../ledger/hash.js';
 import { ed25519Verifier, openNote } from '../../ledger/note.js';
 import { verifyConsistency, verifyInclusion } from '../../ledger/tree.js';
 import type { Db } from '../../store/store.js';
-import { appendLogEntry, sequenceLogEntries } from './ledger.js';
+import { appendLogEntry, prepareLogEntries, sequenceLogEntries, sequencePreparedEntries } from './ledger.js';
 import { LedgerLog } from './log.js';
 import { LedgerSequencer } from './sequencer.js';
 
@@ -127,6 +136,76 @@ describeEachDialect('the log', (store, dialect) => {
         verifyInclusion(i, cp.size, leafHash(Buffer.from(p.entry)), p.proof.map(b64), b64(cp.root)),
       ).toBe(true);
     }
+  });
+
+  it('sequences entries prepared beforehand, in slices, as it sequences them at once', async () => {
+    const sequencer = new LedgerSequencer(store(), signer);
+    const before = await sequencer.publish();
+    const link = (recordId: string, personId: string): RecordLinkRow => ({
+      id: newId(),
+      record_id: recordId,
+      person_id: personId,
+      linked_at: '2026-12-05T01:00:00.000Z',
+      linked_by: null,
+      basis: 'model',
+      decision_id: null,
+      note: 'synthetic',
+      unlinked_at: null,
+      unlinked_by: null,
+      unlink_reason: null,
+    });
+    const closed = [newId(), newId(), newId()].map((r) => ({
+      ...link(r, newId()),
+      unlinked_at: '2026-12-05T01:00:00.000Z',
+      unlink_reason: 'synthetic move',
+    }));
+    const person = newId();
+    const opened = closed.slice(0, 2).map((c) => link(c.record_id, person));
+    const entries = linkEntries(closed, opened);
+    // One closed alone, then two moves: three entries, whatever the slice.
+    expect(entries.map((e) => e.kind)).toEqual(['link.closed', 'link.created', 'link.created']);
+    const prepared = await prepareLogEntries(entries, 2);
+    await store().transaction((trx) => sequencePreparedEntries(trx, store().capabilities, prepared));
+    const logged = await store()
+      .db.selectFrom('ledger_entries')
+      .select(['idx', 'entry'])
+      .where('idx', '>=', before.size)
+      .orderBy('idx')
+      .execute();
+    expect(logged.map((r) => r.entry)).toEqual(
+      entries.map((e) => encodeEntry(publicEntry(e)).toString('utf8')),
+    );
+    const vouched = await store()
+      .db.selectFrom('ledger_rows')
+      .select(['row_id', 'idx'])
+      .where('table_name', '=', 'record_links')
+      .where(
+        'row_id',
+        'in',
+        [...closed, ...opened].map((l) => l.id),
+      )
+      .execute();
+    // Each link is vouched for by the entry that carries it: the lone closed link by the first, a moved record's
+    // closed and new links by its move.
+    expect(Object.fromEntries(vouched.map((r) => [r.row_id, Number(r.idx) - before.size]))).toEqual({
+      [closed[2]?.id as string]: 0,
+      [closed[0]?.id as string]: 1,
+      [opened[0]?.id as string]: 1,
+      [closed[1]?.id as string]: 2,
+      [opened[1]?.id as string]: 2,
+    });
+    const cp = await sequencer.publish();
+    expect(cp.size).toBe(before.size + 3);
+    for (let i = before.size; i < cp.size; i++) {
+      const p = await new LedgerLog(store()).inclusionProof(i);
+      expect(
+        verifyInclusion(i, cp.size, leafHash(Buffer.from(p.entry)), p.proof.map(b64), b64(cp.root)),
+      ).toBe(true);
+    }
+    // A malformed entry is refused while preparing, before the log is touched.
+    await expect(prepareLogEntries([{ ...(entries[0] as LogEntry), at: 'yesterday' }])).rejects.toThrow(
+      EntryError,
+    );
   });
 
   it('proves each checkpoint consistent with the next', async () => {

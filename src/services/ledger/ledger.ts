@@ -1,8 +1,9 @@
 import { encodeEntry, type LogEntry, publicEntry } from '../../ledger/entries.js';
+import { leafHash } from '../../ledger/hash.js';
 import type { Capabilities } from '../../store/capabilities.js';
 import { LedgerRepository, stageLogEntries } from '../../store/repositories/ledger.js';
 import type { Db } from '../../store/store.js';
-import { appendToLog, sequenceQueued } from './sequencer.js';
+import { appendToLog, type PreparedEntry, sequenceQueued } from './sequencer.js';
 
 /**
  * Appending to the log: the one call other services make. Stage the entry in the same transaction that writes
@@ -56,8 +57,20 @@ export async function sequenceLogEntries(
   entries: readonly LogEntry[],
   at = new Date().toISOString(),
 ): Promise<void> {
+  await sequencePreparedEntries(trx, caps, entries.map(prepareEntry), at);
+}
+
+/**
+ * `sequenceLogEntries` for entries prepared beforehand (prepareLogEntries): the encoding and hashing, most of its
+ * computing, done while the caller's other statements run.
+ */
+export async function sequencePreparedEntries(
+  trx: Db,
+  caps: Capabilities,
+  entries: readonly PreparedEntry[],
+  at = new Date().toISOString(),
+): Promise<void> {
   if (entries.length === 0) return;
-  const encoded = entries.map((e) => encodeEntry(publicEntry(e)).toString('utf8'));
   const repo = new LedgerRepository(trx, caps);
   let size = await repo.lockForSequencing(at);
   for (;;) {
@@ -65,7 +78,28 @@ export async function sequenceLogEntries(
     if (sequenced === 0) break;
     size += sequenced;
   }
-  await appendToLog(repo, size, encoded);
+  await appendToLog(repo, size, entries);
+}
+
+/**
+ * Entries encoded as the public log holds them (docs/decisions.md "What the public log says"), hashed and their
+ * rows listed, a slice at a time with a turn of the event loop between slices: statements the caller has in flight
+ * on another chain of promises go on meanwhile (on PostgreSQL the server works while this thread hashes). Throws,
+ * as appendLogEntries does, on a malformed entry.
+ */
+export async function prepareLogEntries(entries: Iterable<LogEntry>, slice = 1000): Promise<PreparedEntry[]> {
+  const out: PreparedEntry[] = [];
+  for (const entry of entries) {
+    if (out.length % slice === slice - 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    out.push(prepareEntry(entry));
+  }
+  return out;
+}
+
+function prepareEntry(entry: LogEntry): PreparedEntry {
+  const shown = publicEntry(entry);
+  const bytes = encodeEntry(shown);
+  return { entry: bytes.toString('utf8'), leaf: leafHash(bytes), rows: shown.rows };
 }
 
 export {

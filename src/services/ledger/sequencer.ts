@@ -1,6 +1,6 @@
 import { formatCheckpoint } from '../../ledger/checkpoint.js';
-import { vouchedRows } from '../../ledger/entries.js';
-import { leafHash, toBase64 } from '../../ledger/hash.js';
+import { type RowRef, vouchedRows } from '../../ledger/entries.js';
+import { type Hash, leafHash, toBase64 } from '../../ledger/hash.js';
 import { type NoteSigner, signNote } from '../../ledger/note.js';
 import { edgeTiles, TreeBuilder } from '../../ledger/tiles.js';
 import { consistencyPlan, resolvePlan, verifyConsistency } from '../../ledger/tree.js';
@@ -28,6 +28,24 @@ export class LedgerIntegrityError extends Error {
   }
 }
 
+/** An entry ready to be appended: its text, its leaf hash and the rows it vouches for. */
+export interface PreparedEntry {
+  entry: string;
+  leaf: Hash;
+  rows: readonly RowRef[];
+}
+
+/** Staged or logged texts, prepared for appending (the rows read from each text). */
+export function prepareTexts(entries: readonly string[]): PreparedEntry[] {
+  return entries.map((entry) => ({
+    entry,
+    leaf: leafHash(Buffer.from(entry, 'utf8')),
+    // Staged entries were checked when staged; one that no longer reads is still logged as it is (a sequencer
+    // that stopped at it would stop the log) and `athar verify` names it.
+    rows: vouchedRows(entry),
+  }));
+}
+
 /**
  * Gives `entries` the log's next indexes after `size` in the caller's sequencing transaction (it holds
  * LedgerRepository.lockForSequencing): appends them, grows the tiles, records which entry now vouches for each
@@ -36,20 +54,18 @@ export class LedgerIntegrityError extends Error {
 export async function appendToLog(
   repo: LedgerRepository,
   size: number,
-  entries: readonly string[],
+  entries: readonly PreparedEntry[],
 ): Promise<void> {
   const edge = new Map((await repo.tiles(edgeTiles(size))).map((t) => [t.level, t.hashes]));
   const builder = new TreeBuilder(size, edge);
   const rows: LedgerEntryTable[] = [];
   const latest = new Map<string, LedgerRowTable>();
   const custody = new Set<string>();
-  entries.forEach((entry, i) => {
+  entries.forEach(({ entry, leaf, rows: vouched }, i) => {
     const idx = size + i;
-    builder.append(leafHash(Buffer.from(entry, 'utf8')));
-    // Staged entries were checked when staged; one that no longer reads is still logged as it is (a
-    // sequencer that stopped at it would stop the log) and `athar verify` names it.
+    builder.append(leaf);
     rows.push({ idx, entry });
-    for (const row of vouchedRows(entry)) {
+    for (const row of vouched) {
       latest.set(`${row.table}\u0000${row.id}`, {
         table_name: row.table,
         row_id: row.id,
@@ -73,11 +89,7 @@ export async function appendToLog(
 export async function sequenceQueued(repo: LedgerRepository, size: number, limit: number): Promise<number> {
   const queued = await repo.queued(limit);
   if (queued.length === 0) return 0;
-  await appendToLog(
-    repo,
-    size,
-    queued.map((q) => q.entry),
-  );
+  await appendToLog(repo, size, prepareTexts(queued.map((q) => q.entry)));
   await repo.unqueue(queued.map((q) => q.id));
   return queued.length;
 }

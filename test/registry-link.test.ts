@@ -60,7 +60,8 @@ describe.each(dialects)('athar registry link [%s]', (dialect) => {
   it('is killed while it writes, leaves every record in one person, and the next run finishes to athar link’s persons', async () => {
     const url = database.config.kind === 'sqlite' ? `sqlite:${database.config.file}` : database.config.url;
     // Kill it as soon as its first batch of moves is committed.
-    const child = spawn(process.execPath, [bin, 'registry', 'link', ...data, '--json'], {
+    const killedOut = path.join(dir, 'killed.csv');
+    const child = spawn(process.execPath, [bin, 'registry', 'link', ...data, '--out', killedOut, '--json'], {
       env: { ...process.env, ATHAR_LOG_LEVEL: 'silent' },
       stdio: 'ignore',
     });
@@ -99,6 +100,10 @@ describe.each(dialects)('athar registry link [%s]', (dialect) => {
         .executeTakeFirst();
       expect(open.length).toBe(Number(records?.n));
       expect(open.every((r) => Number(r.n) === 1)).toBe(true);
+      // Its file is written beside the moves and named --out only once complete: killed before that, there is
+      // none; after (the kill may land as the run ends), it names every record.
+      if (fs.existsSync(killedOut))
+        expect(parse(fs.readFileSync(killedOut), { columns: true })).toHaveLength(Number(records?.n));
     } finally {
       await store.close();
     }
@@ -112,6 +117,7 @@ describe.each(dialects)('athar registry link [%s]', (dialect) => {
     const summary = JSON.parse(again.stdout);
     const persons = parse(fs.readFileSync(out), { columns: true }) as Record<string, string>[];
     expect(persons.length).toBe(summary.records);
+    expect(fs.existsSync(`${out}.partial`)).toBe(false);
     // The file is written from what the run read and wrote: each record's person is the one the registry holds.
     const check = await openStore(database.config, { migrate: false });
     try {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { hostname } from 'node:os';
 import { relationsAgainstSamePerson } from '../../domain/registry.js';
 import { reviewPriority } from '../../domain/review.js';
@@ -437,201 +438,252 @@ async function link(
     human: Uint8Array.from(personIds, (_, p) => (humanPersons.has(p) ? 1 : 0)),
   });
   const totalMoved = moves.reduce((sum, m) => sum + m.records.length, 0);
-  let moved = 0;
-  let merged = 0;
-  const reason = `model run ${runId}`;
-  for (let start = 0; start < moves.length; ) {
-    let end = start;
-    let size = 0;
-    while (
-      end < moves.length &&
-      (size === 0 || size + (moves[end] as { records: number[] }).records.length <= writeBatch)
-    ) {
-      size += (moves[end] as { records: number[] }).records.length;
-      end++;
+  // Each moving cluster's person chosen now (a new one, its id made here, for a cluster that keeps none): where
+  // every record ends up is known before the writing, and --out is written beside it (below).
+  const keeperOf = moves.map((move) => (move.keeper >= 0 ? (personIds[move.keeper] as string) : newId()));
+  moves.forEach((move, k) => {
+    const keeper = keeperOf[k] as string;
+    let p = personIndex.get(keeper);
+    if (p === undefined) {
+      p = personIds.length;
+      personIds.push(keeper);
+      personIndex.set(keeper, p);
     }
-    const batch = moves.slice(start, end);
-    const at = nowIso(options.clock);
-    const written = await store.transaction(async (trx) => {
-      const repo = new RecordLinkRepository(trx, store.capabilities);
-      const touched = new Set<string>();
-      const closing: string[] = [];
-      for (const move of batch)
-        for (const r of move.records) if (linkOf[r]) closing.push(linkOf[r] as string);
-      const closed = await repo.closeReturning(closing, at, options.by ?? null, reason);
-      for (const c of closed) touched.add(c.person_id);
-      const opening: Parameters<RecordLinkRepository['openMany']>[1][number][] = [];
-      const matched: number[] = [];
-      // New persons for the clusters that keep none, in one insert.
-      const fresh = await repo.createPersons(
-        store.capabilities,
-        batch.filter((m) => m.keeper < 0).length,
-        at,
-        options.by ?? null,
-      );
-      const keepers: string[] = [];
-      for (const move of batch) {
-        const keeper = move.keeper >= 0 ? (personIds[move.keeper] as string) : (fresh.pop() as string);
-        keepers.push(keeper);
-        touched.add(keeper);
-        for (const r of move.records) {
-          opening.push({
-            recordId: features.ids[r] as string,
-            personId: keeper,
-            at,
-            by: options.by ?? null,
-            basis: 'model',
-            note: reason,
-          });
-          matched.push(r);
+    for (const r of move.records) personOf[r] = p;
+  });
+  const outFile = options.out;
+  const partial = outFile ? `${outFile}.partial` : undefined;
+  const outWriting =
+    outFile && partial
+      ? settled(
+          writeOut(partial, n, {
+            ids: features.ids,
+            externalIds,
+            sources: sourceOf,
+            names: await matchRecords.sourceNames(),
+            personOf: (r) => personIds[personOf[r] as number] ?? '',
+          }),
+        )
+      : undefined;
+  try {
+    return await writeAndFinish();
+  } catch (error) {
+    // The file is the run's answer only when the run finished: a failed run leaves none behind.
+    if (outWriting) await outWriting;
+    if (partial) fs.rmSync(partial, { force: true });
+    throw error;
+  }
+
+  async function writeAndFinish(): Promise<RegistryLinkSummary> {
+    let moved = 0;
+    let merged = 0;
+    const reason = `model run ${runId}`;
+    for (let start = 0; start < moves.length; ) {
+      let end = start;
+      let size = 0;
+      while (
+        end < moves.length &&
+        (size === 0 || size + (moves[end] as { records: number[] }).records.length <= writeBatch)
+      ) {
+        size += (moves[end] as { records: number[] }).records.length;
+        end++;
+      }
+      const batch = moves.slice(start, end);
+      const at = nowIso(options.clock);
+      const written = await store.transaction(async (trx) => {
+        const repo = new RecordLinkRepository(trx, store.capabilities);
+        const touched = new Set<string>();
+        const closing: string[] = [];
+        for (const move of batch)
+          for (const r of move.records) if (linkOf[r]) closing.push(linkOf[r] as string);
+        const closed = await repo.closeReturning(closing, at, options.by ?? null, reason);
+        for (const c of closed) touched.add(c.person_id);
+        const opening: Parameters<RecordLinkRepository['openMany']>[1][number][] = [];
+        const matched: number[] = [];
+        const keepers = keeperOf.slice(start, end);
+        // New persons for the clusters that keep none, in one insert.
+        await repo.createPersons(
+          store.capabilities,
+          keepers.filter((_, k) => (batch[k] as { keeper: number }).keeper < 0),
+          at,
+          options.by ?? null,
+        );
+        for (const [k, move] of batch.entries()) {
+          const keeper = keepers[k] as string;
+          touched.add(keeper);
+          for (const r of move.records) {
+            opening.push({
+              recordId: features.ids[r] as string,
+              personId: keeper,
+              at,
+              by: options.by ?? null,
+              basis: 'model',
+              note: reason,
+            });
+            matched.push(r);
+          }
         }
-      }
-      const opened = await repo.openMany(store.capabilities, opening);
-      const provenance: ModelLinkTable[] = opened.map((l, k) => {
-        const r = matched[k] as number;
-        const partner = bestPartner[r] as number;
-        const weight = partner >= 0 ? (bestWeight[r] as number) + result.priorWeight : result.priorWeight;
-        return {
-          link_id: l.id,
-          run_id: runId,
-          model_version: model.version,
-          matched_record: partner >= 0 ? (features.ids[partner] as string) : (features.ids[r] as string),
-          probability: probabilityOf(weight),
-          match_weight: weight,
-          // Recomputed on demand from the two records and the model (docs/tracing.md): a million waterfalls
-          // would weigh more than the records they explain.
-          explanation: null,
-        };
+        const opened = await repo.openMany(store.capabilities, opening);
+        const provenance: ModelLinkTable[] = opened.map((l, k) => {
+          const r = matched[k] as number;
+          const partner = bestPartner[r] as number;
+          const weight = partner >= 0 ? (bestWeight[r] as number) + result.priorWeight : result.priorWeight;
+          return {
+            link_id: l.id,
+            run_id: runId,
+            model_version: model.version,
+            matched_record: partner >= 0 ? (features.ids[partner] as string) : (features.ids[r] as string),
+            probability: probabilityOf(weight),
+            match_weight: weight,
+            // Recomputed on demand from the two records and the model (docs/tracing.md): a million waterfalls
+            // would weigh more than the records they explain.
+            explanation: null,
+          };
+        });
+        // The provenance, the persons' settling and the audit row on one chain of statements, and the log's entries
+        // worked out (digests, encoding, hashing: ~3 s of a 1M-record run) while the server runs them.
+        const writes = settled(
+          (async () => {
+            await new TracingRepository(trx, store.capabilities).addModelLinks(provenance);
+            const emptied = await settlePersons(trx, touched, at, new Set(keepers), store.capabilities);
+            await new AuditRepository(trx).append(
+              {
+                actorId: options.by ?? null,
+                actorRole: null,
+                action: 'tracing.linked',
+                subjectType: 'tracing_run',
+                subjectId: runId,
+                details: { moved: opened.length, persons: touched.size },
+              },
+              at,
+            );
+            return emptied;
+          })(),
+        );
+        let prepared: Awaited<ReturnType<typeof prepareLogEntries>>;
+        try {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          prepared = await prepareLogEntries(eachLinkEntry(closed, opened));
+        } catch (error) {
+          // Nothing of the transaction may run after its rollback: the chain ends first.
+          await writes;
+          throw error;
+        }
+        const emptied = unwrap(await writes);
+        // Sequenced at once, not staged (~160k entries at 1M records: staging, reading back and unqueueing them
+        // cost ~7 s at the command's end), and last, so the log's lock is held only while sequencing and committing.
+        await sequencePreparedEntries(trx, store.capabilities, prepared, at);
+        return emptied;
       });
-      // The provenance, the persons' settling and the audit row on one chain of statements, and the log's entries
-      // worked out (digests, encoding, hashing: ~3 s of a 1M-record run) while the server runs them.
-      const writes = settled(
-        (async () => {
-          await new TracingRepository(trx, store.capabilities).addModelLinks(provenance);
-          const emptied = await settlePersons(trx, touched, at, new Set(keepers), store.capabilities);
-          await new AuditRepository(trx).append(
-            {
-              actorId: options.by ?? null,
-              actorRole: null,
-              action: 'tracing.linked',
-              subjectType: 'tracing_run',
-              subjectId: runId,
-              details: { moved: opened.length, persons: touched.size },
-            },
-            at,
-          );
-          return emptied;
-        })(),
+
+      merged += written;
+      moved += size;
+      progress.report('writing', moved, totalMoved);
+      await lock.renew();
+      start = end;
+    }
+    lap('writing');
+
+    const reviewPairs = reviewing ? unwrap(await reviewing) : await writeReview();
+    lap('review');
+
+    // Reports: their candidates, from the run's pairs and their persons.
+    const candidateWeight =
+      Math.log2(policy.candidatesFrom / (1 - policy.candidatesFrom)) - result.priorWeight;
+    const reportPairs = new Map<number, { other: number; weight: number }[]>();
+    for (let p = 0; p < pairCount; p++) {
+      const x = pairA[p] as number;
+      const y = pairB[p] as number;
+      if (isReport[x] !== 1 && isReport[y] !== 1) continue;
+      const w = result.weights[p] as number;
+      if (w < candidateWeight && result.clusterOf[x] !== result.clusterOf[y]) continue;
+      for (const [report, other] of [
+        [x, y],
+        [y, x],
+      ] as const) {
+        if (isReport[report] !== 1) continue;
+        const list = reportPairs.get(report) ?? [];
+        list.push({ other, weight: w });
+        reportPairs.set(report, list);
+      }
+    }
+    let reportsDone = 0;
+    for (const r of reports) {
+      const list = (reportPairs.get(r) ?? [])
+        .sort((a, b) => b.weight - a.weight)
+        .filter((c, k, all) => all.findIndex((d) => d.other === c.other) === k)
+        .slice(0, policy.k);
+      await storeReportCandidates(
+        store,
+        features.ids[r] as string,
+        list.map((c) => ({
+          recordId: features.ids[c.other] as string,
+          weight: c.weight + result.priorWeight,
+          explanation: explainPair(result.scorer, r, c.other, n),
+        })),
+        model.version,
+        nowIso(options.clock),
       );
-      let prepared: Awaited<ReturnType<typeof prepareLogEntries>>;
-      try {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        prepared = await prepareLogEntries(eachLinkEntry(closed, opened));
-      } catch (error) {
-        // Nothing of the transaction may run after its rollback: the chain ends first.
-        await writes;
-        throw error;
-      }
-      const emptied = unwrap(await writes);
-      // Sequenced at once, not staged (~160k entries at 1M records: staging, reading back and unqueueing them
-      // cost ~7 s at the command's end), and last, so the log's lock is held only while sequencing and committing.
-      await sequencePreparedEntries(trx, store.capabilities, prepared, at);
-      return { merged: emptied, keepers };
-    });
-
-    merged += written.merged;
-    // Where each moved record is now (for --out), once its transaction committed.
-    batch.forEach((move, k) => {
-      const keeper = written.keepers[k] as string;
-      let p = personIndex.get(keeper);
-      if (p === undefined) {
-        p = personIds.length;
-        personIds.push(keeper);
-        personIndex.set(keeper, p);
-      }
-      for (const r of move.records) personOf[r] = p;
-    });
-    moved += size;
-    progress.report('writing', moved, totalMoved);
-    await lock.renew();
-    start = end;
-  }
-  lap('writing');
-
-  const reviewPairs = reviewing ? unwrap(await reviewing) : await writeReview();
-  lap('review');
-
-  // Reports: their candidates, from the run's pairs and their persons.
-  const candidateWeight = Math.log2(policy.candidatesFrom / (1 - policy.candidatesFrom)) - result.priorWeight;
-  const reportPairs = new Map<number, { other: number; weight: number }[]>();
-  for (let p = 0; p < pairCount; p++) {
-    const x = pairA[p] as number;
-    const y = pairB[p] as number;
-    if (isReport[x] !== 1 && isReport[y] !== 1) continue;
-    const w = result.weights[p] as number;
-    if (w < candidateWeight && result.clusterOf[x] !== result.clusterOf[y]) continue;
-    for (const [report, other] of [
-      [x, y],
-      [y, x],
-    ] as const) {
-      if (isReport[report] !== 1) continue;
-      const list = reportPairs.get(report) ?? [];
-      list.push({ other, weight: w });
-      reportPairs.set(report, list);
+      progress.report('reports', ++reportsDone, reports.length);
     }
-  }
-  let reportsDone = 0;
-  for (const r of reports) {
-    const list = (reportPairs.get(r) ?? [])
-      .sort((a, b) => b.weight - a.weight)
-      .filter((c, k, all) => all.findIndex((d) => d.other === c.other) === k)
-      .slice(0, policy.k);
-    await storeReportCandidates(
-      store,
-      features.ids[r] as string,
-      list.map((c) => ({
-        recordId: features.ids[c.other] as string,
-        weight: c.weight + result.priorWeight,
-        explanation: explainPair(result.scorer, r, c.other, n),
-      })),
-      model.version,
-      nowIso(options.clock),
-    );
-    progress.report('reports', ++reportsDone, reports.length);
-  }
-  lap('reports');
+    lap('reports');
 
-  const covered = await tracing.doneUpTo(coveredSeq, 'record');
-  await reclaimDeleted(store.db, store.capabilities, 'tracing_queue', covered);
-  lap('queue');
-  const persons = new Set(result.clusterOf).size;
-  if (options.out) {
-    // Every record the run read, with the person the run left it in (records in id order, as read).
-    const writer = new CsvWriter(options.out, ['record_id', 'external_id', 'source', 'person_id']);
-    const sources = await matchRecords.sourceNames();
-    for (let r = 0; r < n; r++) {
-      const person = personIds[personOf[r] as number];
-      if (!person) continue; // no person (a store edited by hand): left out, as an export leaves it
-      const source = sourceOf[r] as string;
-      writer.row([features.ids[r] as string, externalIds[r] ?? '', sources.get(source) ?? source, person]);
+    const covered = await tracing.doneUpTo(coveredSeq, 'record');
+    await reclaimDeleted(store.db, store.capabilities, 'tracing_queue', covered);
+    lap('queue');
+    const persons = new Set(result.clusterOf).size;
+    if (outWriting && outFile && partial) {
+      unwrap(await outWriting);
+      fs.renameSync(partial, outFile);
+      lap('out');
     }
-    await writer.close();
-    lap('out');
+    return {
+      runId,
+      records: n,
+      persons,
+      moved,
+      merged,
+      reviewPairs,
+      refusedByGuard,
+      reports: reports.length,
+      model: { version: model.version, autoLinkAt: policy.autoLinkAt, reviewFrom: policy.reviewFrom },
+      candidatePairs: pairCount,
+      timingsMs: {},
+      peakMemoryMiB: 0,
+    };
   }
-  return {
-    runId,
-    records: n,
-    persons,
-    moved,
-    merged,
-    reviewPairs,
-    refusedByGuard,
-    reports: reports.length,
-    model: { version: model.version, autoLinkAt: policy.autoLinkAt, reviewFrom: policy.reviewFrom },
-    candidatePairs: pairCount,
-    timingsMs: {},
-    peakMemoryMiB: 0,
-  };
+}
+
+/**
+ * `record_id,external_id,source,person_id` for every record the run read, with the person the run leaves it in
+ * (records in id order, as read), 20,000 rows at a time with a turn of the event loop between: written while the
+ * moves are (on PostgreSQL this thread mostly waits for the server then).
+ */
+async function writeOut(
+  file: string,
+  n: number,
+  records: {
+    ids: readonly string[];
+    externalIds: readonly (string | null)[];
+    sources: readonly string[];
+    names: ReadonlyMap<string, string>;
+    personOf: (r: number) => string;
+  },
+): Promise<void> {
+  const writer = new CsvWriter(file, ['record_id', 'external_id', 'source', 'person_id']);
+  for (let r = 0; r < n; r++) {
+    if (r % 20_000 === 19_999) await new Promise<void>((resolve) => setImmediate(resolve));
+    const person = records.personOf(r);
+    if (!person) continue; // no person (a store edited by hand): left out, as an export leaves it
+    const source = records.sources[r] as string;
+    writer.row([
+      records.ids[r] as string,
+      records.externalIds[r] ?? '',
+      records.names.get(source) ?? source,
+      person,
+    ]);
+  }
+  await writer.close();
 }
 
 interface ThrottledProgress {

@@ -56,13 +56,23 @@ export class RecordLinkRepository {
     return id;
   }
 
-  /** `count` new persons at once (a person of one for each record stored). */
-  async createPersons(caps: Capabilities, count: number, at: string, by: string | null): Promise<string[]> {
-    const rows: PersonTable[] = [];
-    for (let i = 0; i < count; i++)
-      rows.push({ id: newId(), created_at: at, created_by: by, merged_into: null, merged_at: null });
+  /** `count` new persons at once (a person of one for each record stored), or one for each id given. */
+  async createPersons(
+    caps: Capabilities,
+    count: number | readonly string[],
+    at: string,
+    by: string | null,
+  ): Promise<string[]> {
+    const ids = typeof count === 'number' ? Array.from({ length: count }, () => newId()) : [...count];
+    const rows: PersonTable[] = ids.map((id) => ({
+      id,
+      created_at: at,
+      created_by: by,
+      merged_into: null,
+      merged_at: null,
+    }));
     await insertRows(this.db, caps, 'persons', rows);
-    return rows.map((r) => r.id);
+    return ids;
   }
 
   /** Opens many links at once; answers the rows as stored (what the log vouches for). */

@@ -354,19 +354,38 @@ export function* eachLinkEntry(
   closed: readonly RecordLinkRow[],
   opened: readonly RecordLinkRow[],
 ): Generator<LogEntry> {
+  const { alone, moves } = linkMoves(closed, opened);
+  yield* eachMoveEntry(alone, moves);
+}
+
+/**
+ * How `linkEntries` pairs links: each opened link with the link of the same record closed in the same change (same
+ * time, same hand), if any; closed links left `alone`. Its entries are then `eachMoveEntry(alone, moves)`, which can
+ * be taken in parts (the lone closed links first, then the moves in order).
+ */
+export function linkMoves(
+  closed: readonly RecordLinkRow[],
+  opened: readonly RecordLinkRow[],
+): { alone: RecordLinkRow[]; moves: { opened: RecordLinkRow; closed?: RecordLinkRow }[] } {
   const closedOf = new Map<string, RecordLinkRow>();
   for (const c of closed) closedOf.set(c.record_id, c);
-  const pairedWith: (RecordLinkRow | undefined)[] = opened.map((o) => {
+  const moves = opened.map((o) => {
     const c = closedOf.get(o.record_id);
-    if (c === undefined || c.unlinked_at !== o.linked_at || c.unlinked_by !== o.linked_by) return undefined;
+    if (c === undefined || c.unlinked_at !== o.linked_at || c.unlinked_by !== o.linked_by)
+      return { opened: o };
     closedOf.delete(o.record_id);
-    return c;
+    return { opened: o, closed: c };
   });
-  // Closed links whose record moved in another entry's change (or nowhere): each its own `link.closed`, first.
-  for (const c of closedOf.values()) yield linkEntry(c);
-  for (let i = 0; i < opened.length; i++) {
-    const o = opened[i] as RecordLinkRow;
-    const c = pairedWith[i];
+  return { alone: [...closedOf.values()], moves };
+}
+
+/** The entries of links paired by `linkMoves`: each lone closed link its own `link.closed`, first; then the moves. */
+export function* eachMoveEntry(
+  alone: readonly RecordLinkRow[],
+  moves: readonly { opened: RecordLinkRow; closed?: RecordLinkRow }[],
+): Generator<LogEntry> {
+  for (const c of alone) yield linkEntry(c);
+  for (const { opened: o, closed: c } of moves) {
     yield c === undefined
       ? linkEntry(o)
       : registryEntry('link.created', 'record_link', 'record_links', o, o.linked_by, o.linked_at, [

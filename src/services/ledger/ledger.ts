@@ -1,9 +1,9 @@
 import { encodeEntry, type LogEntry, publicEntry } from '../../ledger/entries.js';
-import { leafHash } from '../../ledger/hash.js';
+import { type PreparedEntry, prepareEntry } from '../../ledger/prepared.js';
 import type { Capabilities } from '../../store/capabilities.js';
 import { LedgerRepository, stageLogEntries } from '../../store/repositories/ledger.js';
 import type { Db } from '../../store/store.js';
-import { appendToLog, type PreparedEntry, sequenceQueued } from './sequencer.js';
+import { appendToLog, sequenceQueued } from './sequencer.js';
 
 /**
  * Appending to the log: the one call other services make. Stage the entry in the same transaction that writes
@@ -94,12 +94,6 @@ export async function prepareLogEntries(entries: Iterable<LogEntry>, slice = 100
     out.push(prepareEntry(entry));
   }
   return out;
-}
-
-function prepareEntry(entry: LogEntry): PreparedEntry {
-  const shown = publicEntry(entry);
-  const bytes = encodeEntry(shown);
-  return { entry: bytes.toString('utf8'), leaf: leafHash(bytes), rows: shown.rows };
 }
 
 export {

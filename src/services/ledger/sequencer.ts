@@ -1,7 +1,7 @@
 import { formatCheckpoint } from '../../ledger/checkpoint.js';
-import { type RowRef, vouchedRows } from '../../ledger/entries.js';
-import { type Hash, leafHash, toBase64 } from '../../ledger/hash.js';
+import { toBase64 } from '../../ledger/hash.js';
 import { type NoteSigner, signNote } from '../../ledger/note.js';
+import { type PreparedEntry, prepareTexts } from '../../ledger/prepared.js';
 import { edgeTiles, TreeBuilder } from '../../ledger/tiles.js';
 import { consistencyPlan, resolvePlan, verifyConsistency } from '../../ledger/tree.js';
 import { reclaimDeleted } from '../../store/bulk-rows.js';
@@ -26,24 +26,6 @@ export class LedgerIntegrityError extends Error {
     super(message);
     this.name = 'LedgerIntegrityError';
   }
-}
-
-/** An entry ready to be appended: its text, its leaf hash and the rows it vouches for. */
-export interface PreparedEntry {
-  entry: string;
-  leaf: Hash;
-  rows: readonly RowRef[];
-}
-
-/** Staged or logged texts, prepared for appending (the rows read from each text). */
-export function prepareTexts(entries: readonly string[]): PreparedEntry[] {
-  return entries.map((entry) => ({
-    entry,
-    leaf: leafHash(Buffer.from(entry, 'utf8')),
-    // Staged entries were checked when staged; one that no longer reads is still logged as it is (a sequencer
-    // that stopped at it would stop the log) and `athar verify` names it.
-    rows: vouchedRows(entry),
-  }));
 }
 
 /**

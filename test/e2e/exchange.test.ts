@@ -150,6 +150,8 @@ describe('imports and backups in a real browser', () => {
     const { ctx, page } = await pageAs(admin, 'en');
     await page.click('.staff-nav a[href="/backups"]');
     await page.waitForSelector('h1:text-is("Backups")');
+    // The heading shows at once, the folder once the page has loaded (slower on a busy machine).
+    await page.waitForSelector(`section :text("${path.join(dir, 'backups')}")`);
     expect(await page.textContent('section')).toContain(path.join(dir, 'backups'));
     // The keys only when asked, with the warning first.
     await page.check('input[name="keys"]');

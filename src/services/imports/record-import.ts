@@ -12,6 +12,7 @@ import {
   type RecordKind,
 } from '../../domain/person-record.js';
 import type { SourceKind } from '../../domain/registry.js';
+import { nextTurn } from '../../event-loop.js';
 import { PlaceRepository } from '../../store/repositories/places.js';
 import { RecordRepository } from '../../store/repositories/records.js';
 import { SourceRepository } from '../../store/repositories/sources.js';
@@ -265,14 +266,14 @@ export async function importRecords(
     report.created += fresh.length;
     report.done += rows.length;
     await options.onProgress?.(progressOf(report));
-    await yieldToEventLoop();
+    await nextTurn();
   };
 
   let sinceYield = 0;
   for await (const item of options.rows ?? csvRows(file, chunks)) {
     if (++sinceYield >= yieldEvery) {
       sinceYield = 0;
-      await yieldToEventLoop();
+      await nextTurn();
     }
     if ('header' in item) {
       const seen = new Set<string>();
@@ -350,7 +351,6 @@ export async function importRecords(
  * batches and every few hundred rows read (issue 21, Reliability 5; docs/decisions.md).
  */
 const yieldEvery = 200;
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function progressOf(r: ImportReport): ImportProgress {
   return { total: r.total, done: r.done, created: r.created, skipped: r.skipped, errors: r.errors };

@@ -83,14 +83,14 @@ export async function sequencePreparedEntries(
 
 /**
  * Entries encoded as the public log holds them (docs/decisions.md "What the public log says"), hashed and their
- * rows listed, a slice at a time with a turn of the event loop between slices: statements the caller has in flight
- * on another chain of promises go on meanwhile (on PostgreSQL the server works while this thread hashes). Throws,
- * as appendLogEntries does, on a malformed entry.
+ * rows listed, a slice at a time with a turn of the event loop before each: statements the caller has in flight on
+ * another chain of promises go out and on meanwhile (on PostgreSQL the server works while this thread hashes).
+ * Throws, as appendLogEntries does, on a malformed entry.
  */
 export async function prepareLogEntries(entries: Iterable<LogEntry>, slice = 1000): Promise<PreparedEntry[]> {
   const out: PreparedEntry[] = [];
   for (const entry of entries) {
-    if (out.length % slice === slice - 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (out.length % slice === 0) await nextTurn();
     out.push(prepareEntry(entry));
   }
   return out;
@@ -109,3 +109,5 @@ export {
   recordEntry,
   rowDigest,
 } from '../../ledger/entries.js';
+
+import { nextTurn } from '../../event-loop.js';

@@ -4,15 +4,15 @@ import type { PreparedEntry } from '../../ledger/prepared.js';
 import { startWorker } from '../../worker-entry.js';
 import type { LinkEntriesReply, LinkEntriesRequest } from './link-entries-worker.js';
 
+/** Links per message to the thread. */
+const part = 5000;
+
 /**
  * A thread that prepares the log entries of links moved in bulk (`linkEntries`, then as `prepareLogEntries`):
  * a registry-wide run hands it each transaction's closed and opened links and writes the provenance and the
  * persons meanwhile, on SQLite's one thread too. At 1M records that is ~3 s of digests and hashing off the
  * writing thread. Start it once for many transactions; `stop` it when done.
  */
-/** Links per message to the thread. */
-const part = 5000;
-
 export class LinkEntriesThread {
   private next = 0;
   private readonly waiting = new Map<
@@ -25,7 +25,7 @@ export class LinkEntriesThread {
       const asked = this.waiting.get(reply.id);
       if (!asked) return;
       this.waiting.delete(reply.id);
-      if ('prepared' in reply) asked.resolve(reply.prepared);
+      if ('result' in reply) asked.resolve(reply.result);
       else
         asked.reject(
           reply.error.name === 'EntryError'

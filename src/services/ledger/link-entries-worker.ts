@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { eachMoveEntry, type RecordLinkRow } from '../../ledger/entries.js';
 import { type PreparedEntry, prepareEntries } from '../../ledger/prepared.js';
+import type { WorkerAnswer } from '../../worker-entry.js';
 
 /** One request: part of the links a transaction moved (paired by linkMoves), to become prepared log entries. */
 export interface LinkEntriesRequest {
@@ -9,9 +10,7 @@ export interface LinkEntriesRequest {
   moves: readonly { opened: RecordLinkRow; closed?: RecordLinkRow }[];
 }
 
-export type LinkEntriesReply =
-  | { id: number; prepared: PreparedEntry[] }
-  | { id: number; error: { name: string; message: string } };
+export type LinkEntriesReply = { id: number } & WorkerAnswer<PreparedEntry[]>;
 
 /**
  * The log entries of links moved in bulk (digests, encoding, leaf hashes), prepared on a thread of their own while
@@ -20,7 +19,7 @@ export type LinkEntriesReply =
 parentPort?.on('message', (request: LinkEntriesRequest) => {
   let reply: LinkEntriesReply;
   try {
-    reply = { id: request.id, prepared: prepareEntries(eachMoveEntry(request.alone, request.moves)) };
+    reply = { id: request.id, result: prepareEntries(eachMoveEntry(request.alone, request.moves)) };
   } catch (error) {
     const { name, message } = error as Error;
     reply = { id: request.id, error: { name, message } };

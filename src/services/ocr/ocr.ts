@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { readAll } from '../../blobs/fs-blob-store.js';
 import { DomainError } from '../../domain/errors.js';
+import { nextTurn } from '../../event-loop.js';
 import { identifierKey } from '../../evidence/identifiers.js';
 import { nowIso } from '../../ids.js';
 import { type CardMiss, type cardParts, readCard } from '../../ocr/cards.js';
@@ -241,7 +242,7 @@ export class OcrService {
       }
       options.onItem?.(n, unique.length);
       // The server's event loop gets a turn between photos.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     summary.seconds = Math.round((performance.now() - started) / 10) / 100;
     return summary;

@@ -1,4 +1,5 @@
 import type { PersonRecordFields } from '../../domain/person-record.js';
+import { nextTurn } from '../../event-loop.js';
 import { pairKey } from '../../linkage/clustering.js';
 import type { Explanation } from '../../linkage/explain.js';
 import { explainPair } from '../../linkage/explain.js';
@@ -81,7 +82,7 @@ export class RegistryMatcher {
       if (page.length > 0) this.lastId = (page[page.length - 1] as MatchRecordRow).id;
       if (page.length < pageSize) break;
       // On SQLite every query resolves at once: without this a large refresh runs as one stretch in the server.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     return added;
   }

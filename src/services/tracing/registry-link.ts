@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { hostname } from 'node:os';
 import { relationsAgainstSamePerson } from '../../domain/registry.js';
 import { reviewPriority } from '../../domain/review.js';
+import { nextTurn } from '../../event-loop.js';
 import { newId, nowIso } from '../../ids.js';
 import { eachLinkEntry } from '../../ledger/entries.js';
 import { pairKey } from '../../linkage/clustering.js';
@@ -459,20 +460,21 @@ async function link(
     }
     for (const r of move.records) personOf[r] = p;
   });
-  const outFile = options.out;
-  const partial = outFile ? `${outFile}.partial` : undefined;
-  const outWriting =
-    outFile && partial
-      ? settled(
-          writeOut(partial, n, {
+  const out = options.out
+    ? {
+        file: options.out,
+        partial: `${options.out}.partial`,
+        writing: settled(
+          writeOut(`${options.out}.partial`, n, {
             ids: features.ids,
             externalIds,
             sources: sourceOf,
             names: await matchRecords.sourceNames(),
             personOf: (r) => personIds[personOf[r] as number] ?? '',
           }),
-        )
-      : undefined;
+        ),
+      }
+    : undefined;
   // Where the server writes (PostgreSQL), this thread mostly waits and prepares them in slices meanwhile; a thread
   // of their own there took the machine's second core from the server (writing 31 → 33.5 s at 1M records).
   const entriesThread =
@@ -484,8 +486,10 @@ async function link(
     return await writeAndFinish();
   } catch (error) {
     // The file is the run's answer only when the run finished: a failed run leaves none behind.
-    if (outWriting) await outWriting;
-    if (partial) fs.rmSync(partial, { force: true });
+    if (out) {
+      await out.writing;
+      fs.rmSync(out.partial, { force: true });
+    }
     throw error;
   } finally {
     entriesThread?.stop();
@@ -582,10 +586,7 @@ async function link(
         let prepared: Awaited<ReturnType<typeof prepareLogEntries>>;
         try {
           if (onThread) prepared = await onThread;
-          else {
-            await new Promise<void>((resolve) => setImmediate(resolve));
-            prepared = await prepareLogEntries(eachLinkEntry(closed, opened));
-          }
+          else prepared = await prepareLogEntries(eachLinkEntry(closed, opened));
         } catch (error) {
           // Nothing of the transaction may run after its rollback: the chain ends first.
           await writes;
@@ -654,9 +655,9 @@ async function link(
     await reclaimDeleted(store.db, store.capabilities, 'tracing_queue', covered);
     lap('queue');
     const persons = new Set(result.clusterOf).size;
-    if (outWriting && outFile && partial) {
-      unwrap(await outWriting);
-      fs.renameSync(partial, outFile);
+    if (out) {
+      unwrap(await out.writing);
+      fs.renameSync(out.partial, out.file);
       lap('out');
     }
     return {
@@ -694,7 +695,7 @@ async function writeOut(
 ): Promise<void> {
   const writer = new CsvWriter(file, ['record_id', 'external_id', 'source', 'person_id']);
   for (let r = 0; r < n; r++) {
-    if (r % 20_000 === 19_999) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (r % 20_000 === 19_999) await nextTurn();
     const person = records.personOf(r);
     if (!person) continue; // no person (a store edited by hand): left out, as an export leaves it
     const source = records.sources[r] as string;

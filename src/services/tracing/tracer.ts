@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { relationsAgainstSamePerson } from '../../domain/registry.js';
 import { reviewPriority } from '../../domain/review.js';
+import { nextTurn } from '../../event-loop.js';
 import { identifierKey } from '../../evidence/identifiers.js';
 import { newId, nowIso } from '../../ids.js';
 import type { LinkageModel } from '../../linkage/model.js';
@@ -53,7 +54,6 @@ const batchSize = 500;
 const pollMs = 500;
 /** The longest the loop computes before letting the server answer what waits (a /healthz, a page). */
 const sliceMs = 20;
-const letRequestsIn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The tracing loop (docs/tracing.md): keeps the registry's match index in memory (built at start, added to as
@@ -256,7 +256,7 @@ export class Tracer {
         row.kind === 'family_report' ? index.topFor(row.id, this.policy.k) : index.linkedFor(row.id);
       matched.push({ row, candidates: candidates.filter((c) => c.probability >= floor) });
       if (performance.now() - since > sliceMs) {
-        await letRequestsIn();
+        await nextTurn();
         since = performance.now();
       }
     }
@@ -282,7 +282,7 @@ export class Tracer {
       // The policy scores guards and draws waterfalls: a record of a common name has dozens of candidates from the
       // linking rules (not a top 10), so this stretch lets requests in too.
       if (performance.now() - since > sliceMs) {
-        await letRequestsIn();
+        await nextTurn();
         since = performance.now();
       }
       const isReport = row.kind === 'family_report';

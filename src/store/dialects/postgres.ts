@@ -176,7 +176,6 @@ export function describePgError(url: string, error: unknown): string {
   }
 }
 
-/** Opens a pool and proves it works: reachable, logged in, UTF-8 (Arabic text must survive and compare). */
 /**
  * The URL with a server setting for every session it opens, added to any `options` it holds already (a setting
  * passed beside the URL would be overridden by the URL's own `options`).
@@ -188,6 +187,7 @@ export function withSessionSetting(url: string, setting: string): string {
   return parsed.toString();
 }
 
+/** Opens a pool and proves it works: reachable, logged in, UTF-8 (Arabic text must survive and compare). */
 export async function openPostgres(
   url: string,
   poolSize: number,

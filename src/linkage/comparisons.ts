@@ -1,7 +1,7 @@
 import { branches } from '../gazetteer/index.js';
 import { formatDate, monthOfEpochDay } from './dates.js';
 import type { FeatureColumn, RecordFeatures } from './features.js';
-import { precision, unknownGovernorateBase } from './features.js';
+import { precision, unknownGovernorateBase, womanByName } from './features.js';
 import type { NameSimilarity } from './similarity-cache.js';
 
 /**
@@ -59,7 +59,7 @@ const nameGroups = [
 export function nameAgrees(level: number): boolean {
   return level === 1 || level === 2 || level === 5;
 }
-function nameDiffers(level: number): boolean {
+export function nameDiffers(level: number): boolean {
   return level === 4 || level === 7;
 }
 
@@ -73,6 +73,11 @@ function nameLevel(f: RecordFeatures, va: number, vb: number, sim: NameSimilarit
   }
   if (s >= variantSimilarity) return 5;
   return s >= similarSimilarity ? 6 : 7;
+}
+
+/** The sex a record states (a woman known only by her first name states none). */
+function recordedSex(code: number): number {
+  return code === womanByName ? -1 : code;
 }
 
 function motherLevel(f: RecordFeatures, a: number, b: number, sim: NameSimilarity): number {
@@ -216,7 +221,7 @@ export function compareAll(
   if (from <= 3 && to > 3) out[3] = motherLevel(f, a, b, sim);
   if (to <= 4) return;
   out[4] = nameLevel(f, f.first[a] as number, f.first[b] as number, sim);
-  out[5] = codeLevel(f.sex[a] as number, f.sex[b] as number);
+  out[5] = codeLevel(recordedSex(f.sex[a] as number), recordedSex(f.sex[b] as number));
   out[6] = birthLevel(f, a, b);
   out[7] = governorateLevel(f.governorate[a] as number, f.governorate[b] as number);
   out[8] = placeLevel(f, f.place[a] as number, f.place[b] as number);

@@ -2,6 +2,8 @@ import { comparisons, contexts } from './comparisons.js';
 import { probabilityOf } from './model.js';
 import type { Scorer } from './scorer.js';
 
+const familyAt = comparisons.findIndex((c) => c.name === 'family_name');
+
 export interface ExplanationStep {
   comparison: string;
   level: string;
@@ -52,17 +54,20 @@ export function explainPair(scorer: Scorer, a: number, b: number, records: numbe
   const within = context === 2;
   const joint = scorer.lastJointAdjustment();
   const adjustments = scorer.adjustmentsOfLast(a, b);
+  const womanShift = scorer.lastWomanFamilyShift();
   const prior = scorer.model.priorWeight(records);
   const line = within ? scorer.lastLineWeight() : 0;
   let running = prior + line;
   const steps = comparisons.map((comparison, c) => {
     const level = levels[c] as number;
-    const weight = scorer.model.weight(c, level, context);
+    const woman = c === familyAt ? womanShift : 0;
+    const weight = scorer.model.weight(c, level, context) + woman;
     const tf = adjustments.get(c);
     running += weight + (tf ?? 0);
     const step: ExplanationStep = {
       comparison: comparison.name,
-      level: comparison.levels[level] ?? String(level),
+      // A woman's family names that differ weigh less (model.womanFamilyWeight): a level of its own to the reader.
+      level: `${comparison.levels[level] ?? String(level)}${woman !== 0 ? '_for_a_woman' : ''}`,
       valueA: comparison.show(f, a),
       valueB: comparison.show(f, b),
       weight: round(weight),

@@ -7,6 +7,7 @@ import {
   resolveGovernorate,
   resolveTown,
 } from '../gazetteer/index.js';
+import { isWomansName } from '../names/index.js';
 import { type DateParse, epochDay, parseDate, parseYear } from './dates.js';
 import { firstNameForm, normalizeName, parseFullName, partForm, placeKey } from './name-kit.js';
 import { Interner, type NameList, NameVocabulary } from './vocabulary.js';
@@ -126,6 +127,7 @@ export class RecordFeatures {
   private readonly townGovernorateCache = new Map<string, number>();
   private readonly motherCache = new Map<string, Int32Array>();
   private readonly sexCache = new Map<string, number>();
+  private readonly womanCache = new Map<number, boolean>();
   private readonly branchCache = new Map<string, number>();
 
   constructor(capacity = 1024, names = new NameVocabulary()) {
@@ -278,7 +280,8 @@ export class RecordFeatures {
     this.motherFirst[i] = mother[0] as number;
     this.motherRest[i] = mother[1] as number;
 
-    this.sex[i] = fields.sex ? this.sexOf(fields.sex) : none;
+    const sex = fields.sex ? this.sexOf(fields.sex) : none;
+    this.sex[i] = sex === none && first >= 0 && this.womansName(first) ? womanByName : sex;
 
     const birth = this.date('birth_date', parseDate(fields.birth_date));
     const year = birth ? undefined : this.date('birth_year', parseYear(fields.birth_year));
@@ -388,6 +391,16 @@ export class RecordFeatures {
       this.motherCache.set(raw, ids);
     }
     return ids;
+  }
+
+  /** Whether an interned first name is listed as a woman's only (names' lexicon). */
+  private womansName(first: number): boolean {
+    let woman = this.womanCache.get(first);
+    if (woman === undefined) {
+      woman = isWomansName(this.names.form(first));
+      this.womanCache.set(first, woman);
+    }
+    return woman;
   }
 
   private sexOf(raw: string): number {
@@ -526,7 +539,19 @@ const femaleWords = new Set([
   'k',
 ]);
 
-/** 1 male, 2 female, -1 unknown. */
+/**
+ * The sex column's code for a record that does not say, whose first name is listed as a woman's only: she is a
+ * woman for the family-name rule (a woman is often listed under her husband's family name), but the sex comparison
+ * reads it as missing, since her first name already weighs in the score.
+ */
+export const womanByName = 3;
+
+/** Whether a record's sex column says she is a woman, in so many words or by her first name. */
+export function isWoman(code: number): boolean {
+  return code === 2 || code === womanByName;
+}
+
+/** 1 male, 2 female, -1 unknown (the column also holds womanByName). */
 export function sexCode(raw: string | undefined): number {
   if (!raw) return none;
   const t = normalizeName(raw);

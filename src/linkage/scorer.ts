@@ -1,11 +1,18 @@
 import { type Context, compareAll, comparisons, contextOf, nameAgrees } from './comparisons.js';
-import type { RecordFeatures } from './features.js';
+import { isWoman, type RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
 import { NameSimilarity } from './similarity-cache.js';
 import { combinationKey, type TermColumn, type TermFrequencies } from './term-frequencies.js';
 
 /** 1 for the comparisons that are circumstances (Comparison.circumstance), by index. */
 const circumstance = Uint8Array.from(comparisons, (c) => (c.circumstance ? 1 : 0));
+
+/** One record of the pair is a woman's (said so, or by her first name) and neither says he is a man. */
+function womanPair(f: RecordFeatures, a: number, b: number): boolean {
+  const sa = f.sex[a] as number;
+  const sb = f.sex[b] as number;
+  return sa !== 1 && sb !== 1 && (isWoman(sa) || isWoman(sb));
+}
 
 /**
  * The level whose u a name's term-frequency adjustment is taken against: a variant spelling (level 2) against
@@ -38,6 +45,7 @@ export class Scorer {
   private lastContext: Context = 0;
   private lastJoint = false;
   private lastLine = 0;
+  private lastWoman = 0;
   private readonly familyAt = comparisons.findIndex((c) => c.name === 'family_name');
   private readonly firstAt = comparisons.findIndex((c) => c.name === 'first_name');
   private readonly motherAt = comparisons.findIndex((c) => c.name === 'mother_name');
@@ -93,6 +101,10 @@ export class Scorer {
     this.lastJoint = !Number.isNaN(joint);
     if (this.lastJoint) total += joint;
     if (context === 2) total += this.lastLine;
+    // A woman's records under two family names (model.womanFamilyWeight).
+    const shift = this.model.womanFamilyShift[levels[this.familyAt] as number] as number;
+    this.lastWoman = shift !== 0 && womanPair(this.features, a, b) ? shift : 0;
+    total += this.lastWoman;
     for (let s = 0; s < this.tfSlots.length; s++) {
       const slot = this.tfSlots[s] as TfSlot;
       if (context === 2 && slot.lineage) continue;
@@ -163,7 +175,8 @@ export class Scorer {
     let against = 0;
     for (let c = 0; c < this.levels.length; c++) {
       if (circumstance[c] === 1) continue;
-      const w = table[(offsets[c] as number) + (this.levels[c] as number)] as number;
+      let w = table[(offsets[c] as number) + (this.levels[c] as number)] as number;
+      if (c === this.familyAt) w += this.lastWoman;
       if (w < 0 && w <= -tolerance) against += w;
     }
     return against;
@@ -182,6 +195,15 @@ export class Scorer {
       out[c] =
         level === 0 || circumstance[c] === 1 ? Number.NaN : (table[(offsets[c] as number) + level] as number);
     }
+    out[this.familyAt] = (out[this.familyAt] as number) + this.lastWoman;
+  }
+
+  /**
+   * What the last pair's family name weighed beyond its level's weight: a woman's records under two family names
+   * (model.womanFamilyWeight), 0 for anyone else.
+   */
+  lastWomanFamilyShift(): number {
+    return this.lastWoman;
   }
 
   /** The family line's step of the last pair scored (its weight, with its frequency adjustment). */

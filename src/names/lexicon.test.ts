@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lexiconEntries, normalize } from './index.js';
-import { canonicalOf, habitSpellings, isKunya, isListed, lexiconKey, lookupLexicon } from './lexicon.js';
+import {
+  canonicalOf,
+  habitSpellings,
+  isKunya,
+  isListed,
+  isWomansName,
+  lexiconKey,
+  lookupLexicon,
+} from './lexicon.js';
 
 // The labelled set's held-out split is what the quality figures in docs/names.md are measured on: the lexicon
 // must never absorb it, or those figures would measure memory instead of generalisation.
@@ -74,5 +82,14 @@ describe('kunya', () => {
     ['Abu Xqzwv', false],
   ])('%s is a kunya: %s', (text, kunya) => {
     expect(isKunya(text)).toBe(kunya);
+  });
+});
+
+describe("a woman's name", () => {
+  it('is a name listed only among women’s, in any script and spelling; a name men bear too is nobody’s', () => {
+    for (const name of ['فاطمة', 'فاطمه', 'Fatima', 'Fatme', 'زينب', 'Zeinab', 'Ayşe'])
+      expect(isWomansName(name)).toBe(true);
+    for (const name of ['محمد', 'Ahmad', 'نور', 'Nour', 'العظمة', 'سمار', ''])
+      expect(isWomansName(name)).toBe(false);
   });
 });

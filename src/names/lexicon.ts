@@ -27,6 +27,8 @@ export interface LexiconEntry {
   /** Listed as a given name (a man's, a woman's, or a compound), as a family name, or both. */
   given: boolean;
   family: boolean;
+  /** Listed among women's names only (never as a man's): a record with this first name is a woman's. */
+  woman: boolean;
 }
 
 interface Index {
@@ -60,7 +62,7 @@ function build(): Index {
     if (!ids) byKey.set(key, [id]);
     else if (!ids.includes(id)) ids.push(id);
   };
-  const addEntry = (arabicForms: string[], latin: string[], family = false) => {
+  const addEntry = (arabicForms: string[], latin: string[], family = false, woman = false) => {
     const first = arabicForms[0] as string;
     const canonical = canonicalOf(first);
     let entry = byArabic.get(canonical);
@@ -73,12 +75,15 @@ function build(): Index {
         canonical,
         given: false,
         family: false,
+        woman,
       };
       entries.push(entry);
       byArabic.set(canonical, entry);
     }
     if (family) entry.family = true;
     else entry.given = true;
+    // An entry listed as a man's name too is nobody's sex.
+    if (!woman && !family) entry.woman = false;
     for (const form of arabicForms) {
       if (!entry.arabicForms.includes(form)) entry.arabicForms.push(form);
       add(lexiconKey(canonicalOf(form)), entry.id);
@@ -104,7 +109,8 @@ function build(): Index {
         };
       });
   for (const block of [GIVEN_NAMES, FEMALE_NAMES, FAMILY_NAMES]) {
-    for (const { arabic, latin } of lines(block)) addEntry(arabic, latin, block === FAMILY_NAMES);
+    for (const { arabic, latin } of lines(block))
+      addEntry(arabic, latin, block === FAMILY_NAMES, block === FEMALE_NAMES);
   }
   // The German and Turkish renderings of the listed names, derived by rule once everything listed is in: a derived
   // spelling that another entry lists already is left to that entry (a listed name is never made ambiguous).
@@ -230,6 +236,17 @@ export function lexiconEntries(): readonly LexiconEntry[] {
 /** Whether a spelling is listed (after canonicalisation), for the held-out guard in tests. */
 export function isListed(text: string): boolean {
   return lookupLexicon(canonicalOf(text)).length > 0;
+}
+
+/**
+ * Whether a given name as written is listed as a woman's only (فاطمة, Zeinab, Ayşe): every entry its spelling
+ * meets is a woman's name. A name also listed as a man's (نور), or not listed, says nothing.
+ */
+export function isWomansName(text: string): boolean {
+  const ids = lookupLexicon(canonicalOf(text));
+  if (ids.length === 0) return false;
+  const { entries } = getIndex();
+  return ids.every((id) => entries[id]?.woman === true);
 }
 
 /**

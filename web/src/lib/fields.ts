@@ -81,6 +81,10 @@ const levelLabels: Record<string, string> = {
   transliteration: msg('same name in the other script'),
   transliteration_similar: msg('similar in the other script'),
   transliteration_different: msg('different in the other script'),
+  different_for_a_woman: msg('different (a woman may be listed under her husband’s family name)'),
+  transliteration_different_for_a_woman: msg(
+    'different in the other script (a woman may be listed under her husband’s family name)',
+  ),
   full_agrees: msg('agrees in full'),
   first_agrees: msg('first name agrees'),
   first_agrees_rest_differs: msg('first name agrees, the rest differs'),

@@ -91,6 +91,10 @@ export const ar: Record<string, string> = {
   'same name in the other script': 'الاسم نفسه بالحروف الأخرى',
   'similar in the other script': 'متشابه بالحروف الأخرى',
   'different in the other script': 'مختلف بالحروف الأخرى',
+  'different (a woman may be listed under her husband’s family name)':
+    'مختلف (قد تُسجَّل المرأة باسم عائلة زوجها)',
+  'different in the other script (a woman may be listed under her husband’s family name)':
+    'مختلف بالحروف الأخرى (قد تُسجَّل المرأة باسم عائلة زوجها)',
   'agrees in full': 'متطابق كلياً',
   'first name agrees': 'الاسم الأول متطابق',
   'first name agrees, the rest differs': 'الاسم الأول متطابق والباقي مختلف',

@@ -221,6 +221,46 @@ describe('the match index', () => {
     expect(small.top({ full_name: 'محمد أحمد' }, 10)).toEqual([]);
   });
 
+  it("finds a forensic line's first name by its date of death, and a man by his first and father's name and town", () => {
+    const small = new MatchIndex(new CompiledModel(shippedModel()));
+    // Sixty men of each first name and father's name: too many to read whole, so one more thing must be shared.
+    const namesakes = Array.from({ length: 60 }, (_, k) => [
+      {
+        id: `h-${k}`,
+        fields: { first_name: 'هيثم', family_name: `عائلة${k}`, death_date: `2019-0${1 + (k % 3)}-10` },
+      },
+      { id: `m-${k}`, fields: { first_name: 'محمود', father_name: 'عبد الله', family_name: `اسرة${k}` } },
+    ]).flat();
+    small.load([
+      { id: 'notice', fields: { full_name: 'المرحوم هيثم السباعي', death_date: '2019-04-17' } },
+      {
+        id: 'register',
+        fields: {
+          first_name: 'محمود',
+          father_name: 'عبد الله',
+          family_name: 'جعيه',
+          place_of_origin: 'دوما',
+        },
+      },
+      ...namesakes,
+    ]);
+    // A Caesar line: the first name, a branch and the date of death.
+    expect(
+      small
+        .top({ full_name: 'هيثم', arresting_branch: '215', death_date: '2019-04-17' }, 10)
+        .map((c) => c.recordId),
+    ).toContain('notice');
+    // A camp list's Turkish spelling of the family name (Cuayh) meets no key of it; the town is what is shared.
+    expect(
+      small
+        .top(
+          { first_name: 'Mahmud', father_name: 'Abdullah', family_name: 'Cuayh', place_of_origin: 'Duma' },
+          10,
+        )
+        .map((c) => c.recordId),
+    ).toContain('register');
+  });
+
   it('answers a report without any name with no candidates', () => {
     expect(index.top({ mother_name: 'فاطمة', birth_year: '1980' }, 10)).toEqual([]);
   });

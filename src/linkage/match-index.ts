@@ -62,6 +62,8 @@ function narrowingValue(f: RecordFeatures, what: Narrowing, i: number): number {
       return nameKey(f.motherFirst[i] as number);
     case 'governorate':
       return f.governorate[i] as number;
+    case 'place':
+      return f.place[i] as number;
     default:
       return nameKey(f.grandfather[i] as number);
   }
@@ -528,6 +530,7 @@ export class MatchIndex {
     const motherKey = keyOf(f.motherFirst[q] as number);
     const grandfatherKey = keyOf(f.grandfather[q] as number);
     const governorate = f.governorate[q] as number;
+    const place = f.place[q] as number;
     const shares = (i: number, what: Narrowing): boolean => {
       switch (what) {
         case 'birth': {
@@ -540,13 +543,15 @@ export class MatchIndex {
           return motherKey >= 0 && keyOf(f.motherFirst[i] as number) === motherKey;
         case 'governorate':
           return governorate >= 0 && f.governorate[i] === governorate;
+        case 'place':
+          return place >= 0 && f.place[i] === place;
         default:
           return grandfatherKey >= 0 && keyOf(f.grandfather[i] as number) === grandfatherKey;
       }
     };
     // The values a record must have to share each narrowing with q (birth: a year either side).
     const wanted = new Map<Narrowing, number[]>();
-    for (const what of ['birth', 'father', 'mother', 'grandfather', 'governorate'] as const) {
+    for (const what of ['birth', 'father', 'mother', 'grandfather', 'governorate', 'place'] as const) {
       const v = narrowingValue(f, what, q);
       wanted.set(what, v < 0 ? [] : what === 'birth' ? [v - 1, v, v + 1].filter((y) => y >= 0) : [v]);
     }

@@ -135,17 +135,28 @@ describe('guarded clustering', () => {
       { first_name: 'a', source: 'family' },
       { first_name: 'a', source: 'registry-235', detainee_number: '200' },
     ];
-    // The family's record links to both registry lines, 30 and 29.5 bits: either would be a guess.
+    // The family's record links to both registry lines, 30 and 29.7 bits: either would be a guess.
     const { clusterOf, stats } = cluster(
       rows,
       [
         [0, 1, 30],
-        [1, 2, 29.5],
+        [1, 2, 29.7],
       ],
       {},
     );
     expect(new Set(clusterOf).size).toBe(3);
     expect(stats).toMatchObject({ ambiguous: 1, clusters: 3, refusedRegistryConflict: 1 });
+    // Over half a bit apart (odds beyond √2), the stronger link holds.
+    const clear = cluster(
+      rows,
+      [
+        [0, 1, 30],
+        [1, 2, 29.3],
+      ],
+      {},
+    );
+    expect(Array.from(clear.clusterOf)).toEqual([0, 0, 2]);
+    expect(clear.stats.ambiguous).toBe(0);
     // Records people put together stay together, however ambiguous.
     const f = featuresOf(rows);
     const kept = clusterPairs(
@@ -226,11 +237,11 @@ describe("a woman's family names", () => {
       '1-2': { weight: -8, fields: fields(-6) },
     };
     const scorer = fieldsTable(pairs);
-    const run = (sex: string | undefined) => {
+    const run = (sex: string | undefined, name = ['نور', 'نور', 'Nour']) => {
       const f = featuresOf([
-        { first_name: 'زينب', ...(sex ? { sex } : {}) },
-        { first_name: 'زينب' },
-        { first_name: 'Zaynab' },
+        { first_name: name[0], ...(sex ? { sex } : {}) },
+        { first_name: name[1] },
+        { first_name: name[2] },
       ]);
       const links = [
         [0, 1, 20],
@@ -247,7 +258,9 @@ describe("a woman's family names", () => {
       }).clusterOf;
     };
     expect(Array.from(run('أنثى'))).toEqual([0, 0, 0]);
-    // Not known to be a woman (or a man): the family names count against the merge.
+    // A first name listed as a woman's only says so as well, in either script.
+    expect(Array.from(run(undefined, ['زينب', 'زينب', 'Zaynab']))).toEqual([0, 0, 0]);
+    // Not known to be a woman (نور is a man's name too), or said to be a man: the family names count against the merge.
     expect(Array.from(run(undefined))).toEqual([0, 0, 2]);
     expect(Array.from(run('ذكر'))).toEqual([0, 0, 2]);
   });

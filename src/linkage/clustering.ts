@@ -1,5 +1,5 @@
 import { comparisons } from './comparisons.js';
-import type { RecordFeatures } from './features.js';
+import { isWoman, type RecordFeatures } from './features.js';
 
 /** Scores any pair on demand (the guard compares pairs the blocking never proposed). */
 export interface PairScore {
@@ -36,8 +36,8 @@ export interface ClusterOptions {
   maxGuardPairs?: number;
   /**
    * A record linked to a cluster it was not put in (the guard kept the two apart) by a link within this many bits of
-   * its strongest link into its own cluster is ambiguous and left on its own (default 1: odds within a factor of
-   * two); 0 turns it off.
+   * its strongest link into its own cluster is ambiguous and left on its own (default 0.5: odds within a factor of
+   * √2, so it is left alone when its own cluster is less than about 59% likely); 0 turns it off.
    */
   ambiguityBits?: number;
   /** Told of every link the guard refused (the pair's index and why): evaluation counts refused true links. */
@@ -194,11 +194,10 @@ function guard(
   }
   // A woman is often listed under her husband's family name (a commission's or camp's list) and under her father's
   // in a register or her family's report: for her, the family name alone never makes two people.
-  const woman = ma.some((x) => f.sex[x] === female) || mb.some((y) => f.sex[y] === female);
+  const woman = ma.some((x) => isWoman(f.sex[x] as number)) || mb.some((y) => isWoman(f.sex[y] as number));
   return disagree(ma, mb, scorer, options, maxGuard, woman ? familyComparison : -1) ? 'different' : 'ok';
 }
 
-const female = 2;
 const familyComparison = comparisons.findIndex((c) => c.name === 'family_name');
 
 /** Comparisons a pair can be scored on (scorer.lastFieldWeights). */
@@ -290,7 +289,7 @@ function detachAmbiguous(
   options: ClusterOptions,
 ): Set<number> {
   const out = new Set<number>();
-  const bits = options.ambiguityBits ?? 1;
+  const bits = options.ambiguityBits ?? 0.5;
   if (bits <= 0 || links.length === 0) return out;
   const within = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
   const across = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);

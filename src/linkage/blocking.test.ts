@@ -57,6 +57,23 @@ describe('blocking', () => {
     ]);
   });
 
+  it("pairs a Caesar line's first name with the whole chain by the month of death, never two whole chains", () => {
+    const f = featuresOf([
+      { full_name: 'عمار محمود', arresting_branch: '215', detainee_number: '4560', death_date: '2014-12-09' },
+      { first_name: 'عمار', father_name: 'محمود', family_name: 'طروس', death_date: '2014-12-09' },
+      { first_name: 'عمار', father_name: 'خالد', family_name: 'الحلبي', death_date: '2014-12-20' },
+      { full_name: 'عمار', arresting_branch: '227', death_date: '2014-11-30' },
+    ]);
+    const rule = linkingRules.filter((r) => r.name === 'first+death_month (no family)');
+    const { pairs } = candidatePairs(f, rule);
+    const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]].sort());
+    // Two lines without a family name meet each other too (both lack it), if they share the month: not here.
+    expect(list.sort()).toEqual([
+      [0, 1],
+      [0, 2],
+    ]);
+  });
+
   it('pairs a kunya and family name with the whole chain by the month of arrest, never two records with first names', () => {
     const f = featuresOf([
       { first_name: 'Abu Yasser', family_name: 'El-Kalsah', arrest_date: '2017-12-31' },

@@ -94,3 +94,14 @@ describe('names as other habits of lists write them', () => {
     }
   });
 });
+
+describe('letters whose mark carries a sound', () => {
+  it('are spelt out before folding, so a French ç and a Turkish ş meet their Arabic letters', () => {
+    expect(partForm('Fayçal')).toBe('faysal');
+    expect(nameKey(partForm('Fayçal'))).toBe(nameKey(partForm('فيصل')));
+    expect(nameKey(partForm('Hişam'))).toBe(nameKey(partForm('هشام')));
+    expect(nameKey(partForm('Hisam'))).not.toBe(nameKey(partForm('هشام')));
+    // Before a, o or u a ç is an s; elsewhere it is the ch of Turkish and Kurdish spellings.
+    expect(partForm('Çiya')).toBe('chiya');
+  });
+});

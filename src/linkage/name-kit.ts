@@ -7,6 +7,7 @@ import {
   isKunya,
   normalize,
   type PreparedToken,
+  spellMarkedLetters,
   parse,
   prepareToken,
   tokenKey,
@@ -29,9 +30,14 @@ export interface PreparedName {
   token: PreparedToken;
 }
 
-/** The matching form of a text (names.normalize): hygiene and folding, script kept, single spaces. */
+/**
+ * The matching form of a text (names.normalize): hygiene and folding, script kept, single spaces. Letters whose mark
+ * carries a sound are spelt out first (Fayçal → faysal, Hişam → hisham, names.spellMarkedLetters): folded away, the
+ * French ç read as a k and the Turkish ş as an s, and Fayçal met no فيصل. Dev seed 7, 20k people: world A's pair
+ * completeness 0.949 → 0.952, F1 / ceiling +0.2 points; the other worlds within 0.0001.
+ */
 export function normalizeName(text: string): string {
-  return normalize(text);
+  return normalize(spellMarkedLetters(text));
 }
 
 const articleWord = /^(al|el|ال)$/;
@@ -42,7 +48,7 @@ const articlePrefix = /^(al|el)(?=[a-z]{3})|^ال(?=\p{L}{2})/u;
  * "El Masri" meet, and "عبد الرحمن" equals "عبدالرحمن").
  */
 export function partForm(text: string): string {
-  const normal = normalize(text);
+  const normal = normalize(spellMarkedLetters(text));
   // Most parts are one word without an article: nothing to drop or join.
   if (normal.indexOf(' ') < 0 && !mayStartWithArticle(normal)) return normal;
   const words = normal.split(' ').filter((w) => w !== '' && !articleWord.test(w));

@@ -4,7 +4,7 @@
  */
 export { keys, phoneticKey } from './keys.js';
 export { isKunya, isWomansName, type LexiconEntry, lexiconEntries } from './lexicon.js';
-export { clean, detectScript, normalize, type Script } from './normalize.js';
+export { clean, detectScript, normalize, type Script, spellMarkedLetters } from './normalize.js';
 export {
   isGivenNameOnly,
   type NamePart,

@@ -132,6 +132,14 @@ const MARKED_SOUND = new RegExp(
   'g',
 );
 
+/**
+ * The text with the letters whose mark carries a sound spelt out (Fayçal → Faysal, Hişam → Hisham, šamsī →
+ * shamsī), the rest as it was: for a caller that folds marks away afterwards (linkage's matching forms).
+ */
+export function spellMarkedLetters(text: string): string {
+  return soundLetters(text);
+}
+
 function soundLetters(text: string): string {
   return text.replace(MARKED_SOUND, (letter, cedillaBeforeVowel: string | undefined) =>
     cedillaBeforeVowel ? 's' : (SOUND_OF[letter.toLowerCase()] ?? letter),

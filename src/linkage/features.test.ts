@@ -80,6 +80,16 @@ describe('comparison levels', () => {
     );
   });
 
+  it('reads a city that names its governorate as one place in any spelling', () => {
+    expect(level([{ place_of_origin: 'Aleppo' }, { place_of_origin: 'حلب' }], 'place_of_origin')).toBe('same');
+    expect(level([{ place_of_origin: 'Lattakia' }, { place_of_origin: 'اللاذقية' }], 'place_of_origin')).toBe(
+      'same',
+    );
+    expect(level([{ place_of_origin: 'Aleppo' }, { place_of_origin: 'Homs' }], 'place_of_origin')).toBe(
+      'different',
+    );
+  });
+
   it('reads a town in the governorate column as its governorate, and a known town as its governorate when none is given', () => {
     const f = featuresOf([
       { governorate: 'الزبداني' },

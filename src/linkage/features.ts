@@ -368,9 +368,12 @@ export class RecordFeatures {
     if (!raw?.trim()) return none;
     let code = this.placeCache.get(raw);
     if (code === undefined) {
-      // A town the gazetteer knows is keyed by its one Arabic name, whatever the spelling (Moadamiyeh, معضمية الشام).
+      // A town the gazetteer knows is keyed by its one Arabic name, whatever the spelling (Moadamiyeh, معضمية الشام);
+      // so is a city that names its governorate (Aleppo, Halab, حلب; Lattakia, اللاذقية), which the towns list leaves
+      // to the governorates.
       const town = resolveTown(raw);
-      const key = placeKey(town ? town.nameAr : raw);
+      const city = town ? undefined : resolveGovernorate(raw);
+      const key = placeKey(town ? town.nameAr : city ? city.nameAr : raw);
       code = key ? this.places.intern(key) : none;
       this.placeCache.set(raw, code);
     }

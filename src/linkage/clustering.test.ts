@@ -297,4 +297,25 @@ describe('a circumstance never makes two people by itself', () => {
     // The birth years disagree beyond tolerance; the branches are not counted.
     expect(scorer.lastDisagreement(2.5)).toBeCloseTo(fields[birthAt] as number, 6);
   });
+
+  it('leaves the date of death out of the evidence against a pair (a civil registry records a date of its own)', () => {
+    const f = featuresOf([
+      { first_name: 'ياسر', father_name: 'علي', family_name: 'المصري', death_date: '2012-10-03' },
+      { first_name: 'ياسر', father_name: 'علي', family_name: 'المصري', death_date: '2014-05-05' },
+    ]);
+    const scorer = new Scorer(f, compiledShippedModel(), TermFrequencies.of(f));
+    const weight = scorer.score(0, 1);
+    const deathAt = comparisons.findIndex((c) => c.name === 'death_date');
+    expect(comparisons[deathAt]?.levels[scorer.lastLevels()[deathAt] as number]).toBe('different');
+    const fields = new Float64Array(16);
+    scorer.lastFieldWeights(fields);
+    expect(fields[deathAt]).toBeNaN();
+    expect(scorer.lastDisagreement(2)).toBe(0);
+    // It still weighs in the score: the same pair with one date of death scores higher.
+    const g = featuresOf([
+      { first_name: 'ياسر', father_name: 'علي', family_name: 'المصري', death_date: '2012-10-03' },
+      { first_name: 'ياسر', father_name: 'علي', family_name: 'المصري', death_date: '2012-10-03' },
+    ]);
+    expect(new Scorer(g, compiledShippedModel(), TermFrequencies.of(g)).score(0, 1)).toBeGreaterThan(weight + 5);
+  });
 });

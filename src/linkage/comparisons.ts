@@ -25,7 +25,7 @@ export interface Comparison {
   /**
    * A circumstance, not identity: it weighs in the pair's score, but a disagreement on it never by itself makes
    * two people in the clustering guard (the arresting branch: detainees were moved between branches, prisons and
-   * hospitals, and a list records whichever unit it knew).
+   * hospitals, and a list records whichever unit it knew; the date of death: see below).
    */
   readonly circumstance?: boolean;
   /** The value one record brings to this comparison, for explanations. */
@@ -344,7 +344,9 @@ export const comparisons: readonly Comparison[] = [
     levels: ['missing', 'same_number_same_branch', 'same_number', 'different_number_same_branch'],
     show: (f, i) => f.detaineeLabel(f.detainee[i] as number),
   },
-  eventComparison('death_date', 'deathDay', 'deathPrecision'),
+  // The date of death is a circumstance too: a civil registry often recorded a detainee's death under a date of
+  // its own (years later, when the family was told), and a notice gives the day the family learnt it.
+  { ...eventComparison('death_date', 'deathDay', 'deathPrecision'), circumstance: true },
 ];
 
 /**

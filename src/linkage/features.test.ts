@@ -81,7 +81,9 @@ describe('comparison levels', () => {
   });
 
   it('reads a city that names its governorate as one place in any spelling', () => {
-    expect(level([{ place_of_origin: 'Aleppo' }, { place_of_origin: 'حلب' }], 'place_of_origin')).toBe('same');
+    expect(level([{ place_of_origin: 'Aleppo' }, { place_of_origin: 'حلب' }], 'place_of_origin')).toBe(
+      'same',
+    );
     expect(level([{ place_of_origin: 'Lattakia' }, { place_of_origin: 'اللاذقية' }], 'place_of_origin')).toBe(
       'same',
     );

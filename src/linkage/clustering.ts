@@ -142,11 +142,6 @@ export function clusterPairs(
     else if (verdict === 'different') stats.refusedClearlyDifferent++;
     if (verdict !== 'ok') {
       options.onRefused?.(p, verdict);
-      (options as { debugRefused?: (p: number, ma: number[], mb: number[]) => void }).debugRefused?.(
-        p,
-        ma,
-        mb,
-      );
       continue;
     }
     union(ra, rb);

@@ -316,6 +316,8 @@ describe('a circumstance never makes two people by itself', () => {
       { first_name: 'ياسر', father_name: 'علي', family_name: 'المصري', death_date: '2012-10-03' },
       { first_name: 'ياسر', father_name: 'علي', family_name: 'المصري', death_date: '2012-10-03' },
     ]);
-    expect(new Scorer(g, compiledShippedModel(), TermFrequencies.of(g)).score(0, 1)).toBeGreaterThan(weight + 5);
+    expect(new Scorer(g, compiledShippedModel(), TermFrequencies.of(g)).score(0, 1)).toBeGreaterThan(
+      weight + 5,
+    );
   });
 });

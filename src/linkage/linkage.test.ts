@@ -261,6 +261,19 @@ describe('the match index', () => {
     ).toContain('register');
   });
 
+  it("finds a scanned list's name with its dots read wrong in two names at once", () => {
+    const small = new MatchIndex(new CompiledModel(shippedModel()));
+    small.load([
+      { id: 'hospital', fields: { full_name: 'علي مصطفى الحطيب', death_date: '2017-12-13' } },
+      { id: 'prison', fields: { full_name: 'جهاد أحمد درويش', detainee_number: '97365' } },
+      { id: 'other', fields: { full_name: 'علي مصطفى الحلبي', death_date: '2017-12-13' } },
+    ]);
+    // First and family name alike in their dotless letters (غلي / علي, الخطيب / الحطيب).
+    expect(small.top({ full_name: 'غلي صطفى محمد الخطيب' }, 10).map((c) => c.recordId)).toContain('hospital');
+    // First name and father's (حهاد / جهاد, أحمد), the family name a letter off (ددويش / درويش).
+    expect(small.top({ full_name: 'حهاد أحمد ددويش' }, 10).map((c) => c.recordId)).toContain('prison');
+  });
+
   it('answers a report without any name with no candidates', () => {
     expect(index.top({ mother_name: 'فاطمة', birth_year: '1980' }, 10)).toEqual([]);
   });

@@ -7,9 +7,9 @@ import {
   isKunya,
   normalize,
   type PreparedToken,
-  spellMarkedLetters,
   parse,
   prepareToken,
+  spellMarkedLetters,
   tokenKey,
 } from '../names/index.js';
 

@@ -274,7 +274,15 @@ export const slipMatchRules: readonly MultiKeyRule[] = [
     keys(f, i, push) {
       const e = f.first[i] as number;
       const c = coarseFamily(f, i);
-      if (e >= 0 && c >= 0) push(mixKey(16, f.names.keyOf(e), c));
+      if (e < 0 || c < 0) return;
+      const firstKey = f.names.keyOf(e);
+      push(mixKey(16, firstKey, c));
+      // The family name as the other habits read it (Savade for سواده, Dschasaha), as the linking rule does: world A,
+      // dev seed 7, 20k people: top 10 0.9835 → 0.986.
+      const t = habitCoarseFamily(f, i, 0);
+      if (t >= 0 && t !== c) push(mixKey(16, firstKey, t));
+      const g = habitCoarseFamily(f, i, 1);
+      if (g >= 0 && g !== c && g !== t) push(mixKey(16, firstKey, g));
     },
   },
 ];

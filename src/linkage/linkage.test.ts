@@ -274,6 +274,23 @@ describe('the match index', () => {
     expect(small.top({ full_name: 'حهاد أحمد ددويش' }, 10).map((c) => c.recordId)).toContain('prison');
   });
 
+  it('finds a family name a Turkish or German list spelt its own way (Savade for سواده)', () => {
+    const small = new MatchIndex(new CompiledModel(shippedModel()));
+    small.load([
+      {
+        id: 'register',
+        fields: { first_name: 'محمود', father_name: 'عبد الله', family_name: 'سواده', birth_year: '1961' },
+      },
+      {
+        id: 'other',
+        fields: { first_name: 'محمود', father_name: 'خالد', family_name: 'الحلبي', birth_year: '1980' },
+      },
+    ]);
+    expect(small.top({ first_name: 'Mahmud', family_name: 'Savade' }, 10).map((c) => c.recordId)).toContain(
+      'register',
+    );
+  });
+
   it('answers a report without any name with no candidates', () => {
     expect(index.top({ mother_name: 'فاطمة', birth_year: '1980' }, 10)).toEqual([]);
   });

@@ -11,6 +11,17 @@ import { similarSimilarity } from './comparisons.js';
 import { NameSimilarity } from './similarity-cache.js';
 import { featuresOf } from './test-fixtures.js';
 
+/** The pairs one linking rule makes of the records, each pair and the list in order. */
+function pairsUnder(f: ReturnType<typeof featuresOf>, name: string): number[][] {
+  const { pairs } = candidatePairs(
+    f,
+    linkingRules.filter((r) => r.name === name),
+  );
+  return Array.from({ length: pairs.length }, (_, p) =>
+    [pairs.a[p] as number, pairs.b[p] as number].sort(),
+  ).sort();
+}
+
 describe('blocking', () => {
   it('pairs records that share a key across scripts, each pair once, and never unnamed rows', () => {
     const f = featuresOf([
@@ -31,10 +42,7 @@ describe('blocking', () => {
       { first_name: 'حسن', father_name: 'محمد', family_name: 'عمغاوي', death_date: '2014-01-25' },
       { first_name: 'حسن', father_name: 'محمد', family_name: 'البرازي', birth_year: '1970' },
     ]);
-    const rule = linkingRules.filter((r) => r.name === 'first+father (no family)');
-    const { pairs } = candidatePairs(f, rule);
-    const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]].sort());
-    expect(list.sort()).toEqual([
+    expect(pairsUnder(f, 'first+father (no family)')).toEqual([
       [0, 1],
       [0, 2],
     ]);
@@ -47,11 +55,8 @@ describe('blocking', () => {
       { first_name: 'علي', family_name: 'الخطيب' },
       { first_name: 'Ali', family_name: 'Khatib' },
     ]);
-    const rule = linkingRules.filter((r) => r.name === 'first+family (rasm)');
-    const { pairs } = candidatePairs(f, rule);
-    const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]].sort());
     // غلي / علي meet; the two علي الخطيب are one skeleton (first+family's); the Latin row has no rasm.
-    expect(list.sort()).toEqual([
+    expect(pairsUnder(f, 'first+family (rasm)')).toEqual([
       [0, 1],
       [0, 2],
     ]);
@@ -64,11 +69,8 @@ describe('blocking', () => {
       { first_name: 'عمار', father_name: 'خالد', family_name: 'الحلبي', death_date: '2014-12-20' },
       { full_name: 'عمار', arresting_branch: '227', death_date: '2014-11-30' },
     ]);
-    const rule = linkingRules.filter((r) => r.name === 'first+death_month (no family)');
-    const { pairs } = candidatePairs(f, rule);
-    const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]].sort());
     // Two lines without a family name meet each other too (both lack it), if they share the month: not here.
-    expect(list.sort()).toEqual([
+    expect(pairsUnder(f, 'first+death_month (no family)')).toEqual([
       [0, 1],
       [0, 2],
     ]);
@@ -81,11 +83,8 @@ describe('blocking', () => {
       { first_name: 'أحمد', family_name: 'الكلصة', arrest_date: '2017-12-20' },
       { first_name: 'Abu Ali', family_name: 'Kalsa', arrest_date: '2018-01-02' },
     ]);
-    const rule = linkingRules.filter((r) => r.name === 'family+arrest_month (no first)');
-    const { pairs } = candidatePairs(f, rule);
-    const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]].sort());
     // The kunya row meets both of December 2017; the two with first names never meet here; January is another month.
-    expect(list.sort()).toEqual([
+    expect(pairsUnder(f, 'family+arrest_month (no first)')).toEqual([
       [0, 1],
       [0, 2],
     ]);
@@ -100,11 +99,8 @@ describe('blocking', () => {
       { first_name: 'نور', family_name: 'الشامي', birth_year: '1980' },
       { first_name: 'فاطمة', family_name: 'العظمة', birth_year: '1995' },
     ]);
-    const rule = linkingRules.filter((r) => r.name === 'first+birth_year (woman)');
-    const { pairs } = candidatePairs(f, rule);
-    const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]].sort());
     // نور is a man's name too: the third نور, whose list does not say, is not known to be a woman.
-    expect(list.sort()).toEqual([
+    expect(pairsUnder(f, 'first+birth_year (woman)')).toEqual([
       [0, 1],
       [2, 3],
     ]);

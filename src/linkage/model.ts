@@ -121,7 +121,7 @@ export function parseModel(value: unknown, where = 'model'): LinkageModel {
   return model;
 }
 
-/***
+/**
  * A woman is often listed under her husband's family name by one list (a commission's, a camp's) and under her
  * father's by another (a register, her family's report). So for a pair where one record is a woman's, family names
  * that differ are far more common among her own records than the model's m says: m becomes q + (1 − q)·m, q being

@@ -48,7 +48,7 @@ const articlePrefix = /^(al|el)(?=[a-z]{3})|^ال(?=\p{L}{2})/u;
  * "El Masri" meet, and "عبد الرحمن" equals "عبدالرحمن").
  */
 export function partForm(text: string): string {
-  const normal = normalize(spellMarkedLetters(text));
+  const normal = normalizeName(text);
   // Most parts are one word without an article: nothing to drop or join.
   if (normal.indexOf(' ') < 0 && !mayStartWithArticle(normal)) return normal;
   const words = normal.split(' ').filter((w) => w !== '' && !articleWord.test(w));

@@ -98,10 +98,10 @@ const SOUND_FOLD: Record<string, string> = { ...ARABIC_FOLD, ى: 'ى', ئ: 'ئ' 
 /**
  * The matching form with alif maqsura (ى) and yā' hamza (ئ) kept: sound units read a final ى as an "a" (هدى Huda,
  * موسى Musa) where ي is an "i", and ئ as the glottal "e/i" of رائد Raed; letters whose mark carries the sound
- * read by it (`soundLetters`). Not a matching form on its own.
+ * read by it (`spellMarkedLetters`). Not a matching form on its own.
  */
 export function normalizeForSounds(text: string): string {
-  return fold(soundLetters(clean(text)), SOUND_FOLD, /[أإآٱةؤ]/g);
+  return fold(spellMarkedLetters(clean(text)), SOUND_FOLD, /[أإآٱةؤ]/g);
 }
 
 /**
@@ -134,13 +134,10 @@ const MARKED_SOUND = new RegExp(
 
 /**
  * The text with the letters whose mark carries a sound spelt out (Fayçal → Faysal, Hişam → Hisham, šamsī →
- * shamsī), the rest as it was: for a caller that folds marks away afterwards (linkage's matching forms).
+ * shamsī), the rest as it was: for a caller that folds marks away afterwards (the sound form below; linkage's
+ * matching forms).
  */
 export function spellMarkedLetters(text: string): string {
-  return soundLetters(text);
-}
-
-function soundLetters(text: string): string {
   return text.replace(MARKED_SOUND, (letter, cedillaBeforeVowel: string | undefined) =>
     cedillaBeforeVowel ? 's' : (SOUND_OF[letter.toLowerCase()] ?? letter),
   );

@@ -1,4 +1,4 @@
-import { comparisons } from './comparisons.js';
+import { familyNameAt } from './comparisons.js';
 import { isWoman, type RecordFeatures } from './features.js';
 
 /** Scores any pair on demand (the guard compares pairs the blocking never proposed). */
@@ -195,10 +195,8 @@ function guard(
   // A woman is often listed under her husband's family name (a commission's or camp's list) and under her father's
   // in a register or her family's report: for her, the family name alone never makes two people.
   const woman = ma.some((x) => isWoman(f.sex[x] as number)) || mb.some((y) => isWoman(f.sex[y] as number));
-  return disagree(ma, mb, scorer, options, maxGuard, woman ? familyComparison : -1) ? 'different' : 'ok';
+  return disagree(ma, mb, scorer, options, maxGuard, woman ? familyNameAt : -1) ? 'different' : 'ok';
 }
-
-const familyComparison = comparisons.findIndex((c) => c.name === 'family_name');
 
 /** Comparisons a pair can be scored on (scorer.lastFieldWeights). */
 const maxComparisons = 16;

@@ -349,6 +349,9 @@ export const comparisons: readonly Comparison[] = [
   { ...eventComparison('death_date', 'deathDay', 'deathPrecision'), circumstance: true },
 ];
 
+/** The family name's comparison, by index (the guard and a woman's family names treat it apart). */
+export const familyNameAt = comparisons.findIndex((c) => c.name === 'family_name');
+
 /**
  * Who two different people sharing what this pair shares usually are; each context has its own u. A pair whose
  * family name agrees is weighed against relatives and namesakes, whose towns, raids and branches often coincide; a

@@ -1,8 +1,6 @@
-import { comparisons, contexts } from './comparisons.js';
+import { comparisons, contexts, familyNameAt } from './comparisons.js';
 import { probabilityOf } from './model.js';
 import type { Scorer } from './scorer.js';
-
-const familyAt = comparisons.findIndex((c) => c.name === 'family_name');
 
 export interface ExplanationStep {
   comparison: string;
@@ -60,7 +58,7 @@ export function explainPair(scorer: Scorer, a: number, b: number, records: numbe
   let running = prior + line;
   const steps = comparisons.map((comparison, c) => {
     const level = levels[c] as number;
-    const woman = c === familyAt ? womanShift : 0;
+    const woman = c === familyNameAt ? womanShift : 0;
     const weight = scorer.model.weight(c, level, context) + woman;
     const tf = adjustments.get(c);
     running += weight + (tf ?? 0);

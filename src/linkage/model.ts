@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { type Context, comparisons, nameDiffers } from './comparisons.js';
+import { type Context, comparisons, familyNameAt, nameDiffers } from './comparisons.js';
 
 export const modelFormat = 'athar-linkage-model';
 export const modelFormatVersion = 1;
@@ -207,10 +207,9 @@ export class CompiledModel {
       });
     });
     this.maxAdjustment = model.termFrequency.maxAdjustment;
-    const familyAt = comparisons.findIndex((c) => c.name === 'family_name');
-    const family = comparisons[familyAt] as (typeof comparisons)[number];
+    const family = comparisons[familyNameAt] as (typeof comparisons)[number];
     this.womanFamilyShift = new Float64Array(family.levels.length);
-    (model.comparisons[familyAt]?.levels ?? []).forEach((level, l) => {
+    (model.comparisons[familyNameAt]?.levels ?? []).forEach((level, l) => {
       if (!nameDiffers(l + 1)) return;
       this.womanFamilyShift[l + 1] = womanFamilyWeight(level.m, level.u) - Math.log2(level.m / level.u);
     });

@@ -1,4 +1,4 @@
-import { type Context, compareAll, comparisons, contextOf, nameAgrees } from './comparisons.js';
+import { type Context, compareAll, comparisons, contextOf, familyNameAt, nameAgrees } from './comparisons.js';
 import { isWoman, type RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
 import { NameSimilarity } from './similarity-cache.js';
@@ -46,7 +46,7 @@ export class Scorer {
   private lastJoint = false;
   private lastLine = 0;
   private lastWoman = 0;
-  private readonly familyAt = comparisons.findIndex((c) => c.name === 'family_name');
+  private readonly familyAt = familyNameAt;
   private readonly firstAt = comparisons.findIndex((c) => c.name === 'first_name');
   private readonly motherAt = comparisons.findIndex((c) => c.name === 'mother_name');
 

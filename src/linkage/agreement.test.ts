@@ -22,6 +22,8 @@ describe('field agreement for reviewers', () => {
     ['different', 'disagree'],
     ['transliteration_different', 'disagree'],
     ['different_number_same_branch', 'disagree'],
+    ['different_for_a_woman', 'disagree'],
+    ['transliteration_different_for_a_woman', 'disagree'],
   ])('%s reads as %s', (level, expected) => {
     expect(agreementOfLevel(level)).toBe(expected);
   });

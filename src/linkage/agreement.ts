@@ -1,4 +1,4 @@
-import type { Explanation } from './explain.js';
+import { type Explanation, forAWoman } from './explain.js';
 
 export type Agreement = 'agree' | 'partial' | 'disagree' | 'missing';
 
@@ -20,6 +20,8 @@ const disagreeing = new Set(['different', 'transliteration_different', 'differen
 
 /** How a comparison level reads to a reviewer: agree, partial (close but not the same), disagree, or missing. */
 export function agreementOfLevel(level: string): Agreement {
+  // A woman's family names that differ still differ: only their weight is milder.
+  if (level.endsWith(forAWoman)) return agreementOfLevel(level.slice(0, -forAWoman.length));
   if (level === 'missing') return 'missing';
   if (agreeing.has(level)) return 'agree';
   if (disagreeing.has(level)) return 'disagree';

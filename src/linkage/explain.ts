@@ -2,6 +2,9 @@ import { comparisons, contexts, familyNameAt } from './comparisons.js';
 import { probabilityOf } from './model.js';
 import type { Scorer } from './scorer.js';
 
+/** Ends the level of a woman's family names that differ (model.womanFamilyWeight): `different_for_a_woman`. */
+export const forAWoman = '_for_a_woman';
+
 export interface ExplanationStep {
   comparison: string;
   level: string;
@@ -65,7 +68,7 @@ export function explainPair(scorer: Scorer, a: number, b: number, records: numbe
     const step: ExplanationStep = {
       comparison: comparison.name,
       // A woman's family names that differ weigh less (model.womanFamilyWeight): a level of its own to the reader.
-      level: `${comparison.levels[level] ?? String(level)}${woman !== 0 ? '_for_a_woman' : ''}`,
+      level: `${comparison.levels[level] ?? String(level)}${woman !== 0 ? forAWoman : ''}`,
       valueA: comparison.show(f, a),
       valueB: comparison.show(f, b),
       weight: round(weight),

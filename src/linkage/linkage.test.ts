@@ -291,6 +291,43 @@ describe('the match index', () => {
     );
   });
 
+  it('finds a man a report names by his kunya and family name only, among few of that family', () => {
+    const small = new MatchIndex(new CompiledModel(shippedModel()));
+    // Sixty of one common family: a list that long is read only for those sharing one more thing.
+    const common = Array.from({ length: 60 }, (_, k) => ({
+      id: `masri-${k}`,
+      fields: {
+        first_name: `اسم${k}`,
+        father_name: 'أحمد',
+        family_name: 'المصري',
+        birth_year: String(1950 + k),
+      },
+    }));
+    small.load([
+      {
+        id: 'register',
+        fields: { full_name: 'أحمد نزار الحطيي', birth_year: '1992', detainee_number: '4471' },
+      },
+      { id: 'other', fields: { full_name: 'أحمد نزار الحلبي', birth_year: '1992' } },
+      ...common,
+    ]);
+    // Abu Yusuf (father of Yusuf) is no first name: the family name alone finds the family's few records.
+    const found = small
+      .top({ full_name: 'أبو يوسف الحطيي', arrest_date: '2015-04' }, 10)
+      .map((c) => c.recordId);
+    expect(found).toContain('register');
+    expect(found).not.toContain('other');
+    // A common family name with nothing more in common gives none of its sixty records; with a birth year, those
+    // born within a year of it.
+    expect(small.top({ full_name: 'أبو يوسف المصري' }, 10)).toEqual([]);
+    expect(
+      small
+        .top({ full_name: 'أبو يوسف المصري', birth_year: '1980' }, 10)
+        .map((c) => c.recordId)
+        .sort(),
+    ).toEqual(['masri-29', 'masri-30', 'masri-31']);
+  });
+
   it('answers a report without any name with no candidates', () => {
     expect(index.top({ mother_name: 'فاطمة', birth_year: '1980' }, 10)).toEqual([]);
   });

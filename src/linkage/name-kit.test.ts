@@ -68,14 +68,23 @@ describe('name parts (the seam over src/names)', () => {
 
 describe('names as other habits of lists write them', () => {
   it('reads Turkish c and v, and German dsch, sch, ch and j', () => {
-    expect(habitReadings('casahe')).toEqual(['jasahe']);
+    expect(habitReadings('casahe')).toEqual(['jasahe', 'cazahe']);
     expect(habitReadings('huveyh')).toEqual(['huweyh']);
-    expect(habitReadings('dschasaha')).toEqual(['jasaha']);
+    expect(habitReadings('dschasaha')).toEqual(['jasaha', 'dschazaha']);
     expect(habitReadings('butajch')).toEqual(['butaykh']);
     // French dj stays ج; ch and ck are not Turkish c; Arabic script has no other reading.
     expect(habitReadings('djahir')).toEqual([]);
     expect(habitReadings('haddad')).toEqual([]);
     expect(habitReadings('بطيخ')).toEqual([]);
+  });
+
+  it('reads German and French s as ز, but not ss, sh, sch or ts', () => {
+    expect(habitReadings('hasim')).toEqual(['hazim']);
+    expect(habitReadings('alasma')).toEqual(['alazma']);
+    expect(habitReadings('abdulasis')).toEqual(['abdulaziz']);
+    expect(habitReadings('hassan')).toEqual([]);
+    expect(habitReadings('shadi')).toEqual([]);
+    expect(habitReadings('watsa')).toEqual([]);
   });
 
   it('lets a pair of names meet through either side read another way', () => {
@@ -85,6 +94,8 @@ describe('names as other habits of lists write them', () => {
       ['butajch', 'بطيخ'],
       ['chufajm', 'khoufaym'],
       ['casahe', 'dschasaha'],
+      ['hasim', 'حازم'],
+      ['alasma', 'العظمة'],
     ] as const;
     for (const [a, b] of pairs) {
       const before = compareNames(prepareName(a), prepareName(b));

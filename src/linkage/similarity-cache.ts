@@ -35,7 +35,7 @@ export class NameSimilarity {
 
   /**
    * The best of the names as written and either read as another habit of lists writes it (name-kit's
-   * habitReadings: Turkish c for ج, German dsch, sch, ch and j).
+   * habitReadings: Turkish c for ج, German dsch, sch, ch and j, s for ز).
    */
   private compare(a: number, b: number): number {
     const x = this.names.prepared(a);

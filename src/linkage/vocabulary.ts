@@ -1,4 +1,4 @@
-import { habitReadings, nameKey, type PreparedName, prepareName } from './name-kit.js';
+import { nameKey, type PreparedName, prepareName, similarityReadings } from './name-kit.js';
 
 /** Strings to small integer ids, so records carry numbers and compare by `===`. */
 export class Interner {
@@ -110,11 +110,11 @@ export class NameVocabulary {
     return this.keyNames.values[keyId] as string;
   }
 
-  /** The name read as other habits of lists write it (habitReadings), prepared; often none. */
+  /** The name read as other habits of lists write it (similarityReadings), prepared; often none. */
   habitPrepared(id: number): readonly PreparedName[] {
     let p = this.habitForms[id];
     if (p === undefined) {
-      p = habitReadings(this.form(id)).map(prepareName);
+      p = similarityReadings(this.form(id)).map(prepareName);
       this.habitForms[id] = p;
     }
     return p;

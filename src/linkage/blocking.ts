@@ -185,6 +185,8 @@ export interface MultiKeyRule {
   /** Calls `push` with each of the record's keys (none when it lacks a field the rule needs). */
   keys(f: RecordFeatures, i: number, push: (key: number) => void): void;
   readonly narrowBy: readonly Narrowing[];
+  /** Narrowed whatever the list's length, but for a short list (a broad rule). */
+  readonly broad?: boolean;
 }
 
 /**
@@ -249,10 +251,31 @@ function slipRule(
 }
 
 /**
- * The match index's spelling-tolerant rules: first name exact and family name within one slip, and the other way
- * round. A bare list row (first and family name, one misspelt) has no other way to meet its record.
+ * The match index's rules with several keys a record: first and family name in either order of writing, first name
+ * exact and family name within one slip and the other way round (a bare list row with one name misspelt has no other
+ * way to meet its record), the names in their dotless letters and under the coarse skeleton.
  */
 export const slipMatchRules: readonly MultiKeyRule[] = [
+  {
+    // A register that writes the family name first (دياب عبد الكريم نبيل خالد) is read as first دياب, father
+    // عبد الكريم: its father's and first names are the other record's first and family names. Each record also gets
+    // that key read the other way round, so either side may be the one written family first. A list longer than a
+    // broad rule's short one keeps the records born within a year or of the same mother. Dev seed 7, 20k people:
+    // top 10 C 0.9785 → 0.980, athar synth 0.994 → 0.9945, A and B the same.
+    name: 'first+family (family first)',
+    // Not by the father's name: read the other way round, it is the other record's first name, and two records'
+    // reversed keys meet on first and father's name alike (a first + father rule read whole: p95 31 ms at 1M).
+    narrowBy: ['birth', 'mother'],
+    broad: true,
+    keys(f, i, push) {
+      const a = first(f, i);
+      if (a < 0) return;
+      const b = family(f, i);
+      const c = father(f, i);
+      if (b >= 0) push(mixKey(34, a, b));
+      if (c >= 0) push(mixKey(34, c, a));
+    },
+  },
   slipRule('first+family~1', 14, 'first', 'family'),
   slipRule('family+first~1', 15, 'family', 'first'),
   {

@@ -328,6 +328,23 @@ describe('the match index', () => {
     ).toEqual(['masri-29', 'masri-30', 'masri-31']);
   });
 
+  it('finds a register line that writes the family name first, and is found from one', () => {
+    const small = new MatchIndex(new CompiledModel(shippedModel()));
+    small.load([
+      { id: 'register', fields: { full_name: 'دياب عبد الكريم نبيل خالد', birth_year: '1994' } },
+      { id: 'other', fields: { full_name: 'عبد الكريم نبيل خالد السيد', birth_year: '1994' } },
+    ]);
+    // Read in order, the register's line is a man named دياب: his father's and first names are the report's first
+    // and family names.
+    const found = small.top({ first_name: 'عبد الكريم', family_name: 'دياب' }, 10).map((c) => c.recordId);
+    expect(found).toContain('register');
+    expect(found).not.toContain('other');
+    // And a report written family first finds the record written in order.
+    const inOrder = new MatchIndex(new CompiledModel(shippedModel()));
+    inOrder.load([{ id: 'family', fields: { full_name: 'عبد الكريم نبيل خالد دياب' } }]);
+    expect(inOrder.top({ full_name: 'دياب عبد الكريم' }, 10).map((c) => c.recordId)).toEqual(['family']);
+  });
+
   it('answers a report without any name with no candidates', () => {
     expect(index.top({ mother_name: 'فاطمة', birth_year: '1980' }, 10)).toEqual([]);
   });

@@ -289,7 +289,7 @@ export class MatchIndex {
       ...slipMatchRules.map((r) => ({
         keys: r.keys,
         narrowBy: r.narrowBy,
-        forced: false,
+        forced: r.broad === true,
         share: SLIP_SHARE,
       })),
     ];

@@ -136,6 +136,17 @@ describe('parse', () => {
     expect(parse('محمد عبد الرحمن المصري').given).toEqual(['محمد', 'عبد الرحمن', 'المصري']);
   });
 
+  it('reads an عبد misread by a letter, or short of one, as عبد before a name that only follows it', () => {
+    // Scanned lists (SYNTHETIC names): a dot wrong (عند, غبد), a letter wrong (عبر), a letter lost (بد).
+    expect(parse('عند القادر موسى محمد الخريري')).toMatchObject({ first: 'عبد القادر', father: 'موسى' });
+    expect(parse('غبد الرزاق محمد العيتة').first).toBe('عبد الرزاق');
+    expect(parse('عبر السلام عبد الرحمن التدفة').first).toBe('عبد السلام');
+    expect(parse('عبد العزيز بد الكريم الكخيب')).toMatchObject({ first: 'عبد العزيز', father: 'عبد الكريم' });
+    // Not before another word: عند (at) and عيد (a name) stay as written.
+    expect(parse('عيد محمد الحلبي').given).toEqual(['عيد', 'محمد', 'الحلبي']);
+    expect(parse('عند محمد الحلبي').given).toEqual(['عند', 'محمد', 'الحلبي']);
+  });
+
   it('reports the script', () => {
     expect(parse('محمد أحمد').script).toBe('ar');
     expect(parse('Mohammad Ahmad').script).toBe('latn');

@@ -13,6 +13,7 @@ import {
   TITLE_WORDS,
 } from './canonical.js';
 import { canonicalOf, lexiconEntry, lookupLexicon } from './lexicon.js';
+import { ABD_COMPOUNDS } from './lexicon-data.js';
 import { clean, detectScript, normalize, type Script } from './normalize.js';
 
 export interface ParsedName {
@@ -110,6 +111,31 @@ function core(group: Group): string {
     .join('');
 }
 
+/** The names that follow عبد in a compound (الرحمن, القادر …), in matching form. */
+let divineNames: Set<string> | undefined;
+
+/**
+ * A scanned or hurried عبد read a letter wrong or short (عند, غبد, عبر, بد القادر) before a name that only follows
+ * عبد: the compound, as a reader of the page takes it.
+ */
+function misreadAbd(word: string, next: string): boolean {
+  if (word === 'عبد' || word.length < 2 || word.length > 3 || !/^[\u0621-\u064a]+$/.test(word)) return false;
+  divineNames ??= new Set(
+    ABD_COMPOUNDS.split('\n')
+      .map((l) => (l.split(':')[0] as string).split('/')[0]?.trim() ?? '')
+      .filter(Boolean)
+      .map(normalize),
+  );
+  if (!divineNames.has(next)) return false;
+  const abd = 'عبد';
+  if (word.length === 3) {
+    let differ = 0;
+    for (let k = 0; k < 3; k++) if (word[k] !== abd[k]) differ++;
+    return differ === 1;
+  }
+  return [abd.slice(1), abd[0] + abd.slice(2), abd.slice(0, 2)].includes(word);
+}
+
 function groupWords(list: Word[]): { groups: Group[]; separators: number } {
   const groups: Group[] = [];
   let separators = 0;
@@ -131,6 +157,10 @@ function groupWords(list: Word[]): { groups: Group[]; separators: number } {
       const next = list[i];
       if (!next || next.segment !== w.segment || SEPARATORS.has(next.norm)) break;
       const onlyWord = group.words.length === 1;
+      if (onlyWord && misreadAbd(last.norm, next.norm)) {
+        last.norm = 'عبد';
+        last.display = 'عبد';
+      }
       const absorb =
         ARTICLE_WORDS.has(last.norm) || (onlyWord && (ABD_WORDS.has(last.norm) || ABU_WORDS.has(last.norm)));
       if (!absorb) break;

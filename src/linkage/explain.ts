@@ -29,6 +29,9 @@ export interface FamilyLineStep {
   weight: number;
 }
 
+/** Which record of a pair writes the family name first, read from their names: a (the query) or b. */
+export type NameOrder = 'a_family_first' | 'b_family_first';
+
 /** The waterfall of one pair: prior, each field's weight and term-frequency adjustment, total, probability. */
 export interface Explanation {
   recordA: string;
@@ -44,6 +47,11 @@ export interface Explanation {
   /** Prior plus Bayes factor (log2 odds). */
   total: number;
   probability: number;
+  /**
+   * Set when the match read one record's names in the other order of writing (a register line written family
+   * first); its cost is then the last step, `name_order`.
+   */
+  nameOrder?: NameOrder;
 }
 
 /** Explains a pair of records held by the scorer's features; `records` sets the prior (the data set's size). */

@@ -345,6 +345,41 @@ describe('the match index', () => {
     expect(inOrder.top({ full_name: 'دياب عبد الكريم' }, 10).map((c) => c.recordId)).toEqual(['family']);
   });
 
+  it('weighs a register line written family first by its names read in order, and explains that reading', () => {
+    const small = new MatchIndex(new CompiledModel(shippedModel()));
+    small.load([
+      { id: 'register', fields: { full_name: 'دياب عبد الكريم نبيل خالد', birth_year: '1994' } },
+      { id: 'namesake', fields: { full_name: 'عبد الكريم سمير دياب', birth_year: '1960' } },
+    ]);
+    const report = { full_name: 'عبد الكريم نبيل خالد دياب', birth_year: '1994' };
+    const top = small.top(report, 10);
+    expect(top.map((c) => c.recordId)).toEqual(['register', 'namesake']);
+    expect(top[0]?.probability).toBeGreaterThan(0.5);
+    const explained = small.explain(report, 'register');
+    expect(explained?.nameOrder).toBe('b_family_first');
+    // The reading's cost is the last step, and the waterfall adds up to the weight the match ranked by.
+    expect(explained?.steps.at(-1)).toMatchObject({
+      comparison: 'name_order',
+      level: 'b_family_first',
+      weight: -2,
+    });
+    expect(explained?.total).toBeCloseTo(top[0]?.weight as number, 2);
+    // A pair in one order of writing is explained as before.
+    expect(small.explain(report, 'namesake')?.nameOrder).toBeUndefined();
+    // Indexed records: the report written family first against the register line written in order.
+    const both = new MatchIndex(new CompiledModel(shippedModel()));
+    both.load([
+      { id: 'report', fields: { full_name: 'دياب عبد الكريم نبيل خالد', birth_year: '1994' } },
+      { id: 'line', fields: { full_name: 'عبد الكريم نبيل خالد دياب', birth_year: '1994' } },
+    ]);
+    expect(both.explainMatch('report', 'line')?.nameOrder).toBe('a_family_first');
+    expect(both.explainMatch('report', 'line')?.total).toBeCloseTo(
+      both.topFor('report', 10)[0]?.weight as number,
+      2,
+    );
+    expect(both.explainPair('report', 'line')?.nameOrder).toBeUndefined();
+  });
+
   it('answers a report without any name with no candidates', () => {
     expect(index.top({ mother_name: 'فاطمة', birth_year: '1980' }, 10)).toEqual([]);
   });

@@ -6,7 +6,7 @@ import {
   type Narrowing,
   slipMatchRules,
 } from './blocking.js';
-import { type Explanation, explainPair } from './explain.js';
+import { type Explanation, explainPair, type NameOrder } from './explain.js';
 import { RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
 import { probabilityOf } from './model.js';
@@ -242,6 +242,34 @@ interface IndexRule {
   share: number;
 }
 
+/** What reading a pair's names in the other order of writing costs (log2): most records are written in order. */
+const ORDER_COST = 2;
+
+/**
+ * Whether b's father's and first names are a's first and family names (b writes the family name first: دياب
+ * عبد الكريم … read in order is a man named دياب), or the other way round; undefined when neither.
+ */
+export function nameOrder(f: RecordFeatures, a: number, b: number): NameOrder | undefined {
+  // Called for every candidate a query scores: plain reads, no closure (a missing name's key is -1 and meets none).
+  const names = f.names;
+  const firstA = f.first[a] as number;
+  const familyA = f.family[a] as number;
+  const firstB = f.first[b] as number;
+  const familyB = f.family[b] as number;
+  if (firstA < 0 || firstB < 0) return undefined;
+  const firstKeyA = names.keyOf(firstA);
+  const firstKeyB = names.keyOf(firstB);
+  if (familyA >= 0 && names.keyOf(familyA) === firstKeyB) {
+    const fatherB = f.father[b] as number;
+    if (fatherB >= 0 && names.keyOf(fatherB) === firstKeyA) return 'b_family_first';
+  }
+  if (familyB >= 0 && names.keyOf(familyB) === firstKeyA) {
+    const fatherA = f.father[a] as number;
+    if (fatherA >= 0 && names.keyOf(fatherA) === firstKeyB) return 'a_family_first';
+  }
+  return undefined;
+}
+
 function singleKey(rule: BlockingRule): IndexRule['keys'] {
   return (f, i, push) => {
     const key = rule.key(f, i);
@@ -462,7 +490,7 @@ export class MatchIndex {
       let worstIndex = -1;
       this.candidates(q, (i) => {
         if (i === exclude) return;
-        const weight = this.scorer.score(q, i);
+        const weight = this.weigh(q, i);
         // The best k by weight, then by position: the same whatever order the candidates come in.
         if (best.length >= k && (weight < worst || (weight === worst && i > worstIndex))) return;
         const candidate = {
@@ -483,16 +511,80 @@ export class MatchIndex {
     }
   }
 
+  /**
+   * The pair's weight (prior left out), the names read in the other order of writing where one record writes the
+   * family name first and the other does not (nameOrder), less what such a reading costs.
+   */
+  private weigh(q: number, i: number): number {
+    const weight = this.scorer.score(q, i);
+    const order = nameOrder(this.features, q, i);
+    if (order === undefined) return weight;
+    return Math.max(weight, this.inOrder(q, order, () => this.scorer.score(q, i)) - ORDER_COST);
+  }
+
+  /** Runs `work` with record q's names read as `order` says, then puts them back. */
+  private inOrder<T>(q: number, order: NameOrder, work: () => T): T {
+    const f = this.features;
+    const saved = [f.first[q], f.father[q], f.grandfather[q], f.family[q]] as number[];
+    const written = saved.filter((v) => v >= 0);
+    // q written in order, read as the other writes it (family first), or the other way round.
+    const read =
+      order === 'b_family_first'
+        ? [written[written.length - 1] as number, ...written.slice(0, -1)]
+        : [...written.slice(1), written[0] as number];
+    f.first[q] = read[0] as number;
+    f.father[q] = read.length > 2 ? (read[1] as number) : -1;
+    f.grandfather[q] = read.length > 3 ? (read[2] as number) : -1;
+    f.family[q] = read.length > 1 ? (read[read.length - 1] as number) : -1;
+    try {
+      return work();
+    } finally {
+      [f.first[q], f.father[q], f.grandfather[q], f.family[q]] = saved as [number, number, number, number];
+    }
+  }
+
   /** The waterfall of a report against one registry record. */
   explain(fields: PersonRecordFields, recordId: string): Explanation | undefined {
     const i = this.byId.get(recordId);
     if (i === undefined) return undefined;
     return this.withQuery(fields, (q) => {
-      this.scorer.records = Math.max(2, this.features.size);
-      const explanation = explainPair(this.scorer, q, i, this.features.size);
+      const explanation = this.explainWeighed(q, i);
       explanation.recordA = '(query)';
       return explanation;
     });
+  }
+
+  /**
+   * The waterfall of two indexed records as the match weighs them (topFor): with the names read in the other order
+   * of writing where that weighs more, its cost a step of its own. explainPair is the pair as `athar link` weighs it.
+   */
+  explainMatch(idA: string, idB: string): Explanation | undefined {
+    const a = this.byId.get(idA);
+    const b = this.byId.get(idB);
+    if (a === undefined || b === undefined) return undefined;
+    return this.explainWeighed(a, b);
+  }
+
+  private explainWeighed(q: number, i: number): Explanation {
+    this.scorer.records = Math.max(2, this.features.size);
+    const plain = explainPair(this.scorer, q, i, this.features.size);
+    const order = nameOrder(this.features, q, i);
+    if (order === undefined) return plain;
+    const read = this.inOrder(q, order, () => explainPair(this.scorer, q, i, this.features.size));
+    if (read.bayesFactor - ORDER_COST <= plain.bayesFactor) return plain;
+    read.steps.push({
+      comparison: 'name_order',
+      level: order,
+      valueA: '',
+      valueB: '',
+      weight: -ORDER_COST,
+      cumulative: read.total - ORDER_COST,
+    });
+    read.bayesFactor -= ORDER_COST;
+    read.total -= ORDER_COST;
+    read.probability = probabilityOf(read.total);
+    read.nameOrder = order;
+    return read;
   }
 
   /** Runs `work` with the report prepared as a temporary last record, then lets it go. */

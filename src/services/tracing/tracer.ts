@@ -286,6 +286,9 @@ export class Tracer {
         since = performance.now();
       }
       const isReport = row.kind === 'family_report';
+      // A report's candidates come from the match (topFor), which may read a register line's names family first.
+      const explain = (other: string) =>
+        (isReport ? index.explainMatch(row.id, other) : index.explainPair(row.id, other)) ?? null;
       // A record with no name is a person of one, never linked by the model; neither is a report that gives only
       // a first name (it is matched, and its candidates kept, but a person decides).
       const named = index.features.hasName(index.indexOf(row.id));
@@ -320,7 +323,7 @@ export class Tracer {
             matched: c.recordId,
             probability: c.probability,
             matchWeight: c.weight,
-            explanation: index.explainPair(row.id, c.recordId) ?? null,
+            explanation: explain(c.recordId),
             modelVersion: this.model.version,
             runId,
           });
@@ -336,7 +339,7 @@ export class Tracer {
           probability: c.probability,
           matchWeight: c.weight,
           modelVersion: this.model.version,
-          explanation: index.explainPair(row.id, c.recordId),
+          explanation: explain(c.recordId) ?? undefined,
           priority: reviewPriority({
             probability: refused ? 0.5 : c.probability,
             familyReport: isReport,
@@ -365,7 +368,7 @@ export class Tracer {
             .map((c) => ({
               recordId: c.recordId,
               weight: c.weight,
-              explanation: index.explainPair(row.id, c.recordId) ?? null,
+              explanation: index.explainMatch(row.id, c.recordId) ?? null,
             })),
           this.model.version,
           at,

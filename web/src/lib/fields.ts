@@ -41,6 +41,7 @@ const labels: Record<string, string> = {
   forensic_report_number: msg('Forensic report number'),
   notes: msg('Notes'),
   family_line: msg('Family line (father and family name)'),
+  name_order: msg('Order of the names'),
   date: msg('Date'),
   place: msg('Place'),
   branch: msg('Branch'),
@@ -85,6 +86,8 @@ const levelLabels: Record<string, string> = {
   transliteration_different_for_a_woman: msg(
     'different in the other script (a woman may be listed under her husband’s family name)',
   ),
+  a_family_first: msg('read with the family name written first in the report'),
+  b_family_first: msg('read with the family name written first in the record'),
   full_agrees: msg('agrees in full'),
   first_agrees: msg('first name agrees'),
   first_agrees_rest_differs: msg('first name agrees, the rest differs'),

@@ -77,6 +77,7 @@ export const ar: Record<string, string> = {
   'Forensic report number': 'رقم تقرير الطب الشرعي',
   Notes: 'ملاحظات',
   'Family line (father and family name)': 'النسب (اسم الأب والكنية)',
+  'Order of the names': 'ترتيب الأسماء',
   Date: 'التاريخ',
   Place: 'المكان',
   Name: 'الاسم',
@@ -95,6 +96,8 @@ export const ar: Record<string, string> = {
     'مختلف (قد تُسجَّل المرأة باسم عائلة زوجها)',
   'different in the other script (a woman may be listed under her husband’s family name)':
     'مختلف بالحروف الأخرى (قد تُسجَّل المرأة باسم عائلة زوجها)',
+  'read with the family name written first in the report': 'قُرئ على أن الكنية مكتوبة أولاً في البلاغ',
+  'read with the family name written first in the record': 'قُرئ على أن الكنية مكتوبة أولاً في السجل',
   'agrees in full': 'متطابق كلياً',
   'first name agrees': 'الاسم الأول متطابق',
   'first name agrees, the rest differs': 'الاسم الأول متطابق والباقي مختلف',

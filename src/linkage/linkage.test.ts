@@ -102,6 +102,13 @@ describe('linking synthetic records', () => {
   });
 });
 
+/** A match index over a few records, with the shipped model. */
+function loaded(records: Parameters<MatchIndex['load']>[0]): MatchIndex {
+  const index = new MatchIndex(new CompiledModel(shippedModel()));
+  index.load(records);
+  return index;
+}
+
 describe('the match index', () => {
   const held = new Set<number>();
   const seen = new Set<number>();
@@ -138,8 +145,7 @@ describe('the match index', () => {
   });
 
   it('finds a record from a bare list row whose family name has one slip, loaded or added later', () => {
-    const small = new MatchIndex(new CompiledModel(shippedModel()));
-    small.load([
+    const small = loaded([
       {
         id: 'r-1',
         fields: { first_name: 'محمود', father_name: 'يونس', family_name: 'مفيز', birth_year: '1976' },
@@ -201,12 +207,11 @@ describe('the match index', () => {
   });
 
   it("finds a forensic line's first and father's name alone when few records carry that pair", () => {
-    const small = new MatchIndex(new CompiledModel(shippedModel()));
     const namesakes = Array.from({ length: 60 }, (_, k) => ({
       id: `namesake-${k}`,
       fields: { first_name: 'محمد', father_name: 'أحمد', family_name: `عائلة${k}` },
     }));
-    small.load([
+    const small = loaded([
       {
         id: 'r-1',
         fields: { first_name: 'حسن', father_name: 'ضرار', family_name: 'كحطان', birth_year: '1960' },
@@ -222,7 +227,6 @@ describe('the match index', () => {
   });
 
   it("finds a forensic line's first name by its date of death, and a man by his first and father's name and town", () => {
-    const small = new MatchIndex(new CompiledModel(shippedModel()));
     // Sixty men of each first name and father's name: too many to read whole, so one more thing must be shared.
     const namesakes = Array.from({ length: 60 }, (_, k) => [
       {
@@ -231,7 +235,7 @@ describe('the match index', () => {
       },
       { id: `m-${k}`, fields: { first_name: 'محمود', father_name: 'عبد الله', family_name: `اسرة${k}` } },
     ]).flat();
-    small.load([
+    const small = loaded([
       { id: 'notice', fields: { full_name: 'المرحوم هيثم السباعي', death_date: '2019-04-17' } },
       {
         id: 'register',
@@ -262,8 +266,7 @@ describe('the match index', () => {
   });
 
   it("finds a scanned list's name with its dots read wrong in two names at once", () => {
-    const small = new MatchIndex(new CompiledModel(shippedModel()));
-    small.load([
+    const small = loaded([
       { id: 'hospital', fields: { full_name: 'علي مصطفى الحطيب', death_date: '2017-12-13' } },
       { id: 'prison', fields: { full_name: 'جهاد أحمد درويش', detainee_number: '97365' } },
       { id: 'other', fields: { full_name: 'علي مصطفى الحلبي', death_date: '2017-12-13' } },
@@ -275,8 +278,7 @@ describe('the match index', () => {
   });
 
   it('finds a family name a Turkish or German list spelt its own way (Savade for سواده)', () => {
-    const small = new MatchIndex(new CompiledModel(shippedModel()));
-    small.load([
+    const small = loaded([
       {
         id: 'register',
         fields: { first_name: 'محمود', father_name: 'عبد الله', family_name: 'سواده', birth_year: '1961' },
@@ -292,7 +294,6 @@ describe('the match index', () => {
   });
 
   it('finds a man a report names by his kunya and family name only, among few of that family', () => {
-    const small = new MatchIndex(new CompiledModel(shippedModel()));
     // Sixty of one common family: a list that long is read only for those sharing one more thing.
     const common = Array.from({ length: 60 }, (_, k) => ({
       id: `masri-${k}`,
@@ -303,7 +304,7 @@ describe('the match index', () => {
         birth_year: String(1950 + k),
       },
     }));
-    small.load([
+    const small = loaded([
       {
         id: 'register',
         fields: { full_name: 'أحمد نزار الحطيي', birth_year: '1992', detainee_number: '4471' },
@@ -329,8 +330,7 @@ describe('the match index', () => {
   });
 
   it('finds a register line that writes the family name first, and is found from one', () => {
-    const small = new MatchIndex(new CompiledModel(shippedModel()));
-    small.load([
+    const small = loaded([
       { id: 'register', fields: { full_name: 'دياب عبد الكريم نبيل خالد', birth_year: '1994' } },
       { id: 'other', fields: { full_name: 'عبد الكريم نبيل خالد السيد', birth_year: '1994' } },
     ]);
@@ -340,14 +340,12 @@ describe('the match index', () => {
     expect(found).toContain('register');
     expect(found).not.toContain('other');
     // And a report written family first finds the record written in order.
-    const inOrder = new MatchIndex(new CompiledModel(shippedModel()));
-    inOrder.load([{ id: 'family', fields: { full_name: 'عبد الكريم نبيل خالد دياب' } }]);
+    const inOrder = loaded([{ id: 'family', fields: { full_name: 'عبد الكريم نبيل خالد دياب' } }]);
     expect(inOrder.top({ full_name: 'دياب عبد الكريم' }, 10).map((c) => c.recordId)).toEqual(['family']);
   });
 
   it('weighs a register line written family first by its names read in order, and explains that reading', () => {
-    const small = new MatchIndex(new CompiledModel(shippedModel()));
-    small.load([
+    const small = loaded([
       { id: 'register', fields: { full_name: 'دياب عبد الكريم نبيل خالد', birth_year: '1994' } },
       { id: 'namesake', fields: { full_name: 'عبد الكريم سمير دياب', birth_year: '1960' } },
     ]);
@@ -367,8 +365,7 @@ describe('the match index', () => {
     // A pair in one order of writing is explained as before.
     expect(small.explain(report, 'namesake')?.nameOrder).toBeUndefined();
     // Indexed records: the report written family first against the register line written in order.
-    const both = new MatchIndex(new CompiledModel(shippedModel()));
-    both.load([
+    const both = loaded([
       { id: 'report', fields: { full_name: 'دياب عبد الكريم نبيل خالد', birth_year: '1994' } },
       { id: 'line', fields: { full_name: 'عبد الكريم نبيل خالد دياب', birth_year: '1994' } },
     ]);

@@ -237,11 +237,11 @@ describe("a woman's family names", () => {
       '1-2': { weight: -8, fields: fields(-6) },
     };
     const scorer = fieldsTable(pairs);
-    const run = (sex: string | undefined, name = ['نور', 'نور', 'Nour']) => {
+    const run = (sex: string | undefined, name = ['نور', 'نور', 'Nour'], lastSex?: string) => {
       const f = featuresOf([
         { first_name: name[0], ...(sex ? { sex } : {}) },
         { first_name: name[1] },
-        { first_name: name[2] },
+        { first_name: name[2], ...(lastSex ? { sex: lastSex } : {}) },
       ]);
       const links = [
         [0, 1, 20],
@@ -263,6 +263,9 @@ describe("a woman's family names", () => {
     // Not known to be a woman (نور is a man's name too), or said to be a man: the family names count against the merge.
     expect(Array.from(run(undefined))).toEqual([0, 0, 2]);
     expect(Array.from(run('ذكر'))).toEqual([0, 0, 2]);
+    // A woman by her first name, but the other list says this one is a man: as the scorer reads a woman's pair
+    // (womanPair), the family names count.
+    expect(Array.from(run(undefined, ['زينب', 'زينب', 'Zaynab'], 'male'))).toEqual([0, 0, 2]);
   });
 });
 

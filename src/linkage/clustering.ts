@@ -1,5 +1,5 @@
 import { familyNameAt } from './comparisons.js';
-import { isWoman, type RecordFeatures } from './features.js';
+import { type RecordFeatures, womanAmong } from './features.js';
 
 /** Scores any pair on demand (the guard compares pairs the blocking never proposed). */
 export interface PairScore {
@@ -193,8 +193,9 @@ function guard(
     for (const x of ma) for (const y of mb) if (options.cannotLink.has(pairKey(x, y))) return 'rejected';
   }
   // A woman is often listed under her husband's family name (a commission's or camp's list) and under her father's
-  // in a register or her family's report: for her, the family name alone never makes two people.
-  const woman = ma.some((x) => isWoman(f.sex[x] as number)) || mb.some((y) => isWoman(f.sex[y] as number));
+  // in a register or her family's report: for her, the family name alone never makes two people (the scorer's
+  // woman's pair, womanPair, for two groups: a record says she is a woman, none says he is a man).
+  const woman = womanAmong(f, ma, mb);
   return disagree(ma, mb, scorer, options, maxGuard, woman ? familyNameAt : -1) ? 'different' : 'ok';
 }
 

@@ -554,6 +554,26 @@ export function isWoman(code: number): boolean {
   return code === 2 || code === womanByName;
 }
 
+/** One record of the pair is a woman's (said so, or by her first name) and neither says he is a man. */
+export function womanPair(f: RecordFeatures, a: number, b: number): boolean {
+  const sa = f.sex[a] as number;
+  const sb = f.sex[b] as number;
+  return sa !== 1 && sb !== 1 && (isWoman(sa) || isWoman(sb));
+}
+
+/** womanPair for two groups of records (the clustering guard's two persons): a woman's record, none a man's. */
+export function womanAmong(f: RecordFeatures, ma: readonly number[], mb: readonly number[]): boolean {
+  let woman = false;
+  for (const group of [ma, mb]) {
+    for (const x of group) {
+      const s = f.sex[x] as number;
+      if (s === 1) return false;
+      if (isWoman(s)) woman = true;
+    }
+  }
+  return woman;
+}
+
 /** 1 male, 2 female, -1 unknown (the column also holds womanByName). */
 export function sexCode(raw: string | undefined): number {
   if (!raw) return none;

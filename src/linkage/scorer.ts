@@ -1,18 +1,11 @@
 import { type Context, compareAll, comparisons, contextOf, familyNameAt, nameAgrees } from './comparisons.js';
-import { isWoman, type RecordFeatures } from './features.js';
+import { type RecordFeatures, womanPair } from './features.js';
 import type { CompiledModel } from './model.js';
 import { NameSimilarity } from './similarity-cache.js';
 import { combinationKey, type TermColumn, type TermFrequencies } from './term-frequencies.js';
 
 /** 1 for the comparisons that are circumstances (Comparison.circumstance), by index. */
 const circumstance = Uint8Array.from(comparisons, (c) => (c.circumstance ? 1 : 0));
-
-/** One record of the pair is a woman's (said so, or by her first name) and neither says he is a man. */
-function womanPair(f: RecordFeatures, a: number, b: number): boolean {
-  const sa = f.sex[a] as number;
-  const sb = f.sex[b] as number;
-  return sa !== 1 && sb !== 1 && (isWoman(sa) || isWoman(sb));
-}
 
 /**
  * The level whose u a name's term-frequency adjustment is taken against: a variant spelling (level 2) against

@@ -86,8 +86,9 @@ const levelLabels: Record<string, string> = {
   transliteration_different_for_a_woman: msg(
     'different in the other script (a woman may be listed under her husband’s family name)',
   ),
-  a_family_first: msg('read with the family name written first in the report'),
-  b_family_first: msg('read with the family name written first in the record'),
+  // Which side was read so is the explanation's own a or b, not always the screen's record A or B: one label.
+  a_family_first: msg('one record read with its family name written first'),
+  b_family_first: msg('one record read with its family name written first'),
   full_agrees: msg('agrees in full'),
   first_agrees: msg('first name agrees'),
   first_agrees_rest_differs: msg('first name agrees, the rest differs'),

@@ -96,8 +96,8 @@ export const ar: Record<string, string> = {
     'مختلف (قد تُسجَّل المرأة باسم عائلة زوجها)',
   'different in the other script (a woman may be listed under her husband’s family name)':
     'مختلف بالحروف الأخرى (قد تُسجَّل المرأة باسم عائلة زوجها)',
-  'read with the family name written first in the report': 'قُرئ على أن الكنية مكتوبة أولاً في البلاغ',
-  'read with the family name written first in the record': 'قُرئ على أن الكنية مكتوبة أولاً في السجل',
+  'one record read with its family name written first': 'قُرئ أحد السجلين على أن كنيته مكتوبة أولاً',
+  'The names below agree or differ as so read.': 'تطابق الأسماء أدناه أو اختلافها على هذه القراءة.',
   'agrees in full': 'متطابق كلياً',
   'first name agrees': 'الاسم الأول متطابق',
   'first name agrees, the rest differs': 'الاسم الأول متطابق والباقي مختلف',

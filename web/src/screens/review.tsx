@@ -27,6 +27,22 @@ import { useSession } from '../session.js';
 
 const barColours = { prior: '#50575e', for: '#0b5d4b', against: '#a3231f', total: '#1d2327' } as const;
 
+/**
+ * A pair the match weighed with one record's names read in the other order of writing (a register line written
+ * family first): the name rows' agreement below is of that reading, not of the columns as printed.
+ */
+function NameOrderNote({ explanation }: { explanation: ReviewPair['explanation'] }) {
+  const { t } = useTranslation();
+  const order = explanation?.steps.find((s) => s.field === 'name_order');
+  if (!order) return null;
+  return (
+    <p className="notice" role="note" data-name-order={order.level}>
+      {t(fieldLabel('name_order'))}: {t(levelLabel(order.level))}.{' '}
+      {t('The names below agree or differ as so read.')}
+    </p>
+  );
+}
+
 function Waterfall({ explanation }: { explanation: NonNullable<ReviewPair['explanation']> }) {
   const { t, i18n } = useTranslation();
   const bars = waterfallBars(explanation.prior, explanation.steps).map((b) => ({
@@ -239,6 +255,7 @@ export function ReviewScreen() {
               · {t('Match weight')} {pair.matchWeight.toFixed(2)} · {t('Model')} {pair.modelVersion}
             </span>
           </p>
+          <NameOrderNote explanation={pair.explanation} />
           <PairTable a={pair.a} b={pair.b} agreement={pair.agreement} />
           {mayDecide && (
             <div className="decide">

@@ -26,7 +26,7 @@ function nameKeyOf(
 function rule(name: string, salt: number, parts: ((f: RecordFeatures, i: number) => number)[]): BlockingRule {
   const [p, q, r] = parts as [
     (f: RecordFeatures, i: number) => number,
-    (f: RecordFeatures, i: number) => number,
+    ((f: RecordFeatures, i: number) => number) | undefined,
     ((f: RecordFeatures, i: number) => number) | undefined,
   ];
   return {
@@ -34,7 +34,7 @@ function rule(name: string, salt: number, parts: ((f: RecordFeatures, i: number)
     key(f, i) {
       const x = p(f, i);
       if (x < 0) return -1;
-      const y = q(f, i);
+      const y = q ? q(f, i) : 0;
       if (y < 0) return -1;
       const z = r ? r(f, i) : 0;
       if (z < 0) return -1;
@@ -607,7 +607,7 @@ export const broadMatchRules: readonly (BlockingRule & { narrowBy: readonly Narr
   { ...rule('mother+first', 12, [motherFirst, first]), narrowBy: ['birth', 'father'] },
   // The family name alone, for a report that gives no first name (Abu Yusuf al-Hutayi) or one spelt past a slip: a
   // short list whole, a long one narrowed. World A, dev seed 7: top 10 0.986 → 0.988 (20k), 0.978 → 0.9795 (100k).
-  { ...rule('family', 33, [family, () => 0]), narrowBy: ['birth', 'father', 'governorate', 'place'] },
+  { ...rule('family', 33, [family]), narrowBy: ['birth', 'father', 'governorate', 'place'] },
   {
     ...rule('family+governorate', 13, [family, (f, i) => f.governorate[i] as number]),
     narrowBy: ['birth', 'father', 'mother'],

@@ -128,7 +128,7 @@ export function habitReadings(form: string): string[] {
  */
 export function similarityReadings(form: string): string[] {
   const out = habitReadings(form);
-  if (out.length === 0 && !/^[a-z]+$/.test(form)) return out;
+  if (!/^[a-z]+$/.test(form)) return out;
   const voiced = form.replace(/(?<![st])s(?![chs])/g, 'z');
   if (voiced !== form && !out.includes(voiced)) out.push(voiced);
   return out;

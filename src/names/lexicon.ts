@@ -52,6 +52,29 @@ export function lexiconKey(canonical: string): string {
   return canonical.replace(/[ىئ]/g, 'ي').replace(/([^aeiouy])\1+/gu, '$1');
 }
 
+/** A lexicon-data block's lines: Arabic spellings (split on /) and Latin spellings. */
+function blockLines(block: string): { arabic: string[]; latin: string[] }[] {
+  return block
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .map((l) => {
+      const [arabic = '', latin = ''] = l.split(':');
+      return {
+        arabic: arabic
+          .split('/')
+          .map((a) => a.trim())
+          .filter(Boolean),
+        latin: latin.trim().split(/\s+/).filter(Boolean),
+      };
+    });
+}
+
+/** The names that follow عبد in a compound (الرحمن, القادر …), in Arabic, as the lexicon lists them. */
+export function abdCompoundNames(): string[] {
+  return blockLines(ABD_COMPOUNDS).flatMap((l) => l.arabic);
+}
+
 function build(): Index {
   const entries: LexiconEntry[] = [];
   const byKey = new Map<string, number[]>();
@@ -93,23 +116,8 @@ function build(): Index {
       add(lexiconKey(canonicalOf(spelling)), entry.id);
     }
   };
-  const lines = (block: string) =>
-    block
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l !== '')
-      .map((l) => {
-        const [arabic = '', latin = ''] = l.split(':');
-        return {
-          arabic: arabic
-            .split('/')
-            .map((a) => a.trim())
-            .filter(Boolean),
-          latin: latin.trim().split(/\s+/).filter(Boolean),
-        };
-      });
   for (const block of [GIVEN_NAMES, FEMALE_NAMES, FAMILY_NAMES]) {
-    for (const { arabic, latin } of lines(block))
+    for (const { arabic, latin } of blockLines(block))
       addEntry(arabic, latin, block === FAMILY_NAMES, block === FEMALE_NAMES);
   }
   // The German and Turkish renderings of the listed names, derived by rule once everything listed is in: a derived
@@ -143,19 +151,19 @@ function build(): Index {
     }
   }
   for (const [key, ids] of derived) byKey.set(key, ids);
-  for (const { arabic, latin } of lines(ABD_COMPOUNDS)) {
+  for (const { arabic, latin } of blockLines(ABD_COMPOUNDS)) {
     addEntry(
       arabic.map((a) => `عبد ${a}`),
       latin.map((l) => `abd al ${l}`),
     );
   }
-  for (const { arabic, latin } of lines(DIN_COMPOUNDS)) {
+  for (const { arabic, latin } of blockLines(DIN_COMPOUNDS)) {
     addEntry(
       arabic.map((a) => `${a} الدين`),
       latin.map((l) => `${l} eddine`),
     );
   }
-  for (const { arabic, latin } of lines(ALLAH_COMPOUNDS)) {
+  for (const { arabic, latin } of blockLines(ALLAH_COMPOUNDS)) {
     addEntry(
       arabic.map((a) => `${a} الله`),
       latin.map((l) => `${l} allah`),

@@ -12,8 +12,7 @@ import {
   gluedArticleLength,
   TITLE_WORDS,
 } from './canonical.js';
-import { canonicalOf, lexiconEntry, lookupLexicon } from './lexicon.js';
-import { ABD_COMPOUNDS } from './lexicon-data.js';
+import { abdCompoundNames, canonicalOf, lexiconEntry, lookupLexicon } from './lexicon.js';
 import { clean, detectScript, normalize, type Script } from './normalize.js';
 
 export interface ParsedName {
@@ -120,12 +119,7 @@ let divineNames: Set<string> | undefined;
  */
 function misreadAbd(word: string, next: string): boolean {
   if (word === 'عبد' || word.length < 2 || word.length > 3 || !/^[\u0621-\u064a]+$/.test(word)) return false;
-  divineNames ??= new Set(
-    ABD_COMPOUNDS.split('\n')
-      .map((l) => (l.split(':')[0] as string).split('/')[0]?.trim() ?? '')
-      .filter(Boolean)
-      .map(normalize),
-  );
+  divineNames ??= new Set(abdCompoundNames().map(normalize));
   if (!divineNames.has(next)) return false;
   const abd = 'عبد';
   if (word.length === 3) {

@@ -158,11 +158,17 @@ describeEachDialect('references written in bulk', (store, dialect) => {
         .finally(() => {
           deleterDone = true;
         });
+      // Its failure is taken at once: it may come before the writer's commit is seen here, and a rejection no one
+      // has taken yet is an unhandled one to the test runner (it failed a run once so).
+      const refused = deleter.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       await new Promise((r) => setTimeout(r, 300));
       expect(deleterDone).toBe(false);
       release();
       await writer;
-      await expect(deleter).rejects.toMatchObject({ code: '23503' });
+      expect(await refused).toMatchObject({ code: '23503' });
       expect(
         await store().db.selectFrom('records').select('id').where('id', '=', b!.id).execute(),
       ).toHaveLength(1);

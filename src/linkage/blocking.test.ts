@@ -249,3 +249,29 @@ describe('the coarse family rule reads the other habits of lists', () => {
     expect(meet(2, 3)).toBe(false);
   });
 });
+
+describe('the coarse family rule reads a Latin digraph as two letters', () => {
+  it('meets Sakhahe with سكهاهة and Khadhan with خدحان, and still meets Shami with الشامي', () => {
+    const f = featuresOf([
+      { first_name: 'Umar', family_name: 'Sakhahe' },
+      { first_name: 'عمر', family_name: 'سكهاهة' },
+      { first_name: 'Ahmad', family_name: 'Khadhan' },
+      { first_name: 'أحمد', family_name: 'خدحان' },
+      { first_name: 'Ahmad', family_name: 'Shami' },
+      { first_name: 'أحمد', family_name: 'الشامي' },
+    ]);
+    const rule = coarseLinkRules[0] as (typeof coarseLinkRules)[number];
+    const keys = [0, 1, 2, 3, 4, 5].map((i) => {
+      const out: number[] = [];
+      rule.keys(f, i, (k) => out.push(k));
+      return out;
+    });
+    const meet = (i: number, j: number) =>
+      (keys[i] as number[]).some((k) => (keys[j] as number[]).includes(k));
+    expect(meet(0, 1)).toBe(true);
+    expect(meet(2, 3)).toBe(true);
+    // The reading adds a key; the name's own (ش) still meets الشامي.
+    expect(meet(4, 5)).toBe(true);
+    expect(meet(0, 3)).toBe(false);
+  });
+});

@@ -1,7 +1,7 @@
 import { similarSimilarity } from './comparisons.js';
 import { monthOfEpochDay } from './dates.js';
 import { isWoman, precision, type RecordFeatures } from './features.js';
-import { habitReadings, nameKey, rasm } from './name-kit.js';
+import { digraphSplitReading, habitReadings, nameKey, rasm } from './name-kit.js';
 import { PairBuffer } from './pairs.js';
 import { hashString } from './random.js';
 import { NameSimilarity } from './similarity-cache.js';
@@ -126,15 +126,36 @@ const coarseFamily = (f: RecordFeatures, i: number) => coarseKeyOf(f, 'family', 
 const habitCoarseCaches = [
   new WeakMap<object, Map<number, number>>(),
   new WeakMap<object, Map<number, number>>(),
+  new WeakMap<object, Map<number, number>>(),
 ];
-/** The coarse key of the family name's `k`-th habit reading (habitReadings); -1 when there is none. */
+/**
+ * The coarse key of the family name's `k`-th reading: habitReadings (0, 1), then digraphSplitReading (2); -1 when
+ * there is none.
+ */
 function habitCoarseFamily(f: RecordFeatures, i: number, k: number): number {
   const v = f.family[i] as number;
   if (v < 0) return -1;
   return derivedNameHash(habitCoarseCaches[k] as WeakMap<object, Map<number, number>>, f, v, () => {
-    const read = habitReadings(f.names.form(v))[k];
+    const form = f.names.form(v);
+    const read = k === 2 ? digraphSplitReading(form) : habitReadings(form)[k];
     return read === undefined ? '' : coarseSkeleton(nameKey(read));
   });
+}
+
+/** Pushes a key for each coarse reading of the family name that differs from the coarse key `c` and each other. */
+function pushHabitKeys(
+  f: RecordFeatures,
+  i: number,
+  c: number,
+  key: (coarse: number) => number,
+  push: (key: number) => void,
+) {
+  const t = habitCoarseFamily(f, i, 0);
+  if (t >= 0 && t !== c) push(key(t));
+  const g = habitCoarseFamily(f, i, 1);
+  if (g >= 0 && g !== c && g !== t) push(key(g));
+  const d = habitCoarseFamily(f, i, 2);
+  if (d >= 0 && d !== c && d !== t && d !== g) push(key(d));
 }
 
 /**
@@ -302,10 +323,7 @@ export const slipMatchRules: readonly MultiKeyRule[] = [
       push(mixKey(16, firstKey, c));
       // The family name as the other habits read it (Savade for سواده, Dschasaha), as the linking rule does: world A,
       // dev seed 7, 20k people: top 10 0.9835 → 0.986.
-      const t = habitCoarseFamily(f, i, 0);
-      if (t >= 0 && t !== c) push(mixKey(16, firstKey, t));
-      const g = habitCoarseFamily(f, i, 1);
-      if (g >= 0 && g !== c && g !== t) push(mixKey(16, firstKey, g));
+      pushHabitKeys(f, i, c, (k) => mixKey(16, firstKey, k), push);
     },
   },
 ];
@@ -426,10 +444,7 @@ function coarseLinkRule(name: string, salt: number): SpellingRule {
       const firstKey = f.names.keyOf(e);
       push(mixKey(salt, firstKey, c));
       // The family name as the other habits read it (Casahe for جصاهة, Dschasaha): a key for each reading.
-      const t = habitCoarseFamily(f, i, 0);
-      if (t >= 0 && t !== c) push(mixKey(salt, firstKey, t));
-      const g = habitCoarseFamily(f, i, 1);
-      if (g >= 0 && g !== c && g !== t) push(mixKey(salt, firstKey, g));
+      pushHabitKeys(f, i, c, (k) => mixKey(salt, firstKey, k), push);
     },
     group: (f, i) => {
       const v = f.family[i] as number;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   compareNames,
+  digraphSplitReading,
   habitReadings,
   nameKey,
   parseFullName,
@@ -68,6 +69,15 @@ describe('name parts (the seam over src/names)', () => {
 });
 
 describe('names as other habits of lists write them', () => {
+  it('reads dh, th, kh and sh after the first letter as two letters for blocking keys', () => {
+    expect(digraphSplitReading('sakhahe')).toBe('sakahahe');
+    expect(digraphSplitReading('khadhan')).toBe('khadahan');
+    expect(digraphSplitReading('khalid')).toBeUndefined();
+    expect(nameKey(digraphSplitReading('adham') as string)).toBe(nameKey('ادهم'));
+    expect(digraphSplitReading('haddad')).toBeUndefined();
+    expect(digraphSplitReading('خدحان')).toBeUndefined();
+  });
+
   it('reads Turkish c and v, and German dsch, sch, ch and j', () => {
     expect(habitReadings('casahe')).toEqual(['jasahe']);
     expect(habitReadings('huveyh')).toEqual(['huweyh']);

@@ -121,6 +121,17 @@ export function habitReadings(form: string): string[] {
 }
 
 /**
+ * A Latin form with its digraphs after the first letter read as two letters: dh, th, kh and sh as د ت ك س before ه or
+ * ح (Adham / أدهم, Sakhahe / سكهاهة, Khadhan / خدحان), where the skeleton reads one letter (ذ ث خ ش). For blocking keys only (the
+ * similarity's alignment already weighs such a pair of letters against one digraph); undefined when nothing changes.
+ */
+export function digraphSplitReading(form: string): string | undefined {
+  if (!/^[a-z]+$/.test(form) || !/(?<!^)[dtks]h/.test(form)) return undefined;
+  // Not at the start: an initial kh, sh, th or dh is one letter (Khalid, Shadi, Thamer, Dhiab).
+  return form.replace(/(?<!^)([dtks])h/g, '$1ah');
+}
+
+/**
  * The readings name similarity tries (habitReadings), and German and French s for ز besides (Hasim / حازم, Alasma /
  * العظمة, Abdulasis): s read as z wherever it is not ss, sh, sc(h) or ts. Blocking keys on habitReadings only: keys of
  * the s reading found no more pairs (dev seed 7, 20k people) and cost `athar link` 2 s at 1M records. Worlds A–C,

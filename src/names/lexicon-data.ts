@@ -104,6 +104,7 @@ export const GIVEN_NAMES = `
 فؤاد : fouad fuad fuaad
 فاضل : fadel fadil
 فتحي : fathi fathy fethi
+مدحت : medhat midhat mdhat
 غازي : ghazi
 حبيب : habib habeeb
 حيدر : haidar haydar heidar
@@ -359,6 +360,7 @@ export const FEMALE_NAMES = `
 سلمى : salma selma
 سماح : samah
 سهى : suha souha soha
+فتحية : fathiya fathia fathieh fethiye
 سوسن : sawsan sausan
 شذى : shaza shatha
 عفاف : afaf

@@ -17,6 +17,7 @@ export type Agency =
   | 'political_security'
   | 'military_police'
   | 'military_prisons'
+  | 'civil_prisons'
   | 'military_medical_services';
 
 export interface Branch {
@@ -28,6 +29,11 @@ export interface Branch {
   nameAr: string;
   governorate: string;
   aliases: readonly string[];
+  /**
+   * Spellings met in lists since athar synth and the test worlds were written: they are resolved like `aliases`, but
+   * the generators draw from `aliases` alone, so their data stays as it was.
+   */
+  laterAliases?: readonly string[];
   /** The unit above it (branch → directorate → agency), by id. */
   parent?: string;
 }
@@ -55,6 +61,7 @@ export const branches: readonly Branch[] = [
       'فرع فلسطين 235',
       'شعبة المخابرات العسكرية فرع فلسطين',
     ],
+    laterAliases: ['Branche Palestine'],
   },
   {
     id: 'branch-215',
@@ -77,6 +84,7 @@ export const branches: readonly Branch[] = [
       'سرية المداهمة',
       'فرع السرية 215',
     ],
+    laterAliases: ['Raid Brigade 215', 'Raids Brigade'],
   },
   {
     id: 'branch-227',
@@ -98,6 +106,7 @@ export const branches: readonly Branch[] = [
       'فرع المنطقة',
       'فرع منطقة دمشق',
     ],
+    laterAliases: ['Regional Branch', "Far' al-Mantiqa", 'Branche régionale'],
   },
   {
     id: 'branch-248',
@@ -137,6 +146,7 @@ export const branches: readonly Branch[] = [
       'فرع الخطيب',
       'الفرع الداخلي',
     ],
+    laterAliases: ['Khatib Branch', 'Branche al-Khatib'],
   },
   {
     id: 'branch-261',
@@ -154,6 +164,7 @@ export const branches: readonly Branch[] = [
       'فرع 261',
       'فرع الأمن العسكري بحمص',
     ],
+    laterAliases: ['Military Intelligence, Homs branch', 'Military Intelligence Homs'],
   },
   {
     id: 'branch-290',
@@ -171,6 +182,7 @@ export const branches: readonly Branch[] = [
       'فرع 290',
       'فرع الأمن العسكري بحلب',
     ],
+    laterAliases: ['Military Intelligence, Aleppo branch', 'Military Intelligence Aleppo'],
   },
   {
     id: 'branch-285',
@@ -182,6 +194,7 @@ export const branches: readonly Branch[] = [
     nameAr: 'فرع أمن الدولة (الفرع 285)',
     governorate: 'damascus',
     aliases: ['Branch 285', 'State Security Branch 285', 'الفرع 285', 'فرع 285'],
+    laterAliases: ['State Security Investigation Branch', 'فرع التحقيق 285', 'فرع التحقيق في أمن الدولة'],
   },
   {
     id: 'afi-mezzeh',
@@ -205,6 +218,7 @@ export const branches: readonly Branch[] = [
       'مطار المزة العسكري',
       'فرع التحقيق في المخابرات الجوية',
     ],
+    laterAliases: ['فرع المخابرات الجوية في المزة', 'Aéroport militaire de Mezzeh'],
   },
   {
     id: 'saydnaya',
@@ -245,6 +259,7 @@ export const branches: readonly Branch[] = [
       'الشرطة العسكرية القابون',
       'القابون',
     ],
+    laterAliases: ['Police militaire'],
   },
   {
     id: 'hospital-601',
@@ -300,6 +315,7 @@ export const branches: readonly Branch[] = [
       'فرع الأمن العسكري',
       'شعبة الاستخبارات العسكرية',
     ],
+    laterAliases: ['Renseignement militaire', 'Sécurité militaire'],
   },
   {
     id: 'agency-air-force-intelligence',
@@ -316,6 +332,13 @@ export const branches: readonly Branch[] = [
       'المخابرات الجوية',
       'فرع المخابرات الجوية',
       'الاستخبارات الجوية',
+    ],
+    laterAliases: [
+      'Air Force Security',
+      'الأمن الجوي',
+      'الجوية',
+      "Renseignement de l'armée de l'air",
+      'Renseignements aériens',
     ],
   },
   {
@@ -335,6 +358,7 @@ export const branches: readonly Branch[] = [
       'فرع أمن الدولة',
       'إدارة أمن الدولة',
     ],
+    laterAliases: ["Sûreté de l'État", 'Sûreté de l’État'],
   },
   {
     id: 'agency-political-security',
@@ -351,6 +375,191 @@ export const branches: readonly Branch[] = [
       'الأمن السياسي',
       'فرع الأمن السياسي',
       'شعبة الأمن السياسي',
+    ],
+    laterAliases: ['Sécurité politique'],
+  },
+  // Regional branches and sites that lists name as often as the Damascus ones (added 2026-12: a commission's merged
+  // lists named them in a quarter of their mentions, and an unknown unit compares as a different one).
+  {
+    id: 'branch-245',
+    parent: 'agency-military-intelligence',
+    number: 245,
+    kind: 'security_branch',
+    agency: 'military_intelligence',
+    nameEn: 'Daraa Military Intelligence Branch (Branch 245)',
+    nameAr: 'فرع الأمن العسكري في درعا (الفرع 245)',
+    governorate: 'daraa',
+    aliases: [
+      'Military Intelligence, Daraa branch',
+      'Military Intelligence Daraa',
+      'Branch 245',
+      'الفرع 245',
+      'فرع 245',
+    ],
+  },
+  {
+    id: 'branch-271',
+    parent: 'agency-military-intelligence',
+    number: 271,
+    kind: 'security_branch',
+    agency: 'military_intelligence',
+    nameEn: 'Idlib Military Intelligence Branch (Branch 271)',
+    nameAr: 'فرع الأمن العسكري في إدلب (الفرع 271)',
+    governorate: 'idlib',
+    aliases: [
+      'Military Intelligence, Idlib branch',
+      'Military Intelligence Idlib',
+      'Branch 271',
+      'الفرع 271',
+      'فرع 271',
+    ],
+  },
+  {
+    id: 'branch-219',
+    parent: 'agency-military-intelligence',
+    number: 219,
+    kind: 'security_branch',
+    agency: 'military_intelligence',
+    nameEn: 'Hama Military Intelligence Branch (Branch 219)',
+    nameAr: 'فرع الأمن العسكري في حماة (الفرع 219)',
+    governorate: 'hama',
+    aliases: [
+      'Military Intelligence, Hama branch',
+      'Military Intelligence Hama',
+      'Branch 219',
+      'الفرع 219',
+      'فرع 219',
+      'فرع الأمن العسكري في حماه',
+    ],
+  },
+  {
+    id: 'branch-243',
+    parent: 'agency-military-intelligence',
+    number: 243,
+    kind: 'security_branch',
+    agency: 'military_intelligence',
+    nameEn: 'Deir ez-Zor Military Intelligence Branch (Branch 243)',
+    nameAr: 'فرع الأمن العسكري في دير الزور (الفرع 243)',
+    governorate: 'deir-ez-zor',
+    aliases: ['Military Intelligence, Deir ez-Zor branch', 'Branch 243', 'الفرع 243', 'فرع 243'],
+  },
+  {
+    id: 'branch-220',
+    parent: 'agency-military-intelligence',
+    number: 220,
+    kind: 'security_branch',
+    agency: 'military_intelligence',
+    nameEn: "Sa'sa' Branch (Branch 220)",
+    nameAr: 'فرع سعسع (الفرع 220)',
+    governorate: 'rif-dimashq',
+    aliases: ['Sasa Branch', "Sa'sa Branch", 'Branch 220', 'الفرع 220', 'فرع 220', 'فرع سعسع'],
+  },
+  {
+    id: 'afi-harasta',
+    parent: 'agency-air-force-intelligence',
+    number: null,
+    kind: 'security_branch',
+    agency: 'air_force_intelligence',
+    nameEn: 'Air Force Intelligence Branch, Harasta',
+    nameAr: 'فرع المخابرات الجوية في حرستا',
+    governorate: 'rif-dimashq',
+    aliases: [
+      'Air Force Intelligence, Harasta',
+      'Harasta Air Force Branch',
+      'المخابرات الجوية حرستا',
+      'الجوية حرستا',
+    ],
+  },
+  {
+    id: 'afi-daraa',
+    parent: 'agency-air-force-intelligence',
+    number: null,
+    kind: 'security_branch',
+    agency: 'air_force_intelligence',
+    nameEn: 'Air Force Intelligence Branch, Daraa',
+    nameAr: 'فرع المخابرات الجوية في درعا',
+    governorate: 'daraa',
+    aliases: ['Air Force Intelligence, Daraa', 'المخابرات الجوية في درعا'],
+  },
+  {
+    id: 'afi-homs',
+    parent: 'agency-air-force-intelligence',
+    number: null,
+    kind: 'security_branch',
+    agency: 'air_force_intelligence',
+    nameEn: 'Air Force Intelligence Branch, Homs',
+    nameAr: 'فرع المخابرات الجوية في حمص',
+    governorate: 'homs',
+    aliases: ['Air Force Intelligence, Homs', 'المخابرات الجوية في حمص'],
+  },
+  {
+    id: 'afi-aleppo',
+    parent: 'agency-air-force-intelligence',
+    number: null,
+    kind: 'security_branch',
+    agency: 'air_force_intelligence',
+    nameEn: 'Air Force Intelligence Branch, Aleppo',
+    nameAr: 'فرع المخابرات الجوية في حلب',
+    governorate: 'aleppo',
+    aliases: ['Air Force Intelligence, Aleppo', 'المخابرات الجوية في حلب'],
+  },
+  {
+    id: 'gi-kafr-sousa',
+    parent: 'agency-general-intelligence',
+    number: null,
+    kind: 'directorate',
+    agency: 'general_intelligence',
+    nameEn: 'General Intelligence headquarters, Kafr Sousa',
+    nameAr: 'فرع أمن الدولة في كفرسوسة',
+    governorate: 'damascus',
+    aliases: ['State Security, Kafr Sousa', 'Kafr Sousa', 'أمن الدولة في كفرسوسة'],
+  },
+  {
+    id: 'ps-fayha',
+    parent: 'agency-political-security',
+    number: null,
+    kind: 'security_branch',
+    agency: 'political_security',
+    nameEn: 'Political Security Branch, Fayhaa',
+    nameAr: 'فرع الأمن السياسي في الفيحاء',
+    governorate: 'damascus',
+    aliases: ['Political Security, Fayhaa', 'Fayhaa Branch', 'Fayha Branch', 'الفيحاء', 'فرع الفيحاء'],
+  },
+  {
+    id: 'ps-hama',
+    parent: 'agency-political-security',
+    number: null,
+    kind: 'security_branch',
+    agency: 'political_security',
+    nameEn: 'Political Security Branch, Hama',
+    nameAr: 'فرع الأمن السياسي في حماة',
+    governorate: 'hama',
+    aliases: ['Political Security, Hama', 'فرع الأمن السياسي في حماه'],
+  },
+  {
+    id: 'mp-homs',
+    number: null,
+    kind: 'military_police',
+    agency: 'military_police',
+    nameEn: 'Military Police, Homs',
+    nameAr: 'الشرطة العسكرية في حمص',
+    governorate: 'homs',
+    aliases: ['Military Police Homs'],
+  },
+  {
+    id: 'adra',
+    number: null,
+    kind: 'prison',
+    agency: 'civil_prisons',
+    nameEn: 'Damascus Central Prison (Adra)',
+    nameAr: 'سجن دمشق المركزي (عدرا)',
+    governorate: 'rif-dimashq',
+    aliases: [
+      'Adra Prison',
+      'Adra Central Prison',
+      'Damascus Central Prison',
+      'سجن عدرا',
+      'سجن عدرا المركزي',
     ],
   },
 ];

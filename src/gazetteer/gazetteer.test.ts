@@ -46,4 +46,53 @@ describe('gazetteer', () => {
       }
     }
   });
+
+  it('gives every spelling of a unit to that unit or the agency above it, and every parent and governorate exists', () => {
+    const above = (b: (typeof branches)[number]): string[] => {
+      const parent = branches.find((p) => p.id === b.parent);
+      return parent ? [parent.id, ...above(parent)] : [];
+    };
+    for (const b of branches) {
+      if (b.parent)
+        expect(
+          branches.some((p) => p.id === b.parent),
+          b.id,
+        ).toBe(true);
+      expect(
+        governorates.some((g) => g.id === b.governorate),
+        b.id,
+      ).toBe(true);
+      // "المخابرات الجوية" is one of the Mezzeh branch's spellings, and its agency's: the agency is what it names.
+      for (const name of branchSpellings(b))
+        expect([b.id, ...above(b)], name).toContain(resolveBranch(name)?.id);
+    }
+  });
+
+  it('knows the regional branches and prisons lists name, in Arabic, English and French', () => {
+    expect(resolveBranch('فرع الأمن العسكري في درعا')?.id).toBe('branch-245');
+    expect(resolveBranch('الفرع 271')?.id).toBe('branch-271');
+    expect(resolveBranch('فرع المخابرات الجوية في حرستا')?.id).toBe('afi-harasta');
+    expect(resolveBranch('الفيحاء')?.id).toBe('ps-fayha');
+    expect(resolveBranch('سجن دمشق المركزي (عدرا)')?.id).toBe('adra');
+    expect(resolveBranch('Renseignement militaire')?.id).toBe('agency-military-intelligence');
+    expect(resolveBranch('الجوية')?.id).toBe('agency-air-force-intelligence');
+    expect(resolveBranch('Sûreté de l’État')?.id).toBe('agency-general-intelligence');
+  });
+
+  it('reads an agency written with one of its branch numbers as that branch', () => {
+    expect(resolveBranch('فرع أمن الدولة 251')?.id).toBe('branch-251');
+    expect(resolveBranch('Military Intelligence Branch 215')?.id).toBe('branch-215');
+    // The number of another agency's branch is not this agency's.
+    expect(resolveBranch('فرع أمن الدولة 235')).toBeUndefined();
+  });
+
+  it('reads a unit past one slip of typing or scanning, but never past a different number', () => {
+    expect(resolveBranch('فرع المخابرت الجوية في حلب')?.id).toBe('afi-aleppo');
+    expect(resolveBranch('فرع الأمن العكسري في حمص')?.id).toBe('branch-261');
+    expect(resolveBranch('الرع 245')?.id).toBe('branch-245');
+    expect(resolveBranch('فرع المنطق 227')?.id).toBe('branch-227');
+    expect(resolveBranch('Saydnaya Militray Prison')?.id).toBe('saydnaya');
+    expect(resolveBranch('الفرع 244')).toBeUndefined();
+    expect(resolveBranch('فرع الأمن العسكري في حلبب حمص')).toBeUndefined();
+  });
 });

@@ -39,7 +39,11 @@ function indexBy<T>(items: readonly T[], names: (item: T) => string[]): Map<stri
 export function branchSpellings(b: Branch): string[] {
   const bare = (name: string) => name.replace(/\s*\([^)]*\)\s*$/u, '').trim();
   return [
-    ...new Set([b.nameEn, b.nameAr, bare(b.nameEn), bare(b.nameAr), ...b.aliases].filter((n) => n !== '')),
+    ...new Set(
+      [b.nameEn, b.nameAr, bare(b.nameEn), bare(b.nameAr), ...b.aliases, ...(b.laterAliases ?? [])].filter(
+        (n) => n !== '',
+      ),
+    ),
   ];
 }
 
@@ -49,6 +53,12 @@ export function governorateSpellings(g: Governorate): string[] {
 }
 
 const branchIndex = indexBy(branches, (b) => [b.id, ...branchSpellings(b)]);
+const branchById = new Map(branches.map((b) => [b.id, b]));
+/** Whether `unit` is above `b` in the hierarchy (its directorate or agency). */
+function isAbove(unit: Branch, b: Branch): boolean {
+  for (let up = b.parent; up !== undefined; up = branchById.get(up)?.parent) if (up === unit.id) return true;
+  return false;
+}
 const branchByNumber = new Map(branches.filter((b) => b.number !== null).map((b) => [b.number as number, b]));
 const governorateIndex = indexBy(governorates, (g) => [g.id, g.iso, ...governorateSpellings(g)]);
 
@@ -68,10 +78,61 @@ export function resolveBranch(text: string | null | undefined): Branch | undefin
     const words = key.replace(/\d+/g, ' ').replace(/\s+/g, ' ').trim();
     const rest = words.replace(/\b(branch|no|number|nr)\b|فرع|رقم/gu, '').trim();
     if (rest === '') return byNumber;
-    // "فرع التحقيق العسكري 248": a unit's name and its number, written together.
-    if (byNumber && branchIndex.get(words) === byNumber) return byNumber;
+    // "فرع التحقيق العسكري 248": a unit's name and its number, written together; or the agency above it and the
+    // number ("فرع أمن الدولة 251", "Military Intelligence Branch 215").
+    if (byNumber) {
+      for (const named of [branchIndex.get(words) ?? slipOf(words), branchIndex.get(rest) ?? slipOf(rest)]) {
+        if (named && (named === byNumber || isAbove(named, byNumber))) return byNumber;
+      }
+    }
   }
-  return undefined;
+  return slipOf(key);
+}
+
+/** Spellings shorter than this are not read past a slip ("فرع 24" is no slip of "فرع 245"). */
+const slipShortest = 6;
+
+/** The key and its one-letter deletions; digits are never deleted (a number names the unit). */
+function deletions(key: string): string[] {
+  const out = [key];
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if ((c >= 0x30 && c <= 0x39) || (c >= 0x660 && c <= 0x669)) continue;
+    out.push(key.slice(0, i) + key.slice(i + 1));
+  }
+  return out;
+}
+
+/** Each unit spelling's deletions, with the units they come from (a deletion neighbourhood). */
+const branchSlips = (() => {
+  const out = new Map<string, Set<Branch>>();
+  for (const [key, b] of branchIndex) {
+    if (key.length < slipShortest) continue;
+    for (const d of deletions(key)) {
+      const units = out.get(d);
+      if (units) units.add(b);
+      else out.set(d, new Set([b]));
+    }
+  }
+  return out;
+})();
+
+/**
+ * The unit a spelling names past one slip of typing or scanning (a letter dropped, added or changed, two swapped:
+ * "فرع المخابرت الجوية في حلب", "الرع 245"), when exactly one unit's spellings are within it; undefined otherwise.
+ */
+function slipOf(key: string): Branch | undefined {
+  if (key.length < slipShortest) return undefined;
+  let found: Branch | undefined;
+  for (const d of deletions(key)) {
+    const units = branchSlips.get(d);
+    if (!units) continue;
+    for (const b of units) {
+      if (found && found !== b) return undefined;
+      found = b;
+    }
+  }
+  return found;
 }
 
 const townIndex = indexBy(towns, (t) => [t.nameEn, t.nameAr, ...t.aliases]);

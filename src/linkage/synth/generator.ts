@@ -87,7 +87,9 @@ class People {
   death: number[] = [];
 }
 
-const detentionBranches = branches.filter((b) => b.kind !== 'military_hospital');
+// The gazetteer's first 17 units, as they stood when athar synth was written: its data must not change as the
+// gazetteer grows (seeded runs, the shipped model and the benches' figures rely on it).
+const detentionBranches = branches.slice(0, 17).filter((b) => b.kind !== 'military_hospital');
 const branchWeights = detentionBranches.map((b) =>
   b.id === 'branch-235'
     ? 6

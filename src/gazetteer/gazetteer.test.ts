@@ -22,8 +22,20 @@ describe('gazetteer', () => {
 
   it('reads governorates in French, German and Turkish spellings', () => {
     expect(resolveGovernorate('Rif Dimachq')?.id).toBe('rif-dimashq');
+    expect(resolveGovernorate('Campagne de Damas')?.id).toBe('rif-dimashq');
     expect(resolveGovernorate('Halep')?.id).toBe('aleppo');
     expect(resolveGovernorate('Soueïda')?.id).toBe('as-suwayda');
+  });
+
+  it('reads a governorate past one slip of typing, but not a town the gazetteer knows nor a three-letter word', () => {
+    expect(resolveGovernorate('درع')?.id).toBe('daraa');
+    expect(resolveGovernorate('دمق')?.id).toBe('damascus');
+    expect(resolveGovernorate('ريف دمش')?.id).toBe('rif-dimashq');
+    expect(resolveGovernorate('Aleppp')?.id).toBe('aleppo');
+    // حمص and حلب are a slip apart from too many words to be read past one.
+    expect(resolveGovernorate('حمض')).toBeUndefined();
+    expect(resolveGovernorate('مسحرة')).toBeUndefined();
+    expect(resolveTown('مسحرة')?.governorate).toBe('quneitra');
   });
 
   it('knows towns in either script and the governorate each lies in', () => {

@@ -8,6 +8,8 @@ export interface Governorate {
   nameAr: string;
   /** Other spellings, Arabic and Latin (the two names above are aliases too). */
   aliases: readonly string[];
+  /** Spellings added since athar synth was written (it draws from `aliases` alone, so its data stays as it was). */
+  laterAliases?: readonly string[];
 }
 
 export const governorates: readonly Governorate[] = [
@@ -52,6 +54,7 @@ export const governorates: readonly Governorate[] = [
       'Şam Kırsalı',
       'Rif Dımaşk',
     ],
+    laterAliases: ['Rif Damas', 'Campagne de Damas', 'Damascus Countryside Governorate'],
   },
   {
     id: 'aleppo',

@@ -49,7 +49,7 @@ export function branchSpellings(b: Branch): string[] {
 
 /** Every spelling of a governorate: its names and aliases. */
 export function governorateSpellings(g: Governorate): string[] {
-  return [...new Set([g.nameEn, g.nameAr, ...g.aliases])];
+  return [...new Set([g.nameEn, g.nameAr, ...g.aliases, ...(g.laterAliases ?? [])])];
 }
 
 const branchIndex = indexBy(branches, (b) => [b.id, ...branchSpellings(b)]);
@@ -103,36 +103,54 @@ function deletions(key: string): string[] {
   return out;
 }
 
-/** Each unit spelling's deletions, with the units they come from (a deletion neighbourhood). */
-const branchSlips = (() => {
-  const out = new Map<string, Set<Branch>>();
-  for (const [key, b] of branchIndex) {
-    if (key.length < slipShortest) continue;
-    for (const d of deletions(key)) {
-      const units = out.get(d);
-      if (units) units.add(b);
-      else out.set(d, new Set([b]));
+/**
+ * Reading a spelling past one slip of typing or scanning (a letter dropped, added or changed, two swapped): each
+ * known spelling of at least `shortest` letters with its one-letter deletions, and the entries they come from (a
+ * deletion neighbourhood). Two spellings one slip apart share a deletion.
+ */
+class SlipIndex<T> {
+  private readonly variants = new Map<string, Set<T>>();
+
+  constructor(
+    index: ReadonlyMap<string, T>,
+    private readonly shortest: number,
+  ) {
+    for (const [key, entry] of index) {
+      if (key.length < shortest) continue;
+      for (const d of deletions(key)) {
+        const entries = this.variants.get(d);
+        if (entries) entries.add(entry);
+        else this.variants.set(d, new Set([entry]));
+      }
     }
   }
-  return out;
-})();
+
+  /** The one entry whose spellings are one slip from `key`, or undefined (none, or more than one). */
+  of(key: string): T | undefined {
+    if (key.length < this.shortest - 1) return undefined;
+    let found: T | undefined;
+    for (const d of deletions(key)) {
+      const entries = this.variants.get(d);
+      if (!entries) continue;
+      for (const e of entries) {
+        if (found !== undefined && found !== e) return undefined;
+        found = e;
+      }
+    }
+    return found;
+  }
+}
+
+// Units' spellings of six letters or more ("فرع 24" is no slip of "فرع 245"); governorates' of four or more (درع,
+// دمق), not three (حمص and حلب are a slip apart from many words).
+const branchSlips = new SlipIndex(branchIndex, slipShortest);
 
 /**
- * The unit a spelling names past one slip of typing or scanning (a letter dropped, added or changed, two swapped:
- * "فرع المخابرت الجوية في حلب", "الرع 245"), when exactly one unit's spellings are within it; undefined otherwise.
+ * The unit a spelling names past one slip ("فرع المخابرت الجوية في حلب", "الرع 245"), when exactly one unit's
+ * spellings are within it; undefined otherwise.
  */
 function slipOf(key: string): Branch | undefined {
-  if (key.length < slipShortest) return undefined;
-  let found: Branch | undefined;
-  for (const d of deletions(key)) {
-    const units = branchSlips.get(d);
-    if (!units) continue;
-    for (const b of units) {
-      if (found && found !== b) return undefined;
-      found = b;
-    }
-  }
-  return found;
+  return key.length < slipShortest ? undefined : branchSlips.of(key);
 }
 
 const townIndex = indexBy(towns, (t) => [t.nameEn, t.nameAr, ...t.aliases]);
@@ -143,8 +161,16 @@ export function resolveTown(text: string | null | undefined): Town | undefined {
   return townIndex.get(aliasKey(text));
 }
 
-/** The governorate a free-text mention names, or undefined. */
+const governorateSlips = new SlipIndex(governorateIndex, 4);
+
+/**
+ * The governorate a free-text mention names, or undefined: by its spellings, or past one slip of them (درع, دمق,
+ * ريف دمش) when the text is no town the gazetteer knows.
+ */
 export function resolveGovernorate(text: string | null | undefined): Governorate | undefined {
   if (!text) return undefined;
-  return governorateIndex.get(aliasKey(text));
+  const key = aliasKey(text);
+  const hit = governorateIndex.get(key);
+  if (hit || townIndex.has(key)) return hit;
+  return governorateSlips.of(key);
 }

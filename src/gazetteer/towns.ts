@@ -31,6 +31,7 @@ const t = (
 
 export const towns: readonly Town[] = [
   // Damascus: the city's districts, which lists often give as a place.
+  t('assali', 'العسالي', 'Al-Assali', 'damascus', ['Assali', 'Asali', 'El Assali']),
   t('midan', 'الميدان', 'Al-Midan', 'damascus', ['Midan', 'Maidan', 'Al-Maidan', 'El Midan']),
   t('barzeh', 'برزة', 'Barzeh', 'damascus', ['Barza', 'Barzah', 'Berze']),
   t('qaboun', 'القابون', 'Qaboun', 'damascus', ['Al-Qabun', 'Qabun', 'Kaboun', 'Kabun', 'Al-Qaboun']),
@@ -45,6 +46,7 @@ export const towns: readonly Town[] = [
     'Yarmuk',
     'Mukhayyam al-Yarmouk',
     'مخيم اليرموك',
+    'Yarmouk Camp',
   ]),
   t('qassaa', 'القصاع', 'Al-Qassaa', 'damascus', ['Qassaa', 'Kassaa']),
   t('bab-touma', 'باب توما', 'Bab Touma', 'damascus', ['Bab Tuma']),
@@ -54,6 +56,8 @@ export const towns: readonly Town[] = [
   t('shaghour', 'الشاغور', 'Al-Shaghour', 'damascus', ['Shaghour', 'Shaghur', 'Chaghour']),
   t('salhiyeh', 'الصالحية', 'Al-Salihiyah', 'damascus', ['Salhiyeh', 'Salihiyah', 'Salhieh']),
   // Rif Dimashq.
+  t('jayroud', 'جيرود', 'Jayroud', 'rif-dimashq', ['Jairoud', 'Jayrud', 'Jeiroud']),
+  t('kanaker', 'كناكر', 'Kanaker', 'rif-dimashq', ['Kanakir', 'Knaker']),
   t('douma', 'دوما', 'Douma', 'rif-dimashq', ['Duma', 'Doumah']),
   t('harasta', 'حرستا', 'Harasta', 'rif-dimashq', ['Harasta', 'Harastah']),
   t('arbin', 'عربين', 'Arbin', 'rif-dimashq', ['Irbin', 'Erbin']),
@@ -71,6 +75,7 @@ export const towns: readonly Town[] = [
     'Muadamiyat al-Sham',
     'Muadamiyah',
     'Moadamiya',
+    'Muadamiya',
     'Mouadamiyeh',
     'المعضمية',
     'معضمية',
@@ -107,6 +112,15 @@ export const towns: readonly Town[] = [
   t('mnin', 'منين', 'Mnin', 'rif-dimashq', ['Menin']),
   t('telfita', 'تلفيتا', 'Telfita', 'rif-dimashq', ['Tilfita']),
   // Daraa.
+  t('atman', 'عتمان', 'Atman', 'daraa', ['Itman', 'Etman']),
+  t('tell-shihab', 'تل شهاب', 'Tell Shihab', 'daraa', ['Tal Shihab', 'Tel Chehab', 'Tell Shehab']),
+  t('yadudah', 'اليادودة', 'Al-Yadudah', 'daraa', ['Yadudah', 'Yadoudeh', 'Al-Yadoudeh']),
+  t('karak-sharqi', 'الكرك الشرقي', 'Al-Karak al-Sharqi', 'daraa', [
+    'Karak al-Sharqi',
+    'Al-Karak Al-Sharqi',
+    'Karak Sharqi',
+  ]),
+  t('musayfirah', 'المسيفرة', 'Al-Musayfirah', 'daraa', ['Musayfirah', 'Museifra', 'Al-Msayfreh']),
   t('daraa-city', 'درعا البلد', 'Daraa al-Balad', 'daraa', ['Daraa City', 'Deraa al-Balad']),
   t('bosra', 'بصرى الشام', 'Bosra', 'daraa', [
     'Busra al-Sham',
@@ -132,6 +146,8 @@ export const towns: readonly Town[] = [
   t('kafr-shams', 'كفرشمس', 'Kafr Shams', 'daraa', ['Kfarshams']),
   t('khirbet-ghazaleh', 'خربة غزالة', 'Khirbet Ghazaleh', 'daraa', ['Khirbet Ghazaleh', 'Khirbat Ghazalah']),
   // Homs.
+  t('deir-baalba', 'دير بعلبة', 'Deir Baalba', 'homs', ['Dayr Baalbah', "Deir Ba'alba"]),
+  t('ghantu', 'الغنطو', 'Al-Ghantu', 'homs', ['Ghantu', 'Ghanto', 'Al-Ghanto']),
   t('homs-city', 'مدينة حمص', 'Homs City', 'homs', []),
   t('bab-amr', 'بابا عمرو', 'Baba Amr', 'homs', ['Bab Amr', 'Baba Amro']),
   t('khalidiya', 'الخالدية', 'Al-Khalidiya', 'homs', ['Khalidiya', 'Khaldiyeh']),
@@ -143,10 +159,11 @@ export const towns: readonly Town[] = [
   t('houla', 'الحولة', 'Al-Houla', 'homs', ['Houla', 'Hula', 'Al-Hula']),
   t('taldou', 'تلدو', 'Taldou', 'homs', ['Taldu']),
   t('qaryatayn', 'القريتين', 'Al-Qaryatayn', 'homs', ['Qaryatain', 'Qaryatayn']),
-  t('tall-kalakh', 'تلكلخ', 'Tall Kalakh', 'homs', ['Tal Kalakh', 'Tell Kalakh', 'تل كلخ']),
+  t('tall-kalakh', 'تلكلخ', 'Tall Kalakh', 'homs', ['Tal Kalakh', 'Tell Kalakh', 'تل كلخ', 'Talkalakh']),
   t('mukharram', 'المخرم', 'Al-Mukharram', 'homs', ['Mukharram']),
   t('zafarana', 'الزعفرانة', 'Al-Zafarana', 'homs', ['Zaafarana']),
   // Hama.
+  t('karnaz', 'كرناز', 'Karnaz', 'hama', ['Kirnaz', 'Kernaz']),
   t('halfaya', 'حلفايا', 'Halfaya', 'hama', ['Halfaya', 'Halfaia']),
   t('kafr-zita', 'كفرزيتا', 'Kafr Zita', 'hama', ['Kafrzita', 'Kafr Zeita', 'كفر زيتا']),
   t('morek', 'مورك', 'Morek', 'hama', ['Murak', 'Mourek']),
@@ -193,8 +210,12 @@ export const towns: readonly Town[] = [
   t('sarmada', 'سرمدا', 'Sarmada', 'idlib', ['Sarmada']),
   t('maarrat-misrin', 'معرة مصرين', 'Maarrat Misrin', 'idlib', ['Maaret Misreen']),
   // Aleppo.
+  t('masaken-hanano', 'مساكن هنانو', 'Masaken Hanano', 'aleppo', ['Masakin Hananu', 'Hanano']),
+  t('shaar', 'الشعار', 'Al-Shaar', 'aleppo', ['Shaar', "Al-Sha'ar", 'Ash-Shaar']),
+  t('hraytan', 'حريتان', 'Hraytan', 'aleppo', ['Haritan', 'Hreitan', 'Huraytan']),
+  t('darat-izza', 'دارة عزة', 'Darat Izza', 'aleppo', ['Darat Azza', 'Daret Azza', 'Darat Izzah']),
   t('al-bab', 'الباب', 'Al-Bab', 'aleppo', ['Bab', 'El Bab', 'Al Bab']),
-  t('manbij', 'منبج', 'Manbij', 'aleppo', ['Menbic', 'Manbidj', 'Membij', 'Manbedj']),
+  t('manbij', 'منبج', 'Manbij', 'aleppo', ['Menbic', 'Manbidj', 'Membij', 'Manbedj', 'Menbij']),
   t('anadan', 'عندان', 'Anadan', 'aleppo', ['Andan', 'Anadan']),
   t('azaz', 'اعزاز', 'Azaz', 'aleppo', ['Aazaz', 'Azez', 'A\u2019zaz', 'إعزاز']),
   t('jarabulus', 'جرابلس', 'Jarabulus', 'aleppo', ['Jarablus', 'Cerablus']),
@@ -246,6 +267,7 @@ export const towns: readonly Town[] = [
   t('malikiyah', 'المالكية', 'Al-Malikiyah', 'hasakah', ['Derik', 'Malikiyeh']),
   t('shaddadi', 'الشدادي', 'Al-Shaddadi', 'hasakah', ['Shaddadi', 'Shadadi']),
   // Latakia.
+  t('salma', 'سلمى', 'Salma', 'latakia', ['Slemma']),
   t('jableh', 'جبلة', 'Jableh', 'latakia', ['Jabla', 'Djeblé', 'Jebleh', 'Cebele']),
   t('haffah', 'الحفة', 'Al-Haffah', 'latakia', ['Haffeh', 'Al-Haffa']),
   t('qardaha', 'القرداحة', 'Qardaha', 'latakia', ['Al-Qardahah', 'Kardaha']),
@@ -263,6 +285,7 @@ export const towns: readonly Town[] = [
   t('salkhad', 'صلخد', 'Salkhad', 'as-suwayda', ['Salkhad']),
   t('qrayya', 'القريا', 'Al-Qrayya', 'as-suwayda', ['Qraya', 'Al-Qurayya']),
   // Quneitra.
+  t('masharah', 'مسحرة', 'Masharah', 'quneitra', ['Mashara', 'Mesahra', 'Msahra']),
   t('khan-arnabah', 'خان أرنبة', 'Khan Arnabah', 'quneitra', ['Han Arnaba', 'Khan Arnaba', 'Khan Arnabeh']),
   t('baath-city', 'مدينة البعث', 'Madinat al-Baath', 'quneitra', ['Baath City']),
   t('jubata', 'جباتا الخشب', 'Jubata al-Khashab', 'quneitra', ['Jubbata al-Khashab']),

@@ -14,6 +14,21 @@ describe('parseDate', () => {
     // Day-first has no month 20: read month-first, the only reading it has.
     ['07/20/1973', { year: 1973, month: 7, day: 20 }],
     ['4.25.1990', { year: 1990, month: 4, day: 25 }],
+    ['1985/03/07', { year: 1985, month: 3, day: 7 }],
+    ['03/1985', { year: 1985, month: 3, day: 0 }],
+    // A month by name, as dates are written from memory.
+    ['حزيران 2013', { year: 2013, month: 6, day: 0 }],
+    ['١٥ تشرين الأول ٢٠١٢', { year: 2012, month: 10, day: 15 }],
+    ['كانون الثاني 2014', { year: 2014, month: 1, day: 0 }],
+    ['آذار ٢٠١١', { year: 2011, month: 3, day: 0 }],
+    ['حزيران (يونيو) 2013', { year: 2013, month: 6, day: 0 }],
+    ['يوليو 2012', { year: 2012, month: 7, day: 0 }],
+    ['June 24, 2018', { year: 2018, month: 6, day: 24 }],
+    ['24 Sept 2018', { year: 2018, month: 9, day: 24 }],
+    ['1er février 2016', { year: 2016, month: 2, day: 1 }],
+    ['15. März 2014', { year: 2014, month: 3, day: 15 }],
+    ['3 Ağustos 2015', { year: 2015, month: 8, day: 3 }],
+    ['Mayıs 2013', { year: 2013, month: 5, day: 0 }],
   ])('reads %s', (text, date) => {
     expect(parseDate(text)).toEqual({ kind: 'date', date });
   });
@@ -28,6 +43,12 @@ describe('parseDate', () => {
     '85',
     '1985/03/07x',
     '0000',
+    'summer 2013',
+    'mid-2013',
+    'حزيران تموز 2013',
+    '31 June 2013',
+    'June 2013 2014',
+    'صيف 2013',
   ])('calls %s invalid', (text) => {
     expect(parseDate(text).kind).toBe('invalid');
   });

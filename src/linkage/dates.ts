@@ -2,6 +2,9 @@
  * Dates as person records give them: a day, a month or only a year. Accepted forms (design.md): ISO
  * `YYYY-MM-DD`, `DD/MM/YYYY`, `YYYY-MM`, `YYYY`; Arabic-Indic digits are read as ASCII, `.` and `-` are
  * accepted in place of `/` in the day-first form, and a day-first date whose month is over 12 is read month-first.
+ * Also `YYYY/MM/DD`, `MM/YYYY`, and a month by its name with a year and perhaps a day, as families and lists write
+ * dates from memory: the Syrian month names (حزيران 2013, ١٥ تشرين الأول ٢٠١٢), the Egyptian ones (يونيو), English,
+ * French, German and Turkish names and their short forms (June 2013, 15 juin 2013, 15. Juni 2013, Haziran 2013).
  */
 export interface PartialDate {
   year: number;
@@ -96,7 +99,96 @@ export function parseDate(raw: string | null | undefined): DateParse {
   if (m) return make(Number(m[1]), Number(m[2]), 0);
   m = /^(\d{4})$/.exec(text);
   if (m) return make(Number(m[1]), 0, 0);
-  return invalid;
+  m = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(text);
+  if (m) return make(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = /^(\d{4})[/.](\d{1,2})$/.exec(text);
+  if (m) return make(Number(m[1]), Number(m[2]), 0);
+  m = /^(\d{1,2})[/.-](\d{4})$/.exec(text);
+  if (m) return make(Number(m[2]), Number(m[1]), 0);
+  return namedMonthDate(text);
+}
+
+/** Month names (folded: lower case, no accents, Arabic hamza and alif maqsura plain) and their months. */
+const monthNames = new Map<string, number>();
+for (const [month, names] of [
+  [1, 'january jan janvier janv januar janner ocak يناير'],
+  [2, 'february feb fevrier fevr fev februar subat شباط فبراير'],
+  [3, 'march mar mars marz mart اذار مارس'],
+  [4, 'april apr avril avr nisan نيسان ابريل'],
+  [5, 'may mai mayis ايار مايو'],
+  [6, 'june jun juin juni haziran حزيران يونيو يونيه'],
+  [7, 'july jul juillet juil juli temmuz تموز يوليو يوليه'],
+  [8, 'august aug aout agustos اب اغسطس'],
+  [9, 'september sep sept septembre eylul ايلول سبتمبر'],
+  [10, 'october oct octobre oktober okt ekim اكتوبر'],
+  [11, 'november nov novembre kasim نوفمبر'],
+  [12, 'december dec decembre dezember dez aralik ديسمبر'],
+] as const) {
+  for (const name of names.split(' ')) monthNames.set(name, month);
+}
+// The Syrian months of two words: تشرين الأول / الثاني (October, November), كانون الأول / الثاني (December, January).
+const twoWordMonths: readonly [RegExp, number][] = [
+  [/تشرين\s*(ال)?اول/g, 10],
+  [/تشرين\s*(ال)?ثاني/g, 11],
+  [/كانون\s*(ال)?اول/g, 12],
+  [/كانون\s*(ال)?ثاني/g, 1],
+];
+// Words a written date may carry besides its day, month and year ("June 24, 2013", "le 1er juin", "عام 2013").
+const fillers = new Set([
+  'of',
+  'the',
+  'le',
+  'de',
+  'du',
+  'en',
+  'in',
+  'im',
+  'am',
+  'sene',
+  'yili',
+  'عام',
+  'سنة',
+  'سنه',
+  'في',
+]);
+
+/**
+ * A date with its month by name: one year (four digits), one month (its names may be given twice: "حزيران (يونيو)
+ * 2013"), and at most one day; anything else in the text (a season, "mid-2013") leaves it unreadable.
+ */
+function namedMonthDate(text: string): DateParse {
+  let folded = text
+    .toLowerCase()
+    .replace(/ı/g, 'i')
+    .replace(/[أإآ]/g, 'ا')
+    .replace(/ى/g, 'ي')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f\u064b-\u0655\u0640]/g, '');
+  for (const [pattern, month] of twoWordMonths) folded = folded.replace(pattern, ` m${month} `);
+  const words = folded
+    .replace(/(\d)(st|nd|rd|th|er)\b/g, '$1')
+    .split(/[\s,.()/،-]+/)
+    .filter((w) => w !== '');
+  let year = -1;
+  let month = -1;
+  let day = 0;
+  for (const word of words) {
+    if (/^\d{4}$/.test(word)) {
+      if (year >= 0) return invalid;
+      year = Number(word);
+    } else if (/^\d{1,2}$/.test(word)) {
+      if (day > 0) return invalid;
+      day = Number(word);
+    } else {
+      const named = /^m\d+$/.test(word) ? Number(word.slice(1)) : monthNames.get(word);
+      if (named !== undefined) {
+        if (month >= 0 && month !== named) return invalid;
+        month = named;
+      } else if (!fillers.has(word)) return invalid;
+    }
+  }
+  if (year < 0 || month < 0 || day < 0) return invalid;
+  return make(year, month, day);
 }
 
 /**
@@ -107,7 +199,7 @@ export function whyNotDate(raw: string): string {
   const text = asciiDigits(raw.trim());
   const year =
     /^(\d{4})(-\d{1,2}){0,2}$/.exec(text)?.[1] ?? /^\d{1,2}[/.-]\d{1,2}[/.-](\d{4})$/.exec(text)?.[1];
-  const forms = 'YYYY-MM-DD, DD/MM/YYYY, YYYY-MM or YYYY';
+  const forms = 'YYYY-MM-DD, DD/MM/YYYY, YYYY-MM, YYYY or a month by name (June 2013, حزيران 2013)';
   if (year !== undefined) {
     const y = Number(year);
     if (y < minYear || y > maxYear)

@@ -29,6 +29,12 @@ describe('parseDate', () => {
     ['15. März 2014', { year: 2014, month: 3, day: 15 }],
     ['3 Ağustos 2015', { year: 2015, month: 8, day: 3 }],
     ['Mayıs 2013', { year: 2013, month: 5, day: 0 }],
+    // A year given as approximate is the year (the comparison allows one off).
+    ['حوالي 1985', { year: 1985, month: 0, day: 0 }],
+    ['1985 تقريبا', { year: 1985, month: 0, day: 0 }],
+    ['c. 1985', { year: 1985, month: 0, day: 0 }],
+    ['~1985', { year: 1985, month: 0, day: 0 }],
+    ['1985?', { year: 1985, month: 0, day: 0 }],
   ])('reads %s', (text, date) => {
     expect(parseDate(text)).toEqual({ kind: 'date', date });
   });
@@ -62,6 +68,8 @@ describe('parseYear', () => {
   it('reads a four-digit year and refuses anything else', () => {
     expect(parseYear('1990')).toEqual({ kind: 'date', date: { year: 1990, month: 0, day: 0 } });
     expect(parseYear('1990-01-01').kind).toBe('invalid');
+    expect(parseYear('حوالي ١٩٩٠')).toEqual({ kind: 'date', date: { year: 1990, month: 0, day: 0 } });
+    expect(parseYear('about').kind).toBe('invalid');
     expect(parseYear('').kind).toBe('empty');
   });
 });

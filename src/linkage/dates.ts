@@ -89,7 +89,7 @@ export function parseDate(raw: string | null | undefined): DateParse {
   if (raw === null || raw === undefined) return empty;
   const fast = fastParse(raw);
   if (fast) return fast;
-  const text = asciiDigits(raw.trim());
+  const text = unhedged(asciiDigits(raw.trim()));
   if (text === '') return empty;
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
   if (m) return make(Number(m[1]), Number(m[2]), Number(m[3]));
@@ -106,6 +106,20 @@ export function parseDate(raw: string | null | undefined): DateParse {
   m = /^(\d{1,2})[/.-](\d{4})$/.exec(text);
   if (m) return make(Number(m[2]), Number(m[1]), 0);
   return namedMonthDate(text);
+}
+
+const hedgeBefore =
+  /^(~|≈|c\.|ca\.?|circa|approx\.?|approximately|about|around|env\.?|environ|vers|etwa|ungefähr|yaklaşık|حوالي|حوالى|نحو|تقريبا|تقريباً)\s*/iu;
+const hedgeAfter = /\s*(\?|؟|approx\.?|env\.?|ca\.?|تقريبا|تقريباً|تقريبًا)$/iu;
+
+/**
+ * A date without the words that say it is approximate ("حوالي 1985", "1985 تقريبا", "c. 1985", "1985?"): families
+ * give years so, and the comparison already allows a year off by one. The text unchanged when that leaves nothing.
+ */
+function unhedged(text: string): string {
+  if (/^\d/.test(text) && /\d$/.test(text)) return text;
+  const bare = text.replace(hedgeBefore, '').replace(hedgeAfter, '').trim();
+  return bare === '' ? text : bare;
 }
 
 /** Month names (folded: lower case, no accents, Arabic hamza and alif maqsura plain) and their months. */
@@ -214,7 +228,7 @@ export function parseYear(raw: string | null | undefined): DateParse {
   if (raw === null || raw === undefined) return empty;
   const fast = raw.length === 4 ? digits(raw, 0, 4) : -1;
   if (fast >= 0) return make(fast, 0, 0);
-  const text = asciiDigits(raw.trim());
+  const text = unhedged(asciiDigits(raw.trim()));
   if (text === '') return empty;
   if (!/^\d{4}$/.test(text)) return invalid;
   return make(Number(text), 0, 0);

@@ -106,6 +106,15 @@ describe('parse', () => {
     ],
     ['the late', 'المرحوم عمر عبد الرحمن حكشه', { first: 'عمر', father: 'عبد الرحمن', family: 'حكشه' }],
     ['Dr', 'Dr Ahmad Hassan', { first: 'Ahmad', family: 'Hassan' }],
+    ['Sheikh', 'Sheikh Ahmad Al-Ali', { first: 'Ahmad', family: 'Al-Ali' }],
+    // A kunya or nickname written beside the name, in brackets, is no part of the chain.
+    ['a kunya in brackets', 'احمد محمد العلي (أبو عمر)', { first: 'احمد', father: 'محمد', family: 'العلي' }],
+    [
+      'a nickname in brackets',
+      'Ahmad Mohammad (Hamoudi) Al-Ali',
+      { first: 'Ahmad', father: 'Mohammad', family: 'Al-Ali' },
+    ],
+    ['s/o as bin', 'Ahmad s/o Mohammad Al-Ali', { first: 'Ahmad', father: 'Mohammad', family: 'Al-Ali' }],
     // A register writing the family name first, without an article: an unlisted first part, given names after it.
     [
       'a register family name first',

@@ -262,6 +262,20 @@ const HONORIFIC_WORDS = new Set([
   'late',
   'hajj',
   'haj',
+  'hadj',
+  'hajji',
+  'sheikh',
+  'shaykh',
+  'shaikh',
+  'cheikh',
+  'scheich',
+  'eng',
+  'shahid',
+  'chahid',
+  'feu',
+  'mme',
+  'herr',
+  'frau',
 ]);
 
 /**
@@ -328,6 +342,21 @@ export function parseParts(fullName: string): NameParts {
   return parsed;
 }
 
+/**
+ * A full name without what is written beside it in brackets (a kunya or nickname: "أحمد محمد العلي (أبو عمر)") — an
+ * aside, not a part of the chain — and with "s/o" and "d/o" (son of, daughter of) read as bin. The text as it was
+ * when nothing else is left.
+ */
+function withoutAsides(text: string): string {
+  let out = text;
+  if (/[([{]/.test(out)) {
+    const bare = out.replace(/\s*(\([^()]*\)|\[[^[\]]*\]|\{[^{}]*\})\s*/g, ' ').trim();
+    if (bare !== '') out = bare;
+  }
+  if (out.includes('/')) out = out.replace(/(^|\s)[sd]\/o(?=\s)/gi, '$1bin');
+  return out;
+}
+
 function freeze(p: NameParts): NameParts {
   for (const part of p.parts) Object.freeze(part);
   Object.freeze(p.parts);
@@ -336,7 +365,7 @@ function freeze(p: NameParts): NameParts {
 }
 
 function parseUncached(fullName: string): NameParts {
-  const text = clean(fullName);
+  const text = withoutAsides(clean(fullName));
   const script = detectScript(text);
   let list = words(text);
   // A title before the name (الشهيد, المرحوم, Dr) is dropped, as long as a name follows it.

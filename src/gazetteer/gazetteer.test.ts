@@ -107,4 +107,24 @@ describe('gazetteer', () => {
     expect(resolveBranch('الفرع 244')).toBeUndefined();
     expect(resolveBranch('فرع الأمن العسكري في حلبب حمص')).toBeUndefined();
   });
+
+  it("reads a place with words naming its kind, in parts, or as a city's countryside", () => {
+    expect(resolveGovernorate('محافظة درعا')?.id).toBe('daraa');
+    expect(resolveGovernorate('Hama Province')?.id).toBe('hama');
+    expect(resolveGovernorate('ريف حلب')?.id).toBe('aleppo');
+    expect(resolveGovernorate('داريا، ريف دمشق')?.id).toBe('rif-dimashq');
+    expect(resolveTown('بلدة داريا')?.id).toBe('daraya');
+    expect(resolveTown('Daraya (Rif Dimashq)')?.id).toBe('daraya');
+    expect(resolveTown('حي بابا عمرو')?.id).toBe('bab-amr');
+    // A governorate's name is no town's, and a word alone is no place.
+    expect(resolveTown('محافظة درعا')).toBeUndefined();
+    expect(resolveTown('مدينة')).toBeUndefined();
+  });
+
+  it('reads a unit written in parts as the most specific one, and none when the parts name units apart', () => {
+    expect(resolveBranch('Military Intelligence - Palestine Branch')?.id).toBe('branch-235');
+    expect(resolveBranch('Palestine branch, Damascus')?.id).toBe('branch-235');
+    expect(resolveBranch('فرع فلسطين رقم 235')?.id).toBe('branch-235');
+    expect(resolveBranch('فرع المداهمة، صيدنايا')).toBeUndefined();
+  });
 });

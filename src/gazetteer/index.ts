@@ -81,12 +81,34 @@ export function resolveBranch(text: string | null | undefined): Branch | undefin
     // "فرع التحقيق العسكري 248": a unit's name and its number, written together; or the agency above it and the
     // number ("فرع أمن الدولة 251", "Military Intelligence Branch 215").
     if (byNumber) {
-      for (const named of [branchIndex.get(words) ?? slipOf(words), branchIndex.get(rest) ?? slipOf(rest)]) {
+      const unnumbered = words
+        .replace(/\b(no|number|nr)\b|رقم/gu, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      for (const text of [words, rest, unnumbered]) {
+        const named = branchIndex.get(text) ?? slipOf(text);
         if (named && (named === byNumber || isAbove(named, byNumber))) return byNumber;
       }
     }
   }
-  return slipOf(key);
+  return slipOf(key) ?? unitOfParts(text);
+}
+
+/**
+ * A unit written in parts ("Military Intelligence - Palestine Branch", "Palestine branch, Damascus"): the most
+ * specific unit the parts name, when the others are above it; undefined when they name units apart.
+ */
+function unitOfParts(text: string): Branch | undefined {
+  const parts = text.split(/[,،;()[\]/–—]| - /u).filter((p) => p.trim() !== '');
+  if (parts.length < 2) return undefined;
+  let found: Branch | undefined;
+  for (const part of parts) {
+    const b = resolveBranch(part);
+    if (!b || b === found) continue;
+    if (!found || isAbove(found, b)) found = b;
+    else if (!isAbove(b, found)) return undefined;
+  }
+  return found;
 }
 
 /** Spellings shorter than this are not read past a slip ("فرع 24" is no slip of "فرع 245"). */
@@ -155,22 +177,95 @@ function slipOf(key: string): Branch | undefined {
 
 const townIndex = indexBy(towns, (t) => [t.nameEn, t.nameAr, ...t.aliases]);
 
+// Words that say what kind of place a name is ("محافظة درعا", "بلدة داريا", "Daraa Governorate", "Halep ili"), in
+// aliasKey's folded form, and words that make a governorate's countryside of a city's name (ريف حلب, Aleppo
+// countryside): dropped when the text as written is no known place.
+const placeTypeWords = new Set([
+  'محافظه',
+  'مدينه',
+  'بلده',
+  'قريه',
+  'حي',
+  'ناحيه',
+  'منطقه',
+  'governorate',
+  'province',
+  'city',
+  'town',
+  'village',
+  'district',
+  'neighbourhood',
+  'neighborhood',
+  'quarter',
+  'gouvernorat',
+  'ville',
+  'quartier',
+  'provinz',
+  'stadt',
+  'dorf',
+  'ili',
+  'vilayeti',
+  'of',
+  'de',
+  'du',
+]);
+const countrysideWords = new Set(['ريف', 'countryside', 'rural', 'campagne', 'kirsali', 'umland', 'von']);
+
+/**
+ * Other readings of a place as written, tried when it is no known place as a whole: each part of a compound
+ * ("داريا، ريف دمشق", "Daraya (Rif Dimashq)", "Hama - Kafr Zita"), and each without words naming the kind of place.
+ */
+function placeReadings(text: string): string[] {
+  const parts = text.split(/[,،;()[\]/–—]| - /u).filter((p) => p.trim() !== '');
+  const out = new Set<string>();
+  for (const part of parts.length > 1 ? [...parts, text] : [text]) {
+    const key = aliasKey(part);
+    if (key) out.add(key);
+    const bare = key
+      .split(' ')
+      .filter((w) => !placeTypeWords.has(w))
+      .join(' ');
+    if (bare) out.add(bare);
+  }
+  return [...out];
+}
+
 /** The town a free-text mention names (a place of origin, or a town written in the governorate column), or undefined. */
 export function resolveTown(text: string | null | undefined): Town | undefined {
   if (!text) return undefined;
-  return townIndex.get(aliasKey(text));
+  const key = aliasKey(text);
+  const hit = townIndex.get(key);
+  if (hit || governorateIndex.has(key)) return hit;
+  for (const reading of placeReadings(text)) {
+    const town = townIndex.get(reading);
+    if (town) return town;
+  }
+  return undefined;
 }
 
 const governorateSlips = new SlipIndex(governorateIndex, 4);
+const rifDimashq = governorates.find((g) => g.id === 'rif-dimashq');
 
 /**
  * The governorate a free-text mention names, or undefined: by its spellings, or past one slip of them (درع, دمق,
- * ريف دمش) when the text is no town the gazetteer knows.
+ * ريف دمش) when the text is no town the gazetteer knows; then by the parts of a compound and without words naming
+ * the kind of place (محافظة درعا, Daraa Governorate); a city's countryside is its governorate (ريف حلب, Aleppo
+ * countryside), Damascus's being Rif Dimashq.
  */
 export function resolveGovernorate(text: string | null | undefined): Governorate | undefined {
   if (!text) return undefined;
   const key = aliasKey(text);
   const hit = governorateIndex.get(key);
   if (hit || townIndex.has(key)) return hit;
-  return governorateSlips.of(key);
+  const slip = governorateSlips.of(key);
+  if (slip) return slip;
+  for (const reading of placeReadings(text)) {
+    const words = reading.split(' ');
+    const countryside = words.some((w) => countrysideWords.has(w));
+    const g = governorateIndex.get(
+      countryside ? words.filter((w) => !countrysideWords.has(w)).join(' ') : reading,
+    );
+    if (g) return countryside && g.id === 'damascus' ? rifDimashq : g;
+  }
+  return undefined;
 }

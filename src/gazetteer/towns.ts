@@ -159,7 +159,13 @@ export const towns: readonly Town[] = [
   t('houla', 'الحولة', 'Al-Houla', 'homs', ['Houla', 'Hula', 'Al-Hula']),
   t('taldou', 'تلدو', 'Taldou', 'homs', ['Taldu']),
   t('qaryatayn', 'القريتين', 'Al-Qaryatayn', 'homs', ['Qaryatain', 'Qaryatayn']),
-  t('tall-kalakh', 'تلكلخ', 'Tall Kalakh', 'homs', ['Tal Kalakh', 'Tell Kalakh', 'تل كلخ', 'Talkalakh']),
+  t('tall-kalakh', 'تلكلخ', 'Tall Kalakh', 'homs', [
+    'Tal Kalakh',
+    'Tell Kalakh',
+    'تل كلخ',
+    'Talkalakh',
+    'Tallkalakh',
+  ]),
   t('mukharram', 'المخرم', 'Al-Mukharram', 'homs', ['Mukharram']),
   t('zafarana', 'الزعفرانة', 'Al-Zafarana', 'homs', ['Zaafarana']),
   // Hama.

@@ -93,6 +93,9 @@ describe('date messages (issue 21, Reliability 4)', () => {
       '"1800" is not a date: the year 1800 is outside 1850–2100, the years athar accepts',
     ]);
     expect(messages('31/02/1990')[0]).toMatch(/no such month or day/);
-    expect(messages('soon')[0]).toMatch(/use YYYY-MM-DD, DD\/MM\/YYYY, YYYY-MM or YYYY \(years 1850–2100\)/);
+    expect(messages('soon')[0]).toMatch(
+      /use YYYY-MM-DD, DD\/MM\/YYYY, YYYY-MM, YYYY or a month by name \(June 2013, حزيران 2013\) \(years 1850–2100\)/,
+    );
+    expect(messages('حزيران 2013')).toEqual([]);
   });
 });

@@ -206,9 +206,39 @@ describe('comparison levels', () => {
 
 describe('sex as lists write it', () => {
   it('reads Arabic, English, French, German and Turkish words and letters', () => {
-    for (const male of ['ذكر', 'M', 'male', 'Homme', 'masculin', 'männlich', 'Erkek', 'E'])
+    for (const male of [
+      'ذكر',
+      'M',
+      'male',
+      'Homme',
+      'masculin',
+      'männlich',
+      'Erkek',
+      'E',
+      'ذ',
+      'مذكر',
+      'boy',
+      'Garçon',
+    ])
       expect(sexCode(male)).toBe(1);
-    for (const female of ['أنثى', 'انثى', 'F', 'female', 'Femme', 'féminin', 'weiblich', 'W', 'Kadın', 'K'])
+    for (const female of [
+      'أنثى',
+      'انثى',
+      'F',
+      'female',
+      'Femme',
+      'féminin',
+      'weiblich',
+      'W',
+      'Kadın',
+      'K',
+      'أ',
+      'مؤنث',
+      'امرأة',
+      'girl',
+      'Mädchen',
+      'kız',
+    ])
       expect(sexCode(female)).toBe(2);
     for (const unknown of ['', 'unknown', 'غير معروف', 'x']) expect(sexCode(unknown)).toBe(none);
   });

@@ -527,6 +527,12 @@ const maleWords = new Set([
   'mann',
   'erkek',
   'e',
+  'ذ',
+  'مذكر',
+  'رجل',
+  'boy',
+  'garson',
+  'junge',
 ]);
 const femaleWords = new Set([
   'f',
@@ -540,6 +546,13 @@ const femaleWords = new Set([
   'frau',
   'kadin',
   'k',
+  'ا',
+  'مونث',
+  'امراه',
+  'girl',
+  'fille',
+  'madchen',
+  'kiz',
 ]);
 
 /**

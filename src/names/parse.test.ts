@@ -122,6 +122,14 @@ describe('parse', () => {
       { first: 'وائل', father: 'نور الدين', grandfather: 'سعيد', family: 'غليم' },
     ],
     ['a listed first part stays first', 'مراد محمد زياد فراس', { first: 'مراد', family: 'فراس' }],
+    // No father bears a woman's name: a woman's name second is hers, after a family name written first.
+    [
+      "a woman's name second",
+      'حمدان رشا فراس عبد الرحمن',
+      { first: 'رشا', father: 'فراس', grandfather: 'عبد الرحمن', family: 'حمدان' },
+    ],
+    ["a woman's name first stays first", 'فاطمة زينب محمد العلي', { first: 'فاطمة', family: 'العلي' }],
+    ['not in a chain of three', 'رامي روان بصيري', { first: 'رامي', father: 'روان', family: 'بصيري' }],
     // A family name in capitals, as lists kept in English and French write it.
     ['a family name first in capitals', 'DHANI Ahmad', { first: 'Ahmad', family: 'DHANI' }],
     ['a given name in capitals is not a family name', 'FAHAD Takkazi', { first: 'FAHAD', family: 'Takkazi' }],

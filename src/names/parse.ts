@@ -327,8 +327,21 @@ function readsFamilyFirst(groups: readonly Group[]): boolean {
 
 /** Whether the second part of a chain is a woman's name only (isWomansName) and the first is not. */
 function fatherIsAWoman(groups: readonly Group[]): boolean {
-  const text = (g: Group) => g.words.map((w) => w.norm).join(' ');
-  return isWomansName(text(groups[1] as Group)) && !isWomansName(text(groups[0] as Group));
+  return womans(groups[1] as Group) && !womans(groups[0] as Group);
+}
+
+// isWomansName per part as written: a register's few thousand given names recur in every chain.
+const womanParts = new Map<string, boolean>();
+function womans(group: Group): boolean {
+  const text =
+    group.words.length === 1 ? (group.words[0] as Word).norm : group.words.map((w) => w.norm).join(' ');
+  let woman = womanParts.get(text);
+  if (woman === undefined) {
+    woman = isWomansName(text);
+    if (womanParts.size >= CACHE_LIMIT) womanParts.clear();
+    womanParts.set(text, woman);
+  }
+  return woman;
 }
 
 const cache = new Map<string, NameParts>();

@@ -70,8 +70,11 @@ export function resolveBranch(text: string | null | undefined): Branch | undefin
   if (!text) return undefined;
   const key = aliasKey(text);
   if (!key) return undefined;
-  const hit = branchIndex.get(key);
-  if (hit) return hit;
+  return branchIndex.get(key) ?? remembered(branchesRead, text, () => branchRead(text, key));
+}
+
+/** A unit's mention that is none of its spellings as written: by its number, past a slip, or in parts. */
+function branchRead(text: string, key: string): Branch | undefined {
   const numbers = key.match(/\d+/g);
   if (numbers?.length === 1) {
     const byNumber = branchByNumber.get(Number(numbers[0]));
@@ -86,12 +89,36 @@ export function resolveBranch(text: string | null | undefined): Branch | undefin
         .replace(/\s+/g, ' ')
         .trim();
       for (const text of [words, rest, unnumbered]) {
-        const named = branchIndex.get(text) ?? slipOf(text);
+        const named = branchIndex.get(text) ?? branchSlips.of(text);
         if (named && (named === byNumber || isAbove(named, byNumber))) return byNumber;
       }
     }
   }
-  return slipOf(key) ?? unitOfParts(text);
+  return branchSlips.of(key) ?? unitOfParts(text);
+}
+
+/**
+ * What the slower readings found for a text (a slip, a compound, a word for the place's kind): an import meets the
+ * same unknown spelling on many rows. Bounded; cleared when full.
+ */
+function remembered<T>(
+  memo: Map<string, T | undefined>,
+  text: string,
+  read: () => T | undefined,
+): T | undefined {
+  if (memo.has(text)) return memo.get(text);
+  const found = read();
+  if (memo.size >= 10_000) memo.clear();
+  memo.set(text, found);
+  return found;
+}
+const branchesRead = new Map<string, Branch | undefined>();
+const townsRead = new Map<string, Town | undefined>();
+const governoratesRead = new Map<string, Governorate | undefined>();
+
+/** A compound mention's parts ("داريا، ريف دمشق", "Daraya (Rif Dimashq)", "Military Intelligence - Palestine Branch"). */
+function partsOf(text: string): string[] {
+  return text.split(/[,،;()[\]/–—]| - /u).filter((p) => p.trim() !== '');
 }
 
 /**
@@ -99,7 +126,7 @@ export function resolveBranch(text: string | null | undefined): Branch | undefin
  * specific unit the parts name, when the others are above it; undefined when they name units apart.
  */
 function unitOfParts(text: string): Branch | undefined {
-  const parts = text.split(/[,،;()[\]/–—]| - /u).filter((p) => p.trim() !== '');
+  const parts = partsOf(text);
   if (parts.length < 2) return undefined;
   let found: Branch | undefined;
   for (const part of parts) {
@@ -110,9 +137,6 @@ function unitOfParts(text: string): Branch | undefined {
   }
   return found;
 }
-
-/** Spellings shorter than this are not read past a slip ("فرع 24" is no slip of "فرع 245"). */
-const slipShortest = 6;
 
 /** The key and its one-letter deletions; digits are never deleted (a number names the unit). */
 function deletions(key: string): string[] {
@@ -128,14 +152,16 @@ function deletions(key: string): string[] {
 /**
  * Reading a spelling past one slip of typing or scanning (a letter dropped, added or changed, two swapped): each
  * known spelling of at least `shortest` letters with its one-letter deletions, and the entries they come from (a
- * deletion neighbourhood). Two spellings one slip apart share a deletion.
+ * deletion neighbourhood). Two spellings one slip apart share a deletion. A text shorter than `shortestRead` is not
+ * read past a slip.
  */
 class SlipIndex<T> {
   private readonly variants = new Map<string, Set<T>>();
 
   constructor(
     index: ReadonlyMap<string, T>,
-    private readonly shortest: number,
+    shortest: number,
+    private readonly shortestRead: number,
   ) {
     for (const [key, entry] of index) {
       if (key.length < shortest) continue;
@@ -149,7 +175,7 @@ class SlipIndex<T> {
 
   /** The one entry whose spellings are one slip from `key`, or undefined (none, or more than one). */
   of(key: string): T | undefined {
-    if (key.length < this.shortest - 1) return undefined;
+    if (key.length < this.shortestRead) return undefined;
     let found: T | undefined;
     for (const d of deletions(key)) {
       const entries = this.variants.get(d);
@@ -163,17 +189,10 @@ class SlipIndex<T> {
   }
 }
 
-// Units' spellings of six letters or more ("فرع 24" is no slip of "فرع 245"); governorates' of four or more (درع,
-// دمق), not three (حمص and حلب are a slip apart from many words).
-const branchSlips = new SlipIndex(branchIndex, slipShortest);
-
-/**
- * The unit a spelling names past one slip ("فرع المخابرت الجوية في حلب", "الرع 245"), when exactly one unit's
- * spellings are within it; undefined otherwise.
- */
-function slipOf(key: string): Branch | undefined {
-  return key.length < slipShortest ? undefined : branchSlips.of(key);
-}
+// Units: spellings and texts of six letters or more ("فرع 24" is no slip of "فرع 245"; "فرع المخابرت الجوية في حلب",
+// "الرع 245" are). Governorates: spellings of four or more, texts of three (درع, دمق), not three-letter spellings
+// (حمص and حلب are a slip apart from many words).
+const branchSlips = new SlipIndex(branchIndex, 6, 6);
 
 const townIndex = indexBy(towns, (t) => [t.nameEn, t.nameAr, ...t.aliases]);
 
@@ -216,7 +235,7 @@ const countrysideWords = new Set(['ريف', 'countryside', 'rural', 'campagne', 
  * ("داريا، ريف دمشق", "Daraya (Rif Dimashq)", "Hama - Kafr Zita"), and each without words naming the kind of place.
  */
 function placeReadings(text: string): string[] {
-  const parts = text.split(/[,،;()[\]/–—]| - /u).filter((p) => p.trim() !== '');
+  const parts = partsOf(text);
   const out = new Set<string>();
   for (const part of parts.length > 1 ? [...parts, text] : [text]) {
     const key = aliasKey(part);
@@ -236,14 +255,16 @@ export function resolveTown(text: string | null | undefined): Town | undefined {
   const key = aliasKey(text);
   const hit = townIndex.get(key);
   if (hit || governorateIndex.has(key)) return hit;
-  for (const reading of placeReadings(text)) {
-    const town = townIndex.get(reading);
-    if (town) return town;
-  }
-  return undefined;
+  return remembered(townsRead, text, () => {
+    for (const reading of placeReadings(text)) {
+      const town = townIndex.get(reading);
+      if (town) return town;
+    }
+    return undefined;
+  });
 }
 
-const governorateSlips = new SlipIndex(governorateIndex, 4);
+const governorateSlips = new SlipIndex(governorateIndex, 4, 3);
 const rifDimashq = governorates.find((g) => g.id === 'rif-dimashq');
 
 /**
@@ -257,15 +278,17 @@ export function resolveGovernorate(text: string | null | undefined): Governorate
   const key = aliasKey(text);
   const hit = governorateIndex.get(key);
   if (hit || townIndex.has(key)) return hit;
-  const slip = governorateSlips.of(key);
-  if (slip) return slip;
-  for (const reading of placeReadings(text)) {
-    const words = reading.split(' ');
-    const countryside = words.some((w) => countrysideWords.has(w));
-    const g = governorateIndex.get(
-      countryside ? words.filter((w) => !countrysideWords.has(w)).join(' ') : reading,
-    );
-    if (g) return countryside && g.id === 'damascus' ? rifDimashq : g;
-  }
-  return undefined;
+  return remembered(governoratesRead, text, () => {
+    const slip = governorateSlips.of(key);
+    if (slip) return slip;
+    for (const reading of placeReadings(text)) {
+      const words = reading.split(' ');
+      const countryside = words.some((w) => countrysideWords.has(w));
+      const g = governorateIndex.get(
+        countryside ? words.filter((w) => !countrysideWords.has(w)).join(' ') : reading,
+      );
+      if (g) return countryside && g.id === 'damascus' ? rifDimashq : g;
+    }
+    return undefined;
+  });
 }

@@ -123,21 +123,19 @@ function coarseKeyOf(f: RecordFeatures, column: 'first' | 'father' | 'family', i
   return derivedNameHash(coarseCaches, f, key, () => coarseSkeleton(f.names.keyText(key)));
 }
 const coarseFamily = (f: RecordFeatures, i: number) => coarseKeyOf(f, 'family', i);
-const habitCoarseCaches = [
-  new WeakMap<object, Map<number, number>>(),
-  new WeakMap<object, Map<number, number>>(),
-  new WeakMap<object, Map<number, number>>(),
+/** The other readings of a family name whose coarse keys blocking also uses (none for most names). */
+const familyReadings: readonly ((form: string) => string | undefined)[] = [
+  (form) => habitReadings(form)[0],
+  (form) => habitReadings(form)[1],
+  digraphSplitReading,
 ];
-/**
- * The coarse key of the family name's `k`-th reading: habitReadings (0, 1), then digraphSplitReading (2); -1 when
- * there is none.
- */
+const habitCoarseCaches = familyReadings.map(() => new WeakMap<object, Map<number, number>>());
+/** The coarse key of the family name's `k`-th reading (familyReadings); -1 when there is none. */
 function habitCoarseFamily(f: RecordFeatures, i: number, k: number): number {
   const v = f.family[i] as number;
   if (v < 0) return -1;
   return derivedNameHash(habitCoarseCaches[k] as WeakMap<object, Map<number, number>>, f, v, () => {
-    const form = f.names.form(v);
-    const read = k === 2 ? digraphSplitReading(form) : habitReadings(form)[k];
+    const read = (familyReadings[k] as (form: string) => string | undefined)(f.names.form(v));
     return read === undefined ? '' : coarseSkeleton(nameKey(read));
   });
 }
@@ -150,13 +148,20 @@ function pushHabitKeys(
   key: (coarse: number) => number,
   push: (key: number) => void,
 ) {
-  const t = habitCoarseFamily(f, i, 0);
-  if (t >= 0 && t !== c) push(key(t));
-  const g = habitCoarseFamily(f, i, 1);
-  if (g >= 0 && g !== c && g !== t) push(key(g));
-  const d = habitCoarseFamily(f, i, 2);
-  if (d >= 0 && d !== c && d !== t && d !== g) push(key(d));
+  const pushed = pushedScratch;
+  pushed[0] = c;
+  let n = 1;
+  for (let k = 0; k < familyReadings.length; k++) {
+    const r = habitCoarseFamily(f, i, k);
+    if (r < 0) continue;
+    const at = pushed.indexOf(r);
+    if (at >= 0 && at < n) continue;
+    pushed[n++] = r;
+    push(key(r));
+  }
 }
+// Scratch for pushHabitKeys (single-threaded, not reentrant): the coarse key and the readings' keys pushed.
+const pushedScratch = new Int32Array(8);
 
 /**
  * The blocking rules, unioned. Keys are cross-script name skeletons, so a Latin-script list row meets the Arabic

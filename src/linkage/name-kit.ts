@@ -121,9 +121,10 @@ export function habitReadings(form: string): string[] {
 }
 
 /**
- * A Latin form with its digraphs after the first letter read as two letters: dh, th, kh and sh as د ت ك س before ه or
- * ح (Adham / أدهم, Sakhahe / سكهاهة, Khadhan / خدحان), where the skeleton reads one letter (ذ ث خ ش). For blocking keys only (the
- * similarity's alignment already weighs such a pair of letters against one digraph); undefined when nothing changes.
+ * A Latin form with its digraphs after the first letter read as two letters: dh, th, kh and sh as د ت ك س before ه
+ * or ح (Adham / أدهم, Sakhahe / سكهاهة, Khadhan / خدحان), where the skeleton reads one letter (ذ ث خ ش). For blocking
+ * keys only (the similarity's alignment already weighs such a pair of letters against one digraph); undefined when
+ * nothing changes.
  */
 export function digraphSplitReading(form: string): string | undefined {
   if (!/^[a-z]+$/.test(form) || !/(?<!^)[dtks]h/.test(form)) return undefined;

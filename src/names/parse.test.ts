@@ -132,6 +132,9 @@ describe('parse', () => {
     ['not in a chain of three', 'رامي روان بصيري', { first: 'رامي', father: 'روان', family: 'بصيري' }],
     // A family name in capitals, as lists kept in English and French write it.
     ['a family name first in capitals', 'DHANI Ahmad', { first: 'Ahmad', family: 'DHANI' }],
+    // Before a given name spelt in a way the lexicon does not list but reads (Ghazy for غازي), as before any other.
+    ['before a given name ending in -y', 'LOUHAIK Ghazy', { first: 'Ghazy', family: 'LOUHAIK' }],
+    ['not before a nisba', 'HUMAM Hajefi', { first: 'HUMAM', family: 'Hajefi' }],
     ['a given name in capitals is not a family name', 'FAHAD Takkazi', { first: 'FAHAD', family: 'Takkazi' }],
     ['all in capitals says nothing', 'AHMAD HASSAN', { first: 'AHMAD', family: 'HASSAN' }],
     // Abbreviations and initials.

@@ -14,6 +14,7 @@ import {
 } from './canonical.js';
 import { abdCompoundNames, canonicalOf, isWomansName, lexiconEntry, lookupLexicon } from './lexicon.js';
 import { clean, detectScript, normalize, type Script } from './normalize.js';
+import { prepareToken } from './token.js';
 
 export interface ParsedName {
   first?: string;
@@ -206,6 +207,20 @@ function looksLikeFamily(group: Group): boolean {
   // شادي or Sami. A name listed only as given is not read as a family name.
   const listed = listedAs(group);
   return !listed.given || listed.family;
+}
+
+/**
+ * Whether a one-word part is read as a given name and nothing else by its fit to the lexicon (Ghazy for غازي):
+ * an unlisted spelling of a listed given name.
+ */
+function readsAsGiven(group: Group): boolean {
+  if (group.words.length !== 1 || hasArticle(group)) return false;
+  const token = prepareToken((group.words[0] as Group['words'][number]).norm);
+  if (!token.inferred) return false;
+  return Array.from(token.lexicon).every((id) => {
+    const entry = lexiconEntry(id);
+    return entry?.given === true && !entry.family;
+  });
 }
 
 function isKnownGivenName(group: Group): boolean {
@@ -421,9 +436,10 @@ function parseUncached(fullName: string): NameParts {
     groups.length >= 2 &&
     script === 'latn' &&
     capitalised(groups) === 0 &&
-    !looksLikeFamily(groups[groups.length - 1] as Group)
+    (!looksLikeFamily(groups[groups.length - 1] as Group) || readsAsGiven(groups[groups.length - 1] as Group))
   ) {
-    // "DHANI Ahmad": lists kept in English and French write the family name in capitals, often first.
+    // "DHANI Ahmad": lists kept in English and French write the family name in capitals, often first (also before
+    // an unlisted spelling of a given name ending in -y: LOUHAIK Ghazy).
     ordered = [...groups.slice(1), groups[0] as Group];
     familyFirst = true;
     confidence = 0.75;

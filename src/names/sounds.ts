@@ -201,6 +201,12 @@ export function soundUnits(canonical: string, nameStart = gluedArticleLength(can
       i += 2;
       continue;
     }
+    if (two === 'dh' && i === 2 && canonical.startsWith('abd')) {
+      // An abd compound's name begins after the d (canonical "abdhamit" for Abdulhamit): not ذ.
+      pushUnit(out, LATIN_LETTERS.d as number);
+      i++;
+      continue;
+    }
     const di = LATIN_DIGRAPHS[two];
     if (di !== undefined && !glideBeforeVowel(canonical, i, two)) {
       pushUnit(out, di);

@@ -280,6 +280,8 @@ describe('tokenKey', () => {
     [['عبد الرحمن', 'Abdulrahman', 'Abd al-Rahman', 'Abderrahmane'], 'BDRHMN'],
     [['المصري', 'Al-Masri', 'Elmasri', 'Masri'], 'MSR'],
     [['سليمان', 'Suleiman', 'Sulayman'], 'SLMN'],
+    // An abd compound's name begins after the d, unlisted spellings too: d and h, not ذ.
+    [['Abdulhamit', 'Abd el-Hamit'], 'BDHMT'],
   ])('gives %j the key %s', (tokens, key) => {
     for (const t of tokens) expect(tokenKey(t), t).toBe(key);
   });

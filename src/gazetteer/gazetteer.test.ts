@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   aliasKey,
+  type Branch,
   branches,
+  branchesNest,
   branchSpellings,
   governorates,
   resolveBranch,
   resolveGovernorate,
   resolveTown,
   towns,
+  unitsAbove,
 } from './index.js';
 
 describe('gazetteer', () => {
@@ -89,6 +92,18 @@ describe('gazetteer', () => {
     expect(resolveBranch('Renseignement militaire')?.id).toBe('agency-military-intelligence');
     expect(resolveBranch('الجوية')?.id).toBe('agency-air-force-intelligence');
     expect(resolveBranch('Sûreté de l’État')?.id).toBe('agency-general-intelligence');
+  });
+
+  it('nests a branch under its agency, never under another agency nor beside a sister branch', () => {
+    const unit = (text: string) => resolveBranch(text) as Branch;
+    const mezzeh = unit('فرع التحقيق في المخابرات الجوية - مطار المزة');
+    expect(unitsAbove(mezzeh).map((b) => b.id)).toEqual(['agency-air-force-intelligence']);
+    expect(branchesNest(unit('الجوية'), mezzeh)).toBe(true);
+    expect(branchesNest(mezzeh, unit('الجوية'))).toBe(true);
+    expect(branchesNest(unit('الجوية'), unit('215'))).toBe(false);
+    // Numbers are given per branch: two branches of Military Intelligence do not nest.
+    expect(branchesNest(unit('215'), unit('227'))).toBe(false);
+    expect(branchesNest(unit('227'), unit('فرع المنطقة 227'))).toBe(true);
   });
 
   it('reads an agency written with one of its branch numbers as that branch', () => {

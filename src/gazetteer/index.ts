@@ -62,6 +62,27 @@ function isAbove(unit: Branch, b: Branch): boolean {
 const branchByNumber = new Map(branches.filter((b) => b.number !== null).map((b) => [b.number as number, b]));
 const governorateIndex = indexBy(governorates, (g) => [g.id, g.iso, ...governorateSpellings(g)]);
 
+/** The units above a branch, nearest first (branch → directorate → agency). */
+export function unitsAbove(branch: Branch): Branch[] {
+  const out: Branch[] = [];
+  for (let up = branch.parent; up !== undefined && out.length < 8; ) {
+    const unit = branchById.get(up);
+    if (!unit) break;
+    out.push(unit);
+    up = unit.parent;
+  }
+  return out;
+}
+
+/**
+ * Whether two mentions may name one unit: the same unit, or one the unit above the other — a forensic card names a
+ * branch by its agency (الجوية), a register by the branch itself (فرع التحقيق في المخابرات الجوية). Two branches of
+ * one agency do not: numbers are given per branch.
+ */
+export function branchesNest(a: Branch, b: Branch): boolean {
+  return a.id === b.id || unitsAbove(a).includes(b) || unitsAbove(b).includes(a);
+}
+
 /**
  * The branch a free-text mention names, or undefined. "فرع فلسطين", "الفرع 235", "Branch 235" and "235" all give
  * branch-235; a text that only carries a branch number resolves by that number.

@@ -7,7 +7,7 @@ import {
   linkingRules,
   slipLinkRules,
 } from './blocking.js';
-import { similarSimilarity } from './comparisons.js';
+import { compareAll, comparisons, similarSimilarity } from './comparisons.js';
 import { NameSimilarity } from './similarity-cache.js';
 import { featuresOf } from './test-fixtures.js';
 
@@ -60,6 +60,22 @@ describe('blocking', () => {
       [0, 1],
       [0, 2],
     ]);
+  });
+
+  it("pairs a card's detainee number under its agency (الجوية) with the number in that agency's branch only", () => {
+    const f = featuresOf([
+      { full_name: 'عبد الرحمن محمد', arresting_branch: 'الجوية', detainee_number: '6388' },
+      { full_name: 'عبدالرحمن محمد علي الجزائري', arresting_branch: 'مطار المزة', detainee_number: '6388' },
+      { full_name: 'ماهر سامر الخطيب', arresting_branch: '215', detainee_number: '6388' },
+    ]);
+    expect(pairsUnder(f, 'detainee_number+branch')).toEqual([[0, 1]]);
+    // And the numbers agree as numbers of one branch (level 1); across two agencies they say nothing (0).
+    const levels = new Uint8Array(comparisons.length);
+    const detaineeAt = comparisons.findIndex((c) => c.name === 'detainee_number');
+    compareAll(f, 0, 1, new NameSimilarity(f.names), levels);
+    expect(levels[detaineeAt]).toBe(1);
+    compareAll(f, 0, 2, new NameSimilarity(f.names), levels);
+    expect(levels[detaineeAt]).toBe(0);
   });
 
   it("pairs a Caesar line's first name with the whole chain by the month of death, never two whole chains", () => {

@@ -1,6 +1,6 @@
 import { similarSimilarity } from './comparisons.js';
 import { monthOfEpochDay } from './dates.js';
-import { isWoman, precision, type RecordFeatures } from './features.js';
+import { branchRoot, isWoman, precision, type RecordFeatures } from './features.js';
 import { digraphSplitReading, habitReadings, nameKey, rasm } from './name-kit.js';
 import { PairBuffer } from './pairs.js';
 import { hashString } from './random.js';
@@ -65,8 +65,10 @@ const detainee = (f: RecordFeatures, i: number) => f.detainee[i] as number;
 const deathMonth = (f: RecordFeatures, i: number) =>
   (f.deathPrecision[i] as number) < precision.month ? -1 : monthOfEpochDay(f.deathDay[i] as number);
 const branch = (f: RecordFeatures, i: number) => f.branch[i] as number;
+/** The branch's top unit: a forensic card's agency (الجوية) meets the register's branch of it. */
+const branchAgency = (f: RecordFeatures, i: number) => branchRoot(f.branch[i] as number);
 /** The month of arrest (year × 12 + month), when known to the month or day. */
-const arrestMonth = (f: RecordFeatures, i: number) =>
+export const arrestMonth = (f: RecordFeatures, i: number) =>
   (f.arrestPrecision[i] as number) < precision.month ? -1 : monthOfEpochDay(f.arrestDay[i] as number);
 
 /**
@@ -175,7 +177,7 @@ export const blockingRules: readonly BlockingRule[] = [
   rule('first+father+birth_year', 8, [first, father, birthYear]),
   rule('first+father+family_prefix', 9, [first, father, familyPrefix]),
   rule('first+family_prefix+birth_year', 10, [first, familyPrefix, birthYear]),
-  rule('detainee_number+branch', 5, [detainee, branch]),
+  rule('detainee_number+branch', 5, [detainee, branchAgency]),
 ];
 
 /** Rules that training passes may block on besides the linking rules (narrow, match-rich blocks). */

@@ -1,7 +1,7 @@
 import { branches } from '../gazetteer/index.js';
 import { formatDate, monthOfEpochDay } from './dates.js';
 import type { FeatureColumn, RecordFeatures } from './features.js';
-import { precision, unknownGovernorateBase, womanByName } from './features.js';
+import { branchesNestByCode, precision, unknownGovernorateBase, womanByName } from './features.js';
 import type { NameSimilarity } from './similarity-cache.js';
 
 /**
@@ -193,8 +193,9 @@ function detaineeLevel(f: RecordFeatures, a: number, b: number): number {
   if (na < 0 || nb < 0) return 0;
   const ba = f.branch[a] as number;
   const bb = f.branch[b] as number;
-  // Numbers are given per branch: across two known branches they say nothing.
-  if (ba >= 0 && bb >= 0 && ba !== bb) return 0;
+  // Numbers are given per branch: across two known branches they say nothing — unless one names the other's agency
+  // (a forensic card's الجوية, the register's Air Force Intelligence branch).
+  if (ba >= 0 && bb >= 0 && !branchesNestByCode(ba, bb)) return 0;
   if (na === nb) return ba >= 0 && bb >= 0 ? 1 : 2;
   return ba >= 0 && ba === bb ? 3 : 0;
 }

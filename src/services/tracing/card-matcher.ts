@@ -1,5 +1,5 @@
 import { identifierKey } from '../../evidence/identifiers.js';
-import { resolveBranch } from '../../gazetteer/index.js';
+import { branchesNest, resolveBranch } from '../../gazetteer/index.js';
 import type { Capabilities } from '../../store/capabilities.js';
 import { AnnotationRepository } from '../../store/repositories/annotations.js';
 import { BodyRepository } from '../../store/repositories/bodies.js';
@@ -58,10 +58,12 @@ export async function matchCard(db: Db, caps: Capabilities, card: Card): Promise
   const records = new RecordRepository(db, caps);
   const hits = await records.keyHits([`${detaineeKeyPrefix}${card.detaineeKey}`], {}, 200);
   if (hits.length === 0) return [];
-  const branchId = card.branch ? resolveBranch(card.branch)?.id : undefined;
+  const branch = card.branch ? resolveBranch(card.branch) : undefined;
   const out: CardMatch[] = [];
   for (const record of await records.many(hits.map((h) => h.record_id))) {
-    const sameBranch = branchId !== undefined && record.arresting_branch_id === branchId;
+    // A card names a branch by its number or by its agency alone (الجوية): the record's branch of that agency agrees.
+    const recorded = record.arresting_branch_id ? resolveBranch(record.arresting_branch_id) : undefined;
+    const sameBranch = branch !== undefined && recorded !== undefined && branchesNest(branch, recorded);
     const sameExamination =
       card.examinationKey !== '' &&
       record.forensic_report_number !== null &&

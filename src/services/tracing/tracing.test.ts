@@ -386,6 +386,51 @@ describeEachDialect('the tracing loop', (store) => {
     expect(proposals[0]?.basis).toMatch(/detainee number ٤٤٢١, branch branch-215/);
   });
 
+  it("proposes a card naming the branch by its agency alone (الجوية) for that agency's branch, not another's", async () => {
+    const source = await new SourceRepository(ctx.store.db).findOrCreate(
+      'synthetic air force register',
+      'registry',
+    );
+    const line = (externalId: string, full_name: string, arresting_branch: string) =>
+      services().registry.createRecord(
+        {
+          sourceId: source.id,
+          kind: 'registry_line',
+          externalId,
+          fields: { full_name, arresting_branch, detainee_number: '6388' },
+        },
+        null,
+      );
+    // Synthetic: the number 6388 in the Air Force Intelligence's Mezzeh branch and in Military Intelligence's 215.
+    const mezzeh = await line(
+      'synthetic-afi-1',
+      'عبد الرحمن محمد علي الجزائري',
+      'فرع التحقيق في المخابرات الجوية - مطار المزة',
+    );
+    await line('synthetic-mi-1', 'ماهر سامر الخطيب', '215');
+    await services().tracing.tracer.processPending();
+    const person = (await new RecordLinkRepository(ctx.store.db).active(mezzeh.id))?.personId;
+    const folder = mkdirs(ctx.dir, 'cards-agency');
+    fs.writeFileSync(path.join(folder, 'body-agency.jpg'), await syntheticPhoto(35, 640, 480));
+    await ingest(ctx, { paths: [folder], actor: 'documenter-1', decoder: new SharpImageDecoder() });
+    const item = await ctx.store.db
+      .selectFrom('evidence_items')
+      .select('id')
+      .where('original_name', '=', 'body-agency.jpg')
+      .executeTakeFirstOrThrow();
+    const { catalogue } = services();
+    await catalogue.annotate({ evidence: item.id, kind: 'detainee_number', value: '6388', actor: 'd1' });
+    await catalogue.annotate({ evidence: item.id, kind: 'branch_number', value: 'الجوية', actor: 'd1' });
+    await services().tracing.tracer.processPending();
+    const proposals = await ctx.store.db
+      .selectFrom('identifications')
+      .select(['evidence_id', 'person_id', 'basis'])
+      .where('evidence_id', '=', item.id)
+      .execute();
+    expect(proposals).toEqual([expect.objectContaining({ person_id: person })]);
+    expect(proposals[0]?.basis).toMatch(/detainee number 6388, branch afi-mezzeh/);
+  });
+
   it('proposes a card already labelled when the registry record it names arrives later', async () => {
     const folder = mkdirs(ctx.dir, 'cards-first');
     fs.writeFileSync(path.join(folder, 'body-c.jpg'), await syntheticPhoto(33, 640, 480));

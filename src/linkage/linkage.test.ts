@@ -207,7 +207,7 @@ describe('the match index', () => {
   });
 
   it("finds a forensic line's first and father's name alone when few records carry that pair", () => {
-    const namesakes = Array.from({ length: 60 }, (_, k) => ({
+    const namesakes = Array.from({ length: 300 }, (_, k) => ({
       id: `namesake-${k}`,
       fields: { first_name: 'محمد', father_name: 'أحمد', family_name: `عائلة${k}` },
     }));
@@ -222,7 +222,7 @@ describe('the match index', () => {
     expect(
       small.top({ full_name: 'حسن ضرار', arresting_branch: 'صيدنايا' }, 10).map((c) => c.recordId),
     ).toContain('r-1');
-    // A common pair still needs one more thing in common: sixty namesakes are not all candidates.
+    // A pair this common (past BROAD_BARE) still needs one more thing in common: 300 namesakes are not candidates.
     expect(small.top({ full_name: 'محمد أحمد' }, 10)).toEqual([]);
   });
 
@@ -327,6 +327,43 @@ describe('the match index', () => {
         .map((c) => c.recordId)
         .sort(),
     ).toEqual(['masri-29', 'masri-30', 'masri-31']);
+  });
+
+  it("finds a forensic line's first and father's name among a hundred namesakes, read whole", () => {
+    // Synthetic: people named فراس, son of عبد الرحمن, of many families; a Caesar line gives those two names alone.
+    const namesake = (k: number) => ({
+      id: `firas-${k}`,
+      fields: {
+        first_name: 'فراس',
+        father_name: 'عبد الرحمن',
+        family_name: `عائلة${k}`,
+        birth_year: String(1950 + (k % 40)),
+      },
+    });
+    const some = loaded(Array.from({ length: 100 }, (_, k) => namesake(k)));
+    // Nothing to narrow by: the list is read whole (up to BROAD_BARE), the closest first.
+    const found = some.top({ full_name: 'فراس عبد الرحمن', death_date: '2013-05-24' }, 10);
+    expect(found).toHaveLength(10);
+    expect(found.every((c) => c.recordId.startsWith('firas-'))).toBe(true);
+  });
+
+  it("finds a woman listed under another family name by her first and father's name and the month of her arrest", () => {
+    const others = Array.from({ length: 60 }, (_, k) => ({
+      id: `hala-${k}`,
+      fields: {
+        first_name: 'هالة',
+        father_name: 'محمود',
+        family_name: `عائلة${k}`,
+        arrest_date: `${2000 + (k % 10)}-01-15`,
+      },
+    }));
+    const small = loaded([
+      { id: 'register', fields: { full_name: 'هالة محمود قعادة', arrest_date: '2013-06-02' } },
+      ...others,
+    ]);
+    // Synthetic: a camp list writes her under her husband's family name, taken a week and a half earlier.
+    const found = small.top({ full_name: 'Hala Mahmut Mahache', arrest_date: '23/05/2013' }, 10);
+    expect(found.map((c) => c.recordId)).toContain('register');
   });
 
   it('finds a register line that writes the family name first, and is found from one', () => {

@@ -1,4 +1,3 @@
-import { branches } from '../gazetteer/index.js';
 import { formatDate, monthOfEpochDay } from './dates.js';
 import type { FeatureColumn, RecordFeatures } from './features.js';
 import { branchesNestByCode, precision, unknownGovernorateBase, womanByName } from './features.js';
@@ -107,22 +106,6 @@ function placeLevel(f: RecordFeatures, x: number, y: number): number {
 }
 
 /**
- * For each gazetteer unit (its code, the index in `branches`), the codes of the units above it (branch →
- * directorate → agency).
- */
-const branchAncestors: readonly (readonly number[])[] = branches.map((b) => {
-  const up: number[] = [];
-  let parent = b.parent;
-  while (parent !== undefined && up.length < branches.length) {
-    const at = branches.findIndex((x) => x.id === parent);
-    if (at < 0) break;
-    up.push(at);
-    parent = branches[at]?.parent;
-  }
-  return up;
-});
-
-/**
  * Branches: a unit and one above it (a branch and its agency: "Air Force Intelligence" and its Mezzeh
  * investigation branch) do not disagree — one list names the agency, another the branch — so the pair is
  * `missing` there, as for an unknown name against a known one.
@@ -130,8 +113,7 @@ const branchAncestors: readonly (readonly number[])[] = branches.map((b) => {
 function branchLevel(x: number, y: number): number {
   if (x < 0 || y < 0) return 0;
   if (x === y) return 1;
-  if (branchAncestors[x]?.includes(y) || branchAncestors[y]?.includes(x)) return 0;
-  return 2;
+  return branchesNestByCode(x, y) ? 0 : 2;
 }
 
 /**

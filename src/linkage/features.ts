@@ -2,7 +2,6 @@ import type { DateColumn, PersonRecordFields } from '../domain/person-record.js'
 import {
   aliasKey,
   branches,
-  branchesNest,
   governorates,
   resolveBranch,
   resolveGovernorate,
@@ -23,20 +22,22 @@ export const precision = { none: 0, year: 1, month: 2, day: 3 } as const;
 /** Codes above these are places and branches the gazetteer does not know, interned by their alias key. */
 export const unknownGovernorateBase = 100;
 export const unknownBranchBase = 1000;
-/** Each known branch's top unit (its agency, or itself), as a code. */
-const branchTop = Int32Array.from(branches, (b) => branches.indexOf(unitsAbove(b).at(-1) ?? b));
+/** For each gazetteer unit (its code, the index in `branches`), the codes of the units above it, nearest first. */
+const branchAncestors: readonly (readonly number[])[] = branches.map((b) =>
+  unitsAbove(b).map((u) => branches.indexOf(u)),
+);
 
 /** The top unit above a branch code: itself for a unit with none, or a branch the gazetteer does not know. */
 export function branchRoot(code: number): number {
-  return code >= 0 && code < branchTop.length ? (branchTop[code] as number) : code;
+  return branchAncestors[code]?.at(-1) ?? code;
 }
 
-/** Whether two branch codes name one unit, or one names the unit above the other (gazetteer branchesNest). */
+/**
+ * Whether two branch codes name one unit, or one names a unit above the other (a forensic card's الجوية and the
+ * register's Air Force Intelligence branch; gazetteer branchesNest).
+ */
 export function branchesNestByCode(a: number, b: number): boolean {
-  if (a === b) return true;
-  const x = branches[a];
-  const y = branches[b];
-  return a >= 0 && b >= 0 && x !== undefined && y !== undefined && branchesNest(x, y);
+  return a === b || branchAncestors[a]?.includes(b) === true || branchAncestors[b]?.includes(a) === true;
 }
 
 /** Detainee numbers that are not plain digits are coded from here up. */

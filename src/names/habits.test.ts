@@ -211,3 +211,18 @@ describe("a name's first ou before a vowel is و (French spelling)", () => {
     expect(spelling(arabic, latin)).toBeGreaterThan(0.9);
   });
 });
+
+describe('an i before a final h is a short vowel before ح', () => {
+  it.each([
+    ['صالح', 'Salih'],
+    ['فاتح', 'Fatih'],
+    ['لاكح', 'Lakih'],
+  ])('reads %s as %s', (arabic, latin) => {
+    expect(spelling(arabic, latin)).toBeGreaterThan(0.9);
+  });
+
+  it('still reads a final ah as ة', () => {
+    expect(spelling('فاطمة', 'Fatimah')).toBeGreaterThan(0.9);
+    expect(spelling('حمزة', 'Hamzah')).toBeGreaterThan(0.9);
+  });
+});

@@ -752,7 +752,11 @@ const LATIN_VOWEL_UNITS = new Set<number>([
 export function latinPosition(units: ArrayLike<number>, j: number, articleUnits: number): number {
   if (j === 0 || j === articleUnits) return 0;
   let last = units.length - 1;
-  if (last > 0 && units[last] === LA.hFinal) last--;
+  if (last > 0 && units[last] === LA.hFinal) {
+    // An i before a final h is a short vowel before ح (Salih, Fatih, Rabih), not the ة of a final vowel.
+    if (units[last - 1] === LA.i) return 1;
+    last--;
+  }
   return j === last && LATIN_VOWEL_UNITS.has(units[j] as number) ? 2 : 1;
 }
 

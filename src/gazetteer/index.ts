@@ -80,7 +80,7 @@ export function unitsAbove(branch: Branch): Branch[] {
  * one agency do not: numbers are given per branch.
  */
 export function branchesNest(a: Branch, b: Branch): boolean {
-  return a.id === b.id || unitsAbove(a).includes(b) || unitsAbove(b).includes(a);
+  return a.id === b.id || isAbove(a, b) || isAbove(b, a);
 }
 
 /**

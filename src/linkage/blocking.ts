@@ -65,8 +65,8 @@ const detainee = (f: RecordFeatures, i: number) => f.detainee[i] as number;
 const deathMonth = (f: RecordFeatures, i: number) =>
   (f.deathPrecision[i] as number) < precision.month ? -1 : monthOfEpochDay(f.deathDay[i] as number);
 const branch = (f: RecordFeatures, i: number) => f.branch[i] as number;
-/** The branch's top unit: a forensic card's agency (الجوية) meets the register's branch of it. */
-const branchAgency = (f: RecordFeatures, i: number) => branchRoot(f.branch[i] as number);
+/** The branch's top unit (its agency): a forensic card's الجوية meets the register's branch of it. */
+const branchTop = (f: RecordFeatures, i: number) => branchRoot(f.branch[i] as number);
 /** The month of arrest (year × 12 + month), when known to the month or day. */
 export const arrestMonth = (f: RecordFeatures, i: number) =>
   (f.arrestPrecision[i] as number) < precision.month ? -1 : monthOfEpochDay(f.arrestDay[i] as number);
@@ -177,7 +177,7 @@ export const blockingRules: readonly BlockingRule[] = [
   rule('first+father+birth_year', 8, [first, father, birthYear]),
   rule('first+father+family_prefix', 9, [first, father, familyPrefix]),
   rule('first+family_prefix+birth_year', 10, [first, familyPrefix, birthYear]),
-  rule('detainee_number+branch', 5, [detainee, branchAgency]),
+  rule('detainee_number+branch', 5, [detainee, branchTop]),
 ];
 
 /** Rules that training passes may block on besides the linking rules (narrow, match-rich blocks). */
@@ -201,8 +201,17 @@ export const matchRules: readonly BlockingRule[] = [
   rule('first+death_month', 26, [first, deathMonth]),
 ];
 
-/** What else a candidate of a broad rule must share with the report (beyond the rule's own keys). */
-export type Narrowing = 'birth' | 'father' | 'mother' | 'grandfather' | 'governorate' | 'place' | 'arrest';
+/** What else a candidate of a broad rule may have to share with the report (beyond the rule's own keys). */
+export const narrowings = [
+  'birth',
+  'father',
+  'mother',
+  'grandfather',
+  'governorate',
+  'place',
+  'arrest',
+] as const;
+export type Narrowing = (typeof narrowings)[number];
 
 /**
  * A rule giving a record several keys: two records meet when any of their keys agree. The match index's

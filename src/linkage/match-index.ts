@@ -5,6 +5,7 @@ import {
   broadMatchRules,
   matchRules,
   type Narrowing,
+  narrowings,
   slipMatchRules,
 } from './blocking.js';
 import { type Explanation, explainPair, type NameOrder } from './explain.js';
@@ -249,9 +250,8 @@ interface IndexRule {
   forced: boolean;
   /** A list longer than maxPosting × this is narrowed (a slip rule's keys meet more names: sooner). */
   share: number;
-  /** A broad rule's list this short is read whole (BROAD_WHOLE, or BROAD_BARE for a query with nothing to narrow by). */
-  whole: number;
-  bareWhole: number;
+  /** A list of two names: read whole up to BROAD_BARE, not BROAD_WHOLE, for a query with nothing to narrow by. */
+  bare: boolean;
 }
 
 /** What reading a pair's names in the other order of writing costs (log2): most records are written in order. */
@@ -324,24 +324,21 @@ export class MatchIndex {
         narrowBy: allNarrowings,
         forced: false,
         share: 1,
-        whole: BROAD_WHOLE,
-        bareWhole: BROAD_WHOLE,
+        bare: false,
       })),
       ...broadMatchRules.map((r) => ({
         keys: singleKey(r),
         narrowBy: r.narrowBy,
         forced: r.narrowBy.length > 0,
         share: 1,
-        whole: BROAD_WHOLE,
-        bareWhole: r.bare ? BROAD_BARE : BROAD_WHOLE,
+        bare: r.bare === true,
       })),
       ...slipMatchRules.map((r) => ({
         keys: r.keys,
         narrowBy: r.narrowBy,
         forced: r.broad === true,
         share: SLIP_SHARE,
-        whole: BROAD_WHOLE,
-        bareWhole: BROAD_WHOLE,
+        bare: false,
       })),
     ];
     this.postings = this.rules.map(() => new Postings());
@@ -671,22 +668,11 @@ export class MatchIndex {
     };
     // The values a record must have to share each narrowing with q (birth: a year either side; arrest: a month).
     const wanted = new Map<Narrowing, number[]>();
-    for (const what of [
-      'birth',
-      'father',
-      'mother',
-      'grandfather',
-      'governorate',
-      'place',
-      'arrest',
-    ] as const) {
+    for (const what of narrowings) {
       const v = narrowingValue(f, what, q);
       const near = what === 'birth' || what === 'arrest';
       wanted.set(what, v < 0 ? [] : near ? [v - 1, v, v + 1].filter((y) => y >= 0) : [v]);
     }
-    // The query gives nothing a broad rule could narrow by (a forensic line's first and father's name alone).
-    const bare = (by: readonly Narrowing[]) =>
-      by.every((what) => (wanted.get(what) as number[]).length === 0);
     const take = (i: number) => {
       if (i === q || stamp[i] === id) return;
       stamp[i] = id;
@@ -695,12 +681,16 @@ export class MatchIndex {
     this.rules.forEach((rule, r) => {
       const postings = this.postings[r] as Postings;
       const by = rule.narrowBy;
+      // A query that gives nothing to narrow by (a forensic line's first and father's name alone) reads a two-name
+      // list whole further.
+      const whole =
+        rule.bare && by.every((what) => (wanted.get(what) as number[]).length === 0)
+          ? BROAD_BARE
+          : BROAD_WHOLE;
       rule.keys(f, q, (key) => {
         // A broad rule, or a very common key (محمد المصري), keeps the records that also share one more thing.
         const size = postings.size(key);
-        const narrow = rule.forced
-          ? size > (bare(by) ? rule.bareWhole : rule.whole)
-          : size > this.maxPosting * rule.share;
+        const narrow = rule.forced ? size > whole : size > this.maxPosting * rule.share;
         const takeShared = (i: number) => {
           if (i === q || stamp[i] === id) return;
           // A loop, not by.some(…): no closure made per candidate on the longest lists.

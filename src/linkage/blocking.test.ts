@@ -5,6 +5,7 @@ import {
   coarseLinkRules,
   deletionVariants,
   linkingRules,
+  skeletonsWithin,
   slipLinkRules,
 } from './blocking.js';
 import { compareAll, comparisons, similarSimilarity } from './comparisons.js';
@@ -239,6 +240,33 @@ describe('blocking', () => {
     ]);
     const { pairs } = candidatePairs(f, slipLinkRules);
     expect(pairs.length).toBe(0);
+  });
+});
+
+describe('first + father with family names alike', () => {
+  it('measures skeletons by letters inserted, dropped or changed, and stops past the limit', () => {
+    expect(skeletonsWithin('TMT', 'TGT', 2)).toBe(true);
+    expect(skeletonsWithin('DXN', 'ZDXN', 1)).toBe(true);
+    expect(skeletonsWithin('KTSN', 'CTSN', 0)).toBe(false);
+    expect(skeletonsWithin('FMN', 'FHN', 1)).toBe(true);
+    expect(skeletonsWithin('SMLN', 'DMJN', 2)).toBe(true);
+    expect(skeletonsWithin('SMLN', 'DMJR', 2)).toBe(false);
+    expect(skeletonsWithin('BRN', 'BRNKTS', 2)).toBe(false);
+    expect(skeletonsWithin('', 'KS', 2)).toBe(true);
+  });
+
+  it('pairs family names alike under one first and father name, and leaves names far apart unweighed', () => {
+    const f = featuresOf([
+      { first_name: 'محمد', father_name: 'أحمد', family_name: 'التميطي', birth_year: '1980' },
+      { first_name: 'محمد', father_name: 'أحمد', family_name: 'التغيطي', birth_year: '1981' },
+      { first_name: 'محمد', father_name: 'أحمد', family_name: 'الحلبي', birth_year: '1980' },
+      { first_name: 'محمد', father_name: 'أحمد', family_name: 'الزعبي', birth_year: '1980' },
+    ]);
+    expect(pairsUnder(f, 'first+father≈')).toEqual([[0, 1]]);
+    // The skeletons of the first and the other two are three letters apart or more: no weighing needed.
+    const key = (i: number) => f.names.keyText(f.names.keyOf(f.family[i] as number));
+    expect(skeletonsWithin(key(0), key(2), 2)).toBe(false);
+    expect(skeletonsWithin(key(0), key(3), 2)).toBe(false);
   });
 });
 

@@ -95,34 +95,39 @@ export function coarseSkeleton(key: string): string {
   return out;
 }
 /**
- * A hash of something derived from a name, remembered per vocabulary (name ids are the vocabulary's own) under
- * `cacheKey` (the name's id or its skeleton's); -1 when `derive` gives nothing.
+ * Hashes of something derived from a name, remembered per vocabulary (name ids are the vocabulary's own) under a
+ * cache key (the name's id or its skeleton's): -1 when the derivation gives nothing. A typed array, not a Map:
+ * blocking asks for these tens of millions of times at 1M records.
  */
-function derivedNameHash(
-  caches: WeakMap<object, Map<number, number>>,
-  f: RecordFeatures,
-  cacheKey: number,
-  derive: () => string,
-): number {
-  let cache = caches.get(f.names);
-  if (!cache) {
-    cache = new Map();
-    caches.set(f.names, cache);
+class DerivedNameHashes {
+  private readonly byVocabulary = new WeakMap<object, Int32Array>();
+
+  constructor(private readonly derive: (f: RecordFeatures, cacheKey: number) => string) {}
+
+  get(f: RecordFeatures, cacheKey: number): number {
+    let cache = this.byVocabulary.get(f.names);
+    if (cache === undefined || cacheKey >= cache.length) {
+      const grown = new Int32Array(Math.max(1024, (cacheKey + 1) * 2)).fill(UNKNOWN);
+      if (cache) grown.set(cache);
+      cache = grown;
+      this.byVocabulary.set(f.names, cache);
+    }
+    let h = cache[cacheKey] as number;
+    if (h === UNKNOWN) {
+      const text = this.derive(f, cacheKey);
+      h = text === '' ? -1 : hashString(text) & 0x7fffffff;
+      cache[cacheKey] = h;
+    }
+    return h;
   }
-  let h = cache.get(cacheKey);
-  if (h === undefined) {
-    const text = derive();
-    h = text === '' ? -1 : hashString(text) & 0x7fffffff;
-    cache.set(cacheKey, h);
-  }
-  return h;
 }
-const coarseCaches = new WeakMap<object, Map<number, number>>();
+const UNKNOWN = -2;
+const coarseHashes = new DerivedNameHashes((f, key) => coarseSkeleton(f.names.keyText(key)));
 function coarseKeyOf(f: RecordFeatures, column: 'first' | 'father' | 'family', i: number): number {
   const v = f[column][i] as number;
   if (v < 0) return -1;
   const key = f.names.keyOf(v);
-  return derivedNameHash(coarseCaches, f, key, () => coarseSkeleton(f.names.keyText(key)));
+  return coarseHashes.get(f, key);
 }
 const coarseFamily = (f: RecordFeatures, i: number) => coarseKeyOf(f, 'family', i);
 /** The other readings of a family name whose coarse keys blocking also uses (none for most names). */
@@ -131,15 +136,18 @@ const familyReadings: readonly ((form: string) => string | undefined)[] = [
   (form) => habitReadings(form)[1],
   digraphSplitReading,
 ];
-const habitCoarseCaches = familyReadings.map(() => new WeakMap<object, Map<number, number>>());
+const habitCoarseHashes = familyReadings.map(
+  (reading) =>
+    new DerivedNameHashes((f, v) => {
+      const read = reading(f.names.form(v));
+      return read === undefined ? '' : coarseSkeleton(nameKey(read));
+    }),
+);
 /** The coarse key of the family name's `k`-th reading (familyReadings); -1 when there is none. */
 function habitCoarseFamily(f: RecordFeatures, i: number, k: number): number {
   const v = f.family[i] as number;
   if (v < 0) return -1;
-  return derivedNameHash(habitCoarseCaches[k] as WeakMap<object, Map<number, number>>, f, v, () => {
-    const read = (familyReadings[k] as (form: string) => string | undefined)(f.names.form(v));
-    return read === undefined ? '' : coarseSkeleton(nameKey(read));
-  });
+  return (habitCoarseHashes[k] as DerivedNameHashes).get(f, v);
 }
 
 /** Pushes a key for each coarse reading of the family name that differs from the coarse key `c` and each other. */
@@ -508,6 +516,32 @@ function familyLineLinkRule(name: string, salt: number): SpellingRule {
   };
 }
 
+/** Whether two skeletons are at most `max` letters apart (insertions, deletions, substitutions). */
+export function skeletonsWithin(a: string, b: string, max: number): boolean {
+  const n = a.length;
+  const m = b.length;
+  if (Math.abs(n - m) > max) return false;
+  if (m > 31) return true;
+  const row = editRow;
+  for (let j = 0; j <= m; j++) row[j] = j;
+  for (let i = 1; i <= n; i++) {
+    let diag = row[0] as number;
+    row[0] = i;
+    let best = i;
+    const c = a.charCodeAt(i - 1);
+    for (let j = 1; j <= m; j++) {
+      const above = row[j] as number;
+      const d = Math.min(above + 1, (row[j - 1] as number) + 1, diag + (c === b.charCodeAt(j - 1) ? 0 : 1));
+      row[j] = d;
+      diag = above;
+      if (d < best) best = d;
+    }
+    if (best > max) return false;
+  }
+  return (row[m] as number) <= max;
+}
+const editRow = new Int32Array(32);
+
 /**
  * First and father's name the same, family names alike but not the same key: the coarse skeleton's or similar
  * (≥ similarSimilarity). first+family≈ finds such pairs too, but a common first name's coarse family blocks are
@@ -528,8 +562,12 @@ function firstFatherLinkRule(name: string, salt: number): SpellingRule {
     owner: () => true,
     admits(f, i, j) {
       if (coarseKeyOf(f, 'family', i) === coarseKeyOf(f, 'family', j)) return true;
-      const sim = similarityOf(f);
-      return sim.get(f.family[i] as number, f.family[j] as number) >= similarSimilarity;
+      const a = f.family[i] as number;
+      const b = f.family[j] as number;
+      // Names alike have skeletons at most two letters apart: the cheap test first (at 1M records these blocks hold
+      // tens of millions of pairs of different families, and few pass it).
+      if (!skeletonsWithin(f.names.keyText(f.names.keyOf(a)), f.names.keyText(f.names.keyOf(b)), 2)) return false;
+      return similarityOf(f).get(a, b) >= similarSimilarity;
     },
   };
 }
@@ -570,12 +608,12 @@ function bareRule(
   };
 }
 
-const rasmCaches = new WeakMap<object, Map<number, number>>();
+const rasmHashes = new DerivedNameHashes((f, v) => rasm(f.names.form(v)));
 /** An Arabic name's dotless skeleton (name-kit `rasm`), hashed; -1 for a Latin name or none. */
 function rasmOf(f: RecordFeatures, column: 'first' | 'father' | 'family', i: number): number {
   const v = f[column][i] as number;
   if (v < 0 || f.names.latin(v)) return -1;
-  return derivedNameHash(rasmCaches, f, v, () => rasm(f.names.form(v)));
+  return rasmHashes.get(f, v);
 }
 
 /**
@@ -910,7 +948,8 @@ class BlockEmitter {
         verdict = spelling.rule.owner(spelling.f, i, j, this.blockKey) ? 1 : 2;
         this.kindOwner[cell] = verdict;
       }
-      if (verdict === 2 || !spelling.rule.admits(spelling.f, i, j)) {
+      // An earlier rule's pair before the names are weighed: the weighing is the costly part.
+      if (verdict === 2 || this.emittedBefore(i, j) || !spelling.rule.admits(spelling.f, i, j)) {
         this.skipped++;
         return;
       }
@@ -920,18 +959,24 @@ class BlockEmitter {
       if (this.local.has(key)) return;
       this.local.add(key);
     }
+    if (spelling === undefined && this.emittedBefore(i, j)) {
+      this.skipped++;
+      return;
+    }
+    this.pairs.push(i, j);
+    this.stat.pairs++;
+  }
+
+  /** Whether an earlier rule compared the pair in full (the two records share one of its blocks). */
+  private emittedBefore(i: number, j: number): boolean {
     const ids = this.blockIds;
     const bi = i * this.width;
     const bj = j * this.width;
     for (let q = 0; q < this.rule; q++) {
       const id = ids[bi + q] as number;
-      if (id >= 0 && id === ids[bj + q]) {
-        this.skipped++;
-        return;
-      }
+      if (id >= 0 && id === ids[bj + q]) return true;
     }
-    this.pairs.push(i, j);
-    this.stat.pairs++;
+    return false;
   }
 
   /** Every pair of the block; its members get the block's id (later rules skip these pairs). */

@@ -566,7 +566,8 @@ function firstFatherLinkRule(name: string, salt: number): SpellingRule {
       const b = f.family[j] as number;
       // Names alike have skeletons at most two letters apart: the cheap test first (at 1M records these blocks hold
       // tens of millions of pairs of different families, and few pass it).
-      if (!skeletonsWithin(f.names.keyText(f.names.keyOf(a)), f.names.keyText(f.names.keyOf(b)), 2)) return false;
+      if (!skeletonsWithin(f.names.keyText(f.names.keyOf(a)), f.names.keyText(f.names.keyOf(b)), 2))
+        return false;
       return similarityOf(f).get(a, b) >= similarSimilarity;
     },
   };

@@ -5,6 +5,7 @@ import {
   coarseLinkRules,
   deletionVariants,
   linkingRules,
+  partsByKey,
   skeletonsWithin,
   slipLinkRules,
 } from './blocking.js';
@@ -240,6 +241,30 @@ describe('blocking', () => {
     ]);
     const { pairs } = candidatePairs(f, slipLinkRules);
     expect(pairs.length).toBe(0);
+  });
+});
+
+describe('sub-blocking', () => {
+  it('parts a block by key, then record, and leaves out or keeps apart records without one, at any record number', () => {
+    const parts = (block: number[], keepMissing: boolean) => {
+      const key = new Map(block.map((i) => [i, i % 3 === 0 ? -1 : (i * 7) % 4]));
+      const out: number[][] = [];
+      partsByKey(
+        Int32Array.from(block),
+        (i) => key.get(i) as number,
+        keepMissing,
+        (p) => out.push([...p]),
+      );
+      return out;
+    };
+    const small = [17, 4, 9, 22, 5, 30, 11, 8, 2];
+    expect(parts(small, false)).toEqual([[4, 8], [11], [2, 22], [5, 17]]);
+    expect(parts(small, true)).toEqual([[9, 30], [4, 8], [11], [2, 22], [5, 17]]);
+    // Record numbers past what fits one sorting number with the key: the same parts, by the slower path.
+    const big = small.map((i) => i + 4_194_304 * 3);
+    const shift = (ps: number[][]) => ps.map((p) => p.map((i) => i - 4_194_304 * 3));
+    // (The offset is a multiple of 12: every record keeps its key.)
+    expect(shift(parts(big, true))).toEqual(parts(small, true));
   });
 });
 

@@ -323,6 +323,23 @@ describe('the coarse family rule reads the other habits of lists', () => {
   });
 });
 
+describe('the coarse family rule reads a Latin first name the other habits of lists', () => {
+  it('meets Sulajman with سليمان and Camal with Jamal under one family name, and not another first name', () => {
+    const f = featuresOf([
+      { full_name: 'Sulajman Muhammad Ali', birth_year: '1991' },
+      { first_name: 'سليمان', father_name: 'محمد', family_name: 'العلي' },
+      { full_name: 'Camal Husayn Rabid', sex: 'M' },
+      { full_name: 'Jamal Rabid' },
+      { full_name: 'Kamal Rabid' },
+    ]);
+    const pairs = pairsUnder(f, 'first+family≈');
+    expect(pairs).toContainEqual([0, 1]);
+    expect(pairs).toContainEqual([2, 3]);
+    // Jamal and Kamal are two names: no reading joins them.
+    expect(pairs).not.toContainEqual([3, 4]);
+  });
+});
+
 describe('the coarse family rule reads a Latin digraph as two letters', () => {
   it('meets Sakhahe with سكهاهة and Khadhan with خدحان, and still meets Shami with الشامي', () => {
     const meet = coarseMeeting([

@@ -457,6 +457,31 @@ function similarityOf(f: RecordFeatures): NameSimilarity {
  * weighed by similarity before they are kept, so the coarse blocks' many different families cost comparisons of
  * names, not candidate pairs.
  */
+/**
+ * The keys of a Latin first name read as the other habits of lists write it (habitReadings: German Sulajman as
+ * Sulayman, Turkish Camal as Jamal), those a name of the vocabulary has and not the name's own; none for most.
+ */
+const firstReadingKeys = new WeakMap<object, (readonly number[] | undefined)[]>();
+function firstHabitKeys(f: RecordFeatures, v: number): readonly number[] {
+  let cache = firstReadingKeys.get(f.names);
+  if (!cache) {
+    cache = [];
+    firstReadingKeys.set(f.names, cache);
+  }
+  let keys = cache[v];
+  if (keys === undefined) {
+    const own = f.names.keyOf(v);
+    const found: number[] = [];
+    for (const reading of habitReadings(f.names.form(v))) {
+      const id = f.names.keyIdOf(nameKey(reading));
+      if (id !== undefined && id !== own && !found.includes(id)) found.push(id);
+    }
+    keys = found;
+    cache[v] = keys;
+  }
+  return keys;
+}
+
 function coarseLinkRule(name: string, salt: number): SpellingRule {
   return {
     name,
@@ -469,10 +494,13 @@ function coarseLinkRule(name: string, salt: number): SpellingRule {
       push(mixKey(salt, firstKey, c));
       // The family name as the other habits read it (Casahe for جصاهة, Dschasaha): a key for each reading.
       pushHabitKeys(f, i, c, (k) => mixKey(salt, firstKey, k), push);
+      // The first name as the other habits read it (Sulajman / سليمان, Camal / جمال), against the plain family key.
+      for (const r of firstHabitKeys(f, e)) push(mixKey(salt, r, c));
     },
+    // Pairs of one first and one family key are first+family's.
     group: (f, i) => {
       const v = f.family[i] as number;
-      return v < 0 ? -1 : f.names.keyOf(v);
+      return v < 0 ? -1 : mixKey(salt + 1, f.names.keyOf(f.first[i] as number), f.names.keyOf(v), 0) | 0;
     },
     kind: (f, i) => f.names.keyOf(f.first[i] as number),
     owner: () => true,

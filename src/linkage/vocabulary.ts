@@ -110,6 +110,11 @@ export class NameVocabulary {
     return this.keyNames.values[keyId] as string;
   }
 
+  /** The id of a key some name of the vocabulary has; undefined when none has it. */
+  keyIdOf(key: string): number | undefined {
+    return this.keyNames.get(key);
+  }
+
   /** The name read as other habits of lists write it (similarityReadings), prepared; often none. */
   habitPrepared(id: number): readonly PreparedName[] {
     let p = this.habitForms[id];

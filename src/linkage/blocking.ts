@@ -459,27 +459,32 @@ function similarityOf(f: RecordFeatures): NameSimilarity {
  */
 /**
  * The keys of a Latin first name read as the other habits of lists write it (habitReadings: German Sulajman as
- * Sulayman, Turkish Camal as Jamal), those a name of the vocabulary has and not the name's own; none for most.
+ * Sulayman, Turkish Camal as Jamal) that a name of the vocabulary has, not the name's own; none for most names.
+ * The readings' keys are remembered as text and looked up each time: a vocabulary that grows (the tracing loop's)
+ * may later hold a key it did not.
  */
-const firstReadingKeys = new WeakMap<object, (readonly number[] | undefined)[]>();
-function firstHabitKeys(f: RecordFeatures, v: number): readonly number[] {
-  let cache = firstReadingKeys.get(f.names);
+const firstReadings = new WeakMap<object, (readonly string[] | undefined)[]>();
+function firstHabitKeys(f: RecordFeatures, v: number, visit: (key: number) => void): void {
+  let cache = firstReadings.get(f.names);
   if (!cache) {
     cache = [];
-    firstReadingKeys.set(f.names, cache);
+    firstReadings.set(f.names, cache);
   }
-  let keys = cache[v];
-  if (keys === undefined) {
-    const own = f.names.keyOf(v);
-    const found: number[] = [];
+  let readings = cache[v];
+  if (readings === undefined) {
+    const own = f.names.keyText(f.names.keyOf(v));
+    const found: string[] = [];
     for (const reading of habitReadings(f.names.form(v))) {
-      const id = f.names.keyIdOf(nameKey(reading));
-      if (id !== undefined && id !== own && !found.includes(id)) found.push(id);
+      const key = nameKey(reading);
+      if (key !== own && !found.includes(key)) found.push(key);
     }
-    keys = found;
-    cache[v] = keys;
+    readings = found;
+    cache[v] = readings;
   }
-  return keys;
+  for (const key of readings) {
+    const id = f.names.keyIdOf(key);
+    if (id !== undefined) visit(id);
+  }
 }
 
 function coarseLinkRule(name: string, salt: number): SpellingRule {
@@ -495,7 +500,7 @@ function coarseLinkRule(name: string, salt: number): SpellingRule {
       // The family name as the other habits read it (Casahe for جصاهة, Dschasaha): a key for each reading.
       pushHabitKeys(f, i, c, (k) => mixKey(salt, firstKey, k), push);
       // The first name as the other habits read it (Sulajman / سليمان, Camal / جمال), against the plain family key.
-      for (const r of firstHabitKeys(f, e)) push(mixKey(salt, r, c));
+      firstHabitKeys(f, e, (r) => push(mixKey(salt, r, c)));
     },
     // Pairs of one first and one family key are first+family's.
     group: (f, i) => {

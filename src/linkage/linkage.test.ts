@@ -293,6 +293,22 @@ describe('the match index', () => {
     );
   });
 
+  it('finds a first name a German list spelt its own way (Sulajman for سليمان)', () => {
+    const small = loaded([
+      {
+        id: 'register',
+        fields: { first_name: 'سليمان', father_name: 'محمد', family_name: 'العشيني', birth_year: '1991' },
+      },
+      {
+        id: 'other',
+        fields: { first_name: 'سليم', father_name: 'خالد', family_name: 'الحلبي', birth_year: '1980' },
+      },
+    ]);
+    expect(
+      small.top({ first_name: 'Sulajman', family_name: 'Al-Uschajni' }, 10).map((c) => c.recordId),
+    ).toContain('register');
+  });
+
   it('finds a man a report names by his kunya and family name only, among few of that family', () => {
     // Sixty of one common family: a list that long is read only for those sharing one more thing.
     const common = Array.from({ length: 60 }, (_, k) => ({

@@ -94,6 +94,8 @@ export function coarseSkeleton(key: string): string {
   }
   return out;
 }
+/** A hash not derived yet (hashes are ≥ 0, or -1 for none). */
+const UNKNOWN = -2;
 /**
  * Hashes of something derived from a name, remembered per vocabulary (name ids are the vocabulary's own) under a
  * cache key (the name's id or its skeleton's): -1 when the derivation gives nothing. A typed array, not a Map:
@@ -121,7 +123,6 @@ class DerivedNameHashes {
     return h;
   }
 }
-const UNKNOWN = -2;
 const coarseHashes = new DerivedNameHashes((f, key) => coarseSkeleton(f.names.keyText(key)));
 function coarseKeyOf(f: RecordFeatures, column: 'first' | 'father' | 'family', i: number): number {
   const v = f[column][i] as number;
@@ -454,13 +455,6 @@ function similarityOf(f: RecordFeatures): NameSimilarity {
 }
 
 /**
- * First name exact, family name the same under the coarse skeleton (`coarseSkeleton`) but not the same skeleton,
- * and the two family names similar enough to be one name (similarity ≥ 0.68): the habits of French, German and
- * Turkish lists (Mudajsch / مديش, Al-Asma / العظمة) that the skeleton keeps apart. Pairs whose names differ are
- * weighed by similarity before they are kept, so the coarse blocks' many different families cost comparisons of
- * names, not candidate pairs.
- */
-/**
  * The keys of a Latin first name read as the other habits of lists write it (habitReadings: German Sulajman as
  * Sulayman, Turkish Camal as Jamal) that a name of the vocabulary has, not the name's own; none for most names.
  * The readings' keys are remembered as text and looked up each time: a vocabulary that grows (the tracing loop's)
@@ -490,6 +484,13 @@ function firstHabitKeys(f: RecordFeatures, v: number, visit: (key: number) => vo
   }
 }
 
+/**
+ * First name exact, family name the same under the coarse skeleton (`coarseSkeleton`) but not the same skeleton,
+ * and the two family names similar enough to be one name (similarity ≥ 0.68): the habits of French, German and
+ * Turkish lists (Mudajsch / مديش, Al-Asma / العظمة) that the skeleton keeps apart. Pairs whose names differ are
+ * weighed by similarity before they are kept, so the coarse blocks' many different families cost comparisons of
+ * names, not candidate pairs.
+ */
 function coarseLinkRule(name: string, salt: number): SpellingRule {
   return {
     name,

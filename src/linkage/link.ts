@@ -42,8 +42,11 @@ export interface LinkOptions {
 /** Scoring that runs beside blocking: blocking writes into `pairs`, which hands each pair on once written. */
 export interface PairScoring {
   pairs: PairBuffer;
-  /** Every pair's weight, once blocking has closed `pairs`. */
-  weights(): Promise<Float32Array>;
+  /**
+   * Every pair's weight, once blocking has closed `pairs`; `scorer`, when given, lets the calling thread score the
+   * pairs still waiting beside the other threads.
+   */
+  weights(scorer?: Scorer): Promise<Float32Array>;
   /** Blocking failed: stop scoring. */
   abort(): Promise<void>;
 }
@@ -86,7 +89,7 @@ export async function linkFeatures(
   options.onStage?.('scoring', 0, count);
   let weights: Float32Array;
   if (scoring) {
-    weights = await scoring.weights();
+    weights = await scoring.weights(scorer);
   } else {
     weights = new Float32Array(count);
     const step = 1 << 16;

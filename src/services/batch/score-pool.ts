@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { FeatureSnapshot, RecordFeatures } from '../../linkage/features.js';
-import type { PairScoring } from '../../linkage/link.js';
+import { type PairScoring, scoreRange } from '../../linkage/link.js';
 import type { LinkageModel } from '../../linkage/model.js';
 import { MAX_SHARED_PAIRS, SharedPairBuffer } from '../../linkage/pairs.js';
 import type { TermFrequencies, TermFrequencySnapshot } from '../../linkage/term-frequencies.js';
@@ -31,10 +31,10 @@ export const STATE_GENERATION = 2;
 export const STATE_NEXT_CHUNK = 3;
 
 /**
- * Below this many records one thread scores alone: each scoring thread prepares every name it meets again (the
- * prepared names live in the thread that read them), which on two cores costs more than the second core saves
- * until about 300k records (measured: 180k records 8–11 s alone, 11 s on two threads; 300k even; 1M 73 s alone
- * against 52–56 s).
+ * Below this many records one thread scores alone: each worker thread prepares every name it meets again (the
+ * prepared names live in the thread that read them), which on two cores costs about what the worker saves until
+ * about 250k records (measured with one worker beside blocking: 180k records 11–12 s either way; 300k 20–26 s
+ * alone against 16–21 s).
  */
 export const SCORING_THREADS_FROM = 250_000;
 
@@ -47,16 +47,18 @@ export function defaultWorkers(): number {
 }
 
 /**
- * Scores candidate pairs on `workers` threads over shared memory while blocking still finds them: blocking writes
- * into the returned `pairs`, the threads take chunks of published pairs from a shared counter (a slow chunk does
- * not hold the others back) and sleep until more are published. On two cores, the threads use the core that
- * blocking leaves idle.
+ * Scores candidate pairs on `threads` threads over shared memory: `threads − 1` worker threads score while blocking
+ * still finds the pairs, and the calling thread joins them once blocking is over. Blocking writes into the returned
+ * `pairs`; every thread takes chunks of published pairs from a shared counter (a slow chunk does not hold the others
+ * back) and the workers sleep until more are published. Blocking keeps a core to itself: on two cores a second
+ * worker beside it only took turns with it (1M records: blocking 45 s with two workers beside it, 38 s with one;
+ * the one kept up with it).
  */
 export function scoreInWorkers(
   f: RecordFeatures,
   tf: TermFrequencies,
   model: LinkageModel,
-  workers: number,
+  threads: number,
   onProgress?: (done: number, total: number) => void,
   /** Pairs per publication and per chunk a thread takes (small in tests, to exercise growth and waiting). */
   sizes: { publishEvery?: number; chunk?: number } = {},
@@ -83,14 +85,14 @@ export function scoreInWorkers(
     chunk: sizes.chunk ?? 1 << 15,
   };
   let done = 0;
-  const threads: Worker[] = [];
+  const started: Worker[] = [];
   const finished = Promise.all(
     Array.from(
-      { length: Math.max(1, workers) },
+      { length: Math.max(1, threads - 1) },
       () =>
         new Promise<void>((resolve, reject) => {
           const worker = startWorker(import.meta.url, 'score-worker', { workerData: job });
-          threads.push(worker);
+          started.push(worker);
           worker.on('message', (message: { done?: number; finished?: boolean }) => {
             if (message.done) {
               done += message.done;
@@ -110,12 +112,31 @@ export function scoreInWorkers(
   finished.catch(() => undefined);
   return {
     pairs,
-    async weights() {
+    async weights(scorer) {
+      // Blocking is over and `pairs` closed: this thread takes chunks too, until none is left.
+      if (scorer) {
+        const total = pairs.length;
+        for (;;) {
+          const from = Atomics.add(state, STATE_NEXT_CHUNK, 1) * job.chunk;
+          if (from >= total) break;
+          const n = Math.min(total, from + job.chunk) - from;
+          scoreRange(
+            scorer,
+            new Int32Array(pairs.bufferA, from * 4, n),
+            new Int32Array(pairs.bufferB, from * 4, n),
+            0,
+            n,
+            new Float32Array(out, from * 4, n),
+          );
+          done += n;
+          onProgress?.(done, total);
+        }
+      }
       await finished;
       return new Float32Array(out, 0, pairs.length);
     },
     async abort() {
-      await Promise.all(threads.map((w) => w.terminate()));
+      await Promise.all(started.map((w) => w.terminate()));
     },
   };
 }

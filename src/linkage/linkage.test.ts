@@ -382,6 +382,36 @@ describe('the match index', () => {
     expect(found.map((c) => c.recordId)).toContain('register');
   });
 
+  it("reads a first name's year of birth for a woman under any family name, for a man under an alike one or none", () => {
+    // Synthetic: men and women of one first name and year of birth, of many families; one man without a family name.
+    const families = ['قعادة', 'الخطيب', 'النجار', 'العطار', 'الشامي', 'الحلبي', 'الزعبي', 'المصري'];
+    const small = loaded([
+      ...families.map((family, k) => ({
+        id: `man-${k}`,
+        fields: { first_name: 'سامر', family_name: family, birth_year: '1980', sex: 'ذكر' },
+      })),
+      { id: 'bare', fields: { first_name: 'سامر', father_name: 'خالد', birth_year: '1980', sex: 'ذكر' } },
+      {
+        id: 'alike',
+        fields: { first_name: 'سامر', family_name: 'البيطارر', birth_year: '1980', sex: 'ذكر' },
+      },
+      { id: 'her', fields: { first_name: 'رهف', family_name: 'الخطيب', birth_year: '1980', sex: 'أنثى' } },
+    ]);
+    // A man of another family: the namesakes of other families are not read (they would rank as strangers), the
+    // record without a family name and the one whose family name is alike are.
+    const man = small.top(
+      { first_name: 'سامر', family_name: 'البيطار', birth_year: '1980', sex: 'ذكر' },
+      100,
+    );
+    expect(man.map((c) => c.recordId).sort()).toEqual(['alike', 'bare']);
+    // A woman: her record under another family name (her husband's, her father's) is read by first name and year.
+    const woman = small.top(
+      { first_name: 'رهف', family_name: 'قعادة', birth_year: '1980', sex: 'أنثى' },
+      100,
+    );
+    expect(woman.map((c) => c.recordId)).toContain('her');
+  });
+
   it('finds a register line that writes the family name first, and is found from one', () => {
     const small = loaded([
       { id: 'register', fields: { full_name: 'دياب عبد الكريم نبيل خالد', birth_year: '1994' } },

@@ -4,6 +4,7 @@ import type { FeatureSnapshot, RecordFeatures } from '../../linkage/features.js'
 import { type PairScoring, scoreRange } from '../../linkage/link.js';
 import type { LinkageModel } from '../../linkage/model.js';
 import { MAX_SHARED_PAIRS, SharedPairBuffer } from '../../linkage/pairs.js';
+import type { Scorer } from '../../linkage/scorer.js';
 import type { TermFrequencies, TermFrequencySnapshot } from '../../linkage/term-frequencies.js';
 import { startWorker } from '../../worker-entry.js';
 
@@ -29,6 +30,21 @@ export const STATE_CLOSED = 1;
 export const STATE_GENERATION = 2;
 /** The next chunk a worker may take. */
 export const STATE_NEXT_CHUNK = 3;
+
+/**
+ * Scores the pairs [from, from + n) of the job's shared memory. Fixed-length views: views that track growable
+ * memory read far slower.
+ */
+export function scoreChunk(
+  scorer: Scorer,
+  job: Pick<ScoreJob, 'a' | 'b' | 'out'>,
+  from: number,
+  n: number,
+): void {
+  const a = new Int32Array(job.a, from * 4, n);
+  const b = new Int32Array(job.b, from * 4, n);
+  scoreRange(scorer, a, b, 0, n, new Float32Array(job.out, from * 4, n));
+}
 
 /**
  * Below this many records one thread scores alone: each worker thread prepares every name it meets again (the
@@ -120,14 +136,7 @@ export function scoreInWorkers(
           const from = Atomics.add(state, STATE_NEXT_CHUNK, 1) * job.chunk;
           if (from >= total) break;
           const n = Math.min(total, from + job.chunk) - from;
-          scoreRange(
-            scorer,
-            new Int32Array(pairs.bufferA, from * 4, n),
-            new Int32Array(pairs.bufferB, from * 4, n),
-            0,
-            n,
-            new Float32Array(out, from * 4, n),
-          );
+          scoreChunk(scorer, job, from, n);
           done += n;
           onProgress?.(done, total);
         }

@@ -4,7 +4,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { RecordFeatures } from '../../linkage/features.js';
-import { scoreRange } from '../../linkage/link.js';
 import { CompiledModel } from '../../linkage/model.js';
 import { Scorer } from '../../linkage/scorer.js';
 import { TermFrequencies } from '../../linkage/term-frequencies.js';
@@ -14,6 +13,7 @@ import {
   STATE_GENERATION,
   STATE_NEXT_CHUNK,
   STATE_PUBLISHED,
+  scoreChunk,
 } from './score-pool.js';
 
 const job = workerData as ScoreJob;
@@ -35,10 +35,7 @@ for (;;) {
   }
   if (from >= published) break;
   const n = Math.min(published, from + job.chunk) - from;
-  // Fixed-length views: views that track growable memory read far slower.
-  const a = new Int32Array(job.a, from * 4, n);
-  const b = new Int32Array(job.b, from * 4, n);
-  scoreRange(scorer, a, b, 0, n, new Float32Array(job.out, from * 4, n));
+  scoreChunk(scorer, job, from, n);
   parentPort?.postMessage({ done: n });
 }
 parentPort?.postMessage({ finished: true });

@@ -340,6 +340,24 @@ describe('the coarse family rule reads a Latin first name the other habits of li
   });
 });
 
+describe('the coarse family rule reads a first and a family name the other habits of lists at once', () => {
+  it('meets Hamse Ranich with حمزه رنخ (German s for ز, ch for خ), Abdulhamit with عبد الحميد', () => {
+    const f = featuresOf([
+      { full_name: 'Hamse Ahmet Ranich', birth_year: '1957' },
+      { first_name: 'حمزه', father_name: 'احمد', family_name: 'رنخ' },
+      { first_name: 'Abdulhamit', father_name: 'Ali', family_name: 'Sarale' },
+      { first_name: 'عبد الحميد', family_name: 'سرالة' },
+      { first_name: 'عبد الحميت', family_name: 'شرالة' },
+    ]);
+    const pairs = pairsUnder(f, 'first+family≈');
+    // Neither reading alone gives the pair a key: the first name read with s as z and the family name with ch as kh.
+    expect(pairs).toContainEqual([0, 1]);
+    expect(pairs).toContainEqual([2, 3]);
+    // A reading is looked up among the names the records hold: an Arabic name is never read as a Latin one.
+    expect(pairs).not.toContainEqual([3, 4]);
+  });
+});
+
 describe('the coarse family rule reads a Latin digraph as two letters', () => {
   it('meets Sakhahe with سكهاهة and Khadhan with خدحان, and still meets Shami with الشامي', () => {
     const meet = coarseMeeting([

@@ -134,15 +134,27 @@ export function digraphSplitReading(form: string): string | undefined {
 
 /**
  * The readings name similarity tries (habitReadings), and German and French s for ز besides (Hasim / حازم, Alasma /
- * العظمة, Abdulasis): s read as z wherever it is not ss, sh, sc(h) or ts. Blocking keys on habitReadings only: keys of
- * the s reading found no more pairs (dev seed 7, 20k people) and cost `athar link` 2 s at 1M records. Worlds A–C,
- * dev seed 7, 100k people: F1 +0.0004 to +0.004, athar synth −0.0003.
+ * العظمة, Abdulasis): s read as z wherever it is not ss, sh, sc(h) or ts. Worlds A–C, dev seed 7, 100k people: F1
+ * +0.0004 to +0.004, athar synth −0.0003. Blocking keys a family name on habitReadings only (its coarse key already
+ * reads s and z as one: keys of the s reading found no more pairs and cost `athar link` 2 s at 1M records); a first
+ * name on firstNameReadings.
  */
 export function similarityReadings(form: string): string[] {
   const out = habitReadings(form);
   if (!/^[a-z]+$/.test(form)) return out;
   const voiced = form.replace(/(?<![st])s(?![chs])/g, 'z');
   if (voiced !== form && !out.includes(voiced)) out.push(voiced);
+  return out;
+}
+
+/**
+ * The readings of a Latin first name that blocking looks up among the names it knows (blocking's first-name habit
+ * keys): similarityReadings, and a Turkish final t for د (Abdulhamit / عبد الحميد, Halit / خالد). Hamse (حمزة) and
+ * Abdul Asis (عبد العزيز) meet their names by the s reading, which a family name's coarse key does not need.
+ */
+export function firstNameReadings(form: string): string[] {
+  const out = similarityReadings(form);
+  if (/^[a-z]+t$/.test(form)) out.push(`${form.slice(0, -1)}d`);
   return out;
 }
 

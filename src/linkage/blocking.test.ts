@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { PersonRecordFields } from '../domain/person-record.js';
 import {
   blockingRules,
   candidatePairs,
@@ -172,6 +173,30 @@ describe('blocking', () => {
       expect(list).toContain(`${i}-${i + 20}`);
       expect(list).toContain(`${i + 10}-${i + 20}`);
     }
+  });
+
+  it("in an oversized block, also pairs records arrested days apart across a month's end, not months apart", () => {
+    // Thirty records of one name, one arrest date each, a month apart; and three more around the end of March.
+    const rows: PersonRecordFields[] = Array.from({ length: 30 }, (_, i) => ({
+      first_name: 'محمد',
+      family_name: 'المصري',
+      arrest_date: `${2001 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-10`,
+    }));
+    rows.push(
+      { first_name: 'Mohamed', family_name: 'Al-Masri', arrest_date: '2019-04' },
+      { first_name: 'محمد', family_name: 'المصري', arrest_date: '2019-03-26' },
+      { first_name: 'محمد', family_name: 'المصري', arrest_date: '2019-02-26' },
+    );
+    const f = featuresOf(rows);
+    const rule = blockingRules.filter((r) => r.name === 'first+family');
+    // No sliding window: records with no overlap key but their month of arrest would meet their neighbours there.
+    const { pairs } = candidatePairs(f, rule, { maxBlock: 12, window: 0 });
+    const list = new Set(Array.from({ length: pairs.length }, (_, p) => `${pairs.a[p]}-${pairs.b[p]}`));
+    // Known to the month, April meets a date in the last days of March (half a month on, April too).
+    expect(list).toContain('30-31');
+    // A month and more apart: no key in common.
+    expect(list).not.toContain('30-32');
+    expect(list).not.toContain('31-32');
   });
 
   it('pairs a misspelt family name with the same first name once, and leaves same-name pairs to first + family', () => {

@@ -72,6 +72,20 @@ export const arrestMonth = (f: RecordFeatures, i: number) =>
   (f.arrestPrecision[i] as number) < precision.month ? -1 : monthOfEpochDay(f.arrestDay[i] as number);
 
 /**
+ * The month of arrest read half a month later (the month of the day 15 days on; a date known to the month keeps its
+ * month): two arrest dates a week or two apart across a month's end (2019-03-26 / 2019-04) share it, where they
+ * share no calendar month. An overlap key beside the calendar month's. World A, dev seed 7, 100k people: pair
+ * completeness 0.9457 → 0.9480, F1 / ceiling +0.0004 (550k people, seed 1, with firstNameReadings: 0.906 → 0.914,
+ * +0.0016); B and C within ±0.0004; 1M athar synth records: 0.8% more candidate pairs, F1 the same.
+ */
+const arrestHalfMonth = (f: RecordFeatures, i: number) => {
+  const p = f.arrestPrecision[i] as number;
+  if (p < precision.month) return -1;
+  const day = f.arrestDay[i] as number;
+  return monthOfEpochDay(p === precision.month ? day : day + 15);
+};
+
+/**
  * A coarser skeleton for the spellings that transliteration habits disagree on: the letters lists render in
  * incompatible ways (ه ح خ as h, kh, ch or nothing; ج as j, dj, dsch, c, g — and German j for ي) are left out, the
  * sibilants and interdentals (س ز ص ظ ث ش: s, z, ss, th, sh, sch, ş) fall together, as do ك ق غ (k, q, g, gh),
@@ -766,6 +780,7 @@ export const overlapKeys: readonly SubKey[] = [
   { name: 'birth_year', key: birthYear },
   { name: 'death_month', key: deathMonth },
   { name: 'arrest_month', key: arrestMonth, circumstance: true },
+  { name: 'arrest_half_month', key: arrestHalfMonth, circumstance: true },
   { name: 'place', key: (f, i) => f.place[i] as number, circumstance: true },
   { name: 'branch', key: branch, circumstance: true },
 ];

@@ -399,4 +399,15 @@ describe('the coarse family rule reads a Latin digraph as two letters', () => {
     expect(meet(4, 5)).toBe(true);
     expect(meet(0, 3)).toBe(false);
   });
+
+  it('reads a family name whose coarse key is empty (Hakheh: h and kh only) by its readings all the same', () => {
+    const f = featuresOf([
+      { full_name: 'Fatima al-Hakheh', arrest_date: '2013-08' },
+      { first_name: 'فاطمة', father_name: 'كمال', family_name: 'الحكهة' },
+      { first_name: 'فاطمة', family_name: 'الحجة' },
+    ]);
+    const pairs = pairsUnder(f, 'first+family≈');
+    expect(pairs).toContainEqual([0, 1]);
+    expect(pairs).not.toContainEqual([0, 2]);
+  });
 });

@@ -354,22 +354,10 @@ export const slipMatchRules: readonly MultiKeyRule[] = [
     // First name exact, family name the same under the coarse skeleton (coarseSkeleton: transliteration habits).
     name: 'first+family≈',
     narrowBy: ['birth', 'father', 'mother', 'governorate'],
-    keys(f, i, push) {
-      const e = f.first[i] as number;
-      const c = coarseFamily(f, i);
-      if (e < 0 || c < 0) return;
-      const firstKey = f.names.keyOf(e);
-      push(mixKey(16, firstKey, c));
-      // The family name as the other habits read it (Savade for سواده, Dschasaha), as the linking rule does: world A,
-      // dev seed 7, 20k people: top 10 0.9835 → 0.986.
-      pushHabitKeys(f, i, c, (k) => mixKey(16, firstKey, k), push);
-      // And the first name so read (Sulajman / سليمان), against the family's readings too: world A, dev seed 7,
-      // top 10 0.9895 → 0.990 (20k people), 0.9810 → 0.9812 (100k); with both at once, 0.980 → 0.981 (100k).
-      firstHabitKeys(f, e, (r) => {
-        push(mixKey(16, r, c));
-        pushHabitKeys(f, i, c, (k) => mixKey(16, r, k), push);
-      });
-    },
+    // The keys of linking's rule (coarseKeys), the family and first names read the other habits' ways: world A, dev
+    // seed 7, top 10 0.9835 → 0.986 with the family's readings (20k people), 0.9895 → 0.990 with the first name's
+    // (20k), 0.980 → 0.981 with both at once (100k).
+    keys: (f, i, push) => coarseKeys(f, i, 16, push),
   },
 ];
 
@@ -503,6 +491,27 @@ function firstHabitKeys(f: RecordFeatures, v: number, visit: (key: number) => vo
 }
 
 /**
+ * The keys of `first+family≈` (linking's and the match index's): the first name's key with the family name's coarse
+ * key, and with the coarse key of each of its habit readings (Casahe for جصاهة, Dschasaha); the first name read the
+ * other habits' ways (Sulajman / سليمان, Camal / جمال) with all of these, since some pairs need both readings at once
+ * (Hamse Ranich / حمزه رنخ: s as z, ch as kh). A family name whose coarse key is empty (Hakheh: only letters the
+ * coarse skeleton leaves out) still has its readings' keys (Hakaheh / الحكهة). World A, dev seed 7, 20k people:
+ * pair completeness 0.9552 → 0.9574 with the s and final-t readings of firstNameReadings.
+ */
+function coarseKeys(f: RecordFeatures, i: number, salt: number, push: (key: number) => void): void {
+  const e = f.first[i] as number;
+  if (e < 0 || (f.family[i] as number) < 0) return;
+  const c = coarseFamily(f, i);
+  const firstKey = f.names.keyOf(e);
+  if (c >= 0) push(mixKey(salt, firstKey, c));
+  pushHabitKeys(f, i, c, (k) => mixKey(salt, firstKey, k), push);
+  firstHabitKeys(f, e, (r) => {
+    if (c >= 0) push(mixKey(salt, r, c));
+    pushHabitKeys(f, i, c, (k) => mixKey(salt, r, k), push);
+  });
+}
+
+/**
  * First name exact, family name the same under the coarse skeleton (`coarseSkeleton`) but not the same skeleton,
  * and the two family names similar enough to be one name (similarity ≥ 0.68): the habits of French, German and
  * Turkish lists (Mudajsch / مديش, Al-Asma / العظمة) that the skeleton keeps apart. Pairs whose names differ are
@@ -512,23 +521,7 @@ function firstHabitKeys(f: RecordFeatures, v: number, visit: (key: number) => vo
 function coarseLinkRule(name: string, salt: number): SpellingRule {
   return {
     name,
-    keys(f, i, push) {
-      const e = f.first[i] as number;
-      if (e < 0) return;
-      const c = coarseFamily(f, i);
-      if (c < 0) return;
-      const firstKey = f.names.keyOf(e);
-      push(mixKey(salt, firstKey, c));
-      // The family name as the other habits read it (Casahe for جصاهة, Dschasaha): a key for each reading.
-      pushHabitKeys(f, i, c, (k) => mixKey(salt, firstKey, k), push);
-      // The first name as the other habits read it (Sulajman / سليمان, Camal / جمال), against the family's plain key
-      // and its readings (Hamse Ranich / حمزه رنخ needs both: s as z, ch as kh). World A, dev seed 7, 20k people:
-      // pair completeness 0.9552 → 0.9574 with the s and final-t readings of firstNameReadings.
-      firstHabitKeys(f, e, (r) => {
-        push(mixKey(salt, r, c));
-        pushHabitKeys(f, i, c, (k) => mixKey(salt, r, k), push);
-      });
-    },
+    keys: (f, i, push) => coarseKeys(f, i, salt, push),
     // Pairs of one first and one family key are first+family's.
     group: (f, i) => {
       const v = f.family[i] as number;

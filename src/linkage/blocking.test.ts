@@ -383,6 +383,29 @@ describe('the coarse family rule reads a first and a family name the other habit
   });
 });
 
+describe('the coarse family rule reads a pet form of a first name as the name', () => {
+  it('meets حمودة with محمد and صطوف with مصطفى under one family name, and scores the first names alike', () => {
+    const f = featuresOf([
+      { first_name: 'حمودة', father_name: 'خالد', family_name: 'الطحاكي' },
+      { first_name: 'محمد', father_name: 'خالد', grandfather_name: 'محمد', family_name: 'الطحاكي' },
+      { first_name: 'صطوف', family_name: 'العلي', birth_year: '1980' },
+      { first_name: 'مصطفى', family_name: 'العلي' },
+      { first_name: 'خالد', family_name: 'الطحاكي' },
+    ]);
+    const pairs = pairsUnder(f, 'first+family≈');
+    expect(pairs).toContainEqual([0, 1]);
+    expect(pairs).toContainEqual([2, 3]);
+    // A pet form stands for its names only.
+    expect(pairs).not.toContainEqual([0, 4]);
+    const levels = new Uint8Array(16);
+    const first = comparisons.findIndex((c) => c.name === 'first_name');
+    compareAll(f, 0, 1, new NameSimilarity(f.names), levels);
+    expect(comparisons[first]?.levels[levels[first] as number]).toBe('similar');
+    compareAll(f, 0, 4, new NameSimilarity(f.names), levels);
+    expect(comparisons[first]?.levels[levels[first] as number]).toBe('different');
+  });
+});
+
 describe('the coarse family rule reads a Latin digraph as two letters', () => {
   it('meets Sakhahe with سكهاهة and Khadhan with خدحان, and still meets Shami with الشامي', () => {
     const meet = coarseMeeting([

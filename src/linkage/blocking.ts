@@ -1,7 +1,14 @@
 import { similarSimilarity } from './comparisons.js';
 import { monthOfEpochDay } from './dates.js';
 import { branchRoot, isWoman, precision, type RecordFeatures } from './features.js';
-import { digraphSplitReading, firstNameReadings, habitReadings, nameKey, rasm } from './name-kit.js';
+import {
+  digraphSplitReading,
+  firstNameReadings,
+  habitReadings,
+  nameKey,
+  nicknameReadings,
+  rasm,
+} from './name-kit.js';
 import { PairBuffer } from './pairs.js';
 import { hashString } from './random.js';
 import { NameSimilarity } from './similarity-cache.js';
@@ -461,8 +468,9 @@ function similarityOf(f: RecordFeatures): NameSimilarity {
 
 /**
  * The keys of a Latin first name read as the other habits of lists write it (firstNameReadings: German Sulajman as
- * Sulayman, Turkish Camal as Jamal, Hamse as Hamze, Abdulhamit as Abdulhamid) that a name of the vocabulary has, not
- * the name's own; none for most names.
+ * Sulayman, Turkish Camal as Jamal, Hamse as Hamze, Abdulhamit as Abdulhamid), and of the names a pet form stands
+ * for (nicknameReadings: حمودة as محمد, محمود, أحمد), that a name of the vocabulary has, not the name's own; none for
+ * most names.
  * The readings' keys are remembered as text and looked up each time: a vocabulary that grows (the tracing loop's)
  * may later hold a key it did not.
  */
@@ -477,7 +485,7 @@ function firstHabitKeys(f: RecordFeatures, v: number, visit: (key: number) => vo
   if (readings === undefined) {
     const own = f.names.keyText(f.names.keyOf(v));
     const found: string[] = [];
-    for (const reading of firstNameReadings(f.names.form(v))) {
+    for (const reading of [...firstNameReadings(f.names.form(v)), ...nicknameReadings(f.names.prepared(v))]) {
       const key = nameKey(reading);
       if (key !== own && !found.includes(key)) found.push(key);
     }

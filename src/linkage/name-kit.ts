@@ -4,6 +4,7 @@
  */
 import {
   compareTokens,
+  entryNames,
   isKunya,
   normalize,
   type PreparedToken,
@@ -156,6 +157,14 @@ export function firstNameReadings(form: string): string[] {
   const out = similarityReadings(form);
   if (/^[a-z]+t$/.test(form)) out.push(`${form.slice(0, -1)}d`);
   return out;
+}
+
+/**
+ * The matching forms of the names a name is a pet or short form of (حمودة: محمد, محمود, أحمد), for blocking keys;
+ * none for most names.
+ */
+export function nicknameReadings(name: PreparedName): string[] {
+  return entryNames(name.token.nicknameOf).map(partForm);
 }
 
 export function prepareName(form: string): PreparedName {

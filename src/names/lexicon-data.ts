@@ -563,3 +563,33 @@ export const ALLAH_COMPOUNDS = `
 حمد : hamd
 عوض : awad
 `;
+
+/**
+ * Pet and short forms by which Syrian families name a man or a woman (حمودة for محمد, برهوم for إبراهيم, فطوم for
+ * فاطمة), written from general knowledge of Levantine usage. Line format: `Arabic[/Arabic…] > name[/name…]`, the names
+ * as their entries above list them. Not listed as names (isListed): a pet form is also a family name (حمودة, قدور),
+ * and the lexicon must not absorb spellings its quality is measured on; its Latin spellings are left to the
+ * similarity. Two names so related are alike, not one name: their similarity is NICKNAME_SCORE (token.ts). Left out:
+ * forms that are registered given names in their own right and stand for many names (عبدو, عبود: any عبد compound;
+ * كريم, حميد, لطيف for عبد الكريم …) — brothers are named so, and athar synth's families lost precision to them (dev
+ * seed 7: F1 / ceiling −0.0005).
+ */
+export const NICKNAMES = `
+حمودة/حمودي/حمودى > محمد/محمود/أحمد
+حمادة/حمدو > أحمد/محمد/حمد
+حمود > محمود/محمد
+صطوف/سطوف > مصطفى
+برهوم > إبراهيم
+سمعو > إسماعيل
+حسونة/حسون > حسن/حسين
+علوش/علوة > علي
+قدور > عبد القادر
+رزوق > عبد الرزاق
+نورو > نور الدين
+عمورة > عمر
+فطوم/فطومة > فاطمة
+خدوج/خدوجة > خديجة
+زنوبة/زينو > زينب
+مريوم > مريم
+عيوش > عائشة
+`;

@@ -11,6 +11,7 @@ import {
   FAMILY_NAMES,
   FEMALE_NAMES,
   GIVEN_NAMES,
+  NICKNAMES,
 } from './lexicon-data.js';
 import { normalize } from './normalize.js';
 
@@ -34,6 +35,8 @@ export interface LexiconEntry {
 interface Index {
   entries: LexiconEntry[];
   byKey: Map<string, number[]>;
+  /** A pet or short form's lookup key → the entries of the names it stands for (NICKNAMES). */
+  nicknames: Map<string, number[]>;
 }
 
 let index: Index | undefined;
@@ -169,7 +172,19 @@ function build(): Index {
       latin.map((l) => `${l} allah`),
     );
   }
-  return { entries, byKey };
+  const nicknames = new Map<string, number[]>();
+  for (const line of NICKNAMES.split('\n')) {
+    const [forms = '', names = ''] = line.split('>');
+    if (names.trim() === '') continue;
+    const ids = names.split('/').map((name) => {
+      const entry = byArabic.get(canonicalOf(name.trim()));
+      if (!entry)
+        throw new Error(`lexicon: ${forms.trim()} is a pet form of an unlisted name, ${name.trim()}`);
+      return entry.id;
+    });
+    for (const form of forms.split('/')) nicknames.set(lexiconKey(canonicalOf(form.trim())), ids);
+  }
+  return { entries, byKey, nicknames };
 }
 
 /**
@@ -230,6 +245,21 @@ export function lookupLexicon(canonical: string): readonly number[] {
   const article = gluedArticleLength(canonical);
   if (article > 0) return byKey.get(lexiconKey(canonical.slice(article))) ?? NONE;
   return NONE;
+}
+
+/**
+ * The entries of the names a spelling is a pet or short form of (حمودة: محمد, محمود, أحمد), by its canonical
+ * spelling; none for most (NICKNAMES).
+ */
+export function nicknameTargets(canonical: string): readonly number[] {
+  if (canonical === '') return NONE;
+  return getIndex().nicknames.get(lexiconKey(canonical)) ?? NONE;
+}
+
+/** The Arabic display forms of lexicon entries. */
+export function entryNames(ids: ArrayLike<number>): string[] {
+  const { entries } = getIndex();
+  return Array.from(ids, (id) => (entries[id] as LexiconEntry).arabic);
 }
 
 export function lexiconEntry(id: number): LexiconEntry | undefined {

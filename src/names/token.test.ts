@@ -9,7 +9,8 @@ import {
   tokenKey,
   tokenSimilarity,
 } from './index.js';
-import { clearPreparedTokens } from './token.js';
+import { isListed } from './lexicon.js';
+import { clearPreparedTokens, NICKNAME_SCORE } from './token.js';
 
 describe('token similarity', () => {
   it.each([
@@ -240,6 +241,26 @@ describe('token similarity', () => {
     // are one name: h for خ is how Turkish lists write it, lexicon.ts habitSpellings.)
     expect(tokenKey('Šādī')).not.toBe(tokenKey('Sadi'));
     expect(tokenKey('Ḏākir')).not.toBe(tokenKey('Dakir'));
+  });
+
+  it('scores a pet form and the name it stands for as alike, not as one name, and lists no pet form', () => {
+    const score = (a: string, b: string) => compareTokens(prepareToken(a), prepareToken(b));
+    for (const [pet, name] of [
+      ['حمودة', 'محمد'],
+      ['حموده', 'محمود'],
+      ['برهوم', 'إبراهيم'],
+      ['فطوم', 'فاطمة'],
+    ] as const) {
+      expect(score(pet, name), `${pet} / ${name}`).toBe(NICKNAME_SCORE);
+      expect(score(name, pet), `${name} / ${pet}`).toBe(NICKNAME_SCORE);
+    }
+    // Against the name's Latin spellings too: they are one lexicon entry.
+    expect(score('حمودة', 'Mohammad')).toBe(NICKNAME_SCORE);
+    // Not another name: حمودة is no خالد, and برهوم no إسماعيل.
+    expect(score('حمودة', 'خالد')).toBeLessThan(0.68);
+    expect(score('برهوم', 'إسماعيل')).toBeLessThan(0.68);
+    // A pet form is not listed as a name (حمودة is a family name as well).
+    expect(isListed('حمودة')).toBe(false);
   });
 
   it('compares tokens prepared before and after the cache is cleared', () => {

@@ -4,7 +4,7 @@
  * `compareTokens` is one small weighted alignment over two short unit arrays, with no allocation.
  */
 import { canonicalPart, gluedArticleLength, otherReading } from './canonical.js';
-import { lexiconEntries, lexiconEntry, lookupLexicon } from './lexicon.js';
+import { lexiconEntries, lexiconEntry, lookupLexicon, nicknameTargets } from './lexicon.js';
 import { clean, detectScript, normalize, normalizeForSounds, type Script } from './normalize.js';
 import { MAX_UNITS, soundUnits } from './sounds.js';
 import {
@@ -32,6 +32,11 @@ export const TOKEN_MATCH_THRESHOLD = 0.9;
 export const LEXICON_SAME_SCORE = 0.97;
 /** Ceiling for two tokens listed under different lexicon entries (Samer / Samir, حسن / حسين). */
 export const LEXICON_DIFFERENT_CEILING = 0.55;
+/**
+ * Two listed names of which one is a pet or short form of the other (حمودة / محمد, Barhoum / إبراهيم: lexicon
+ * NICKNAMES): alike, not the same name — above linkage's `similar` level (0.68), below its `variant` (0.9).
+ */
+export const NICKNAME_SCORE = 0.8;
 /** The same two figures when a side's entry was inferred (an unlisted spelling close to one entry only). */
 export const INFERRED_SAME_SCORE = 0.94;
 export const INFERRED_DIFFERENT_CEILING = 0.75;
@@ -177,6 +182,8 @@ export class PreparedToken {
   readonly side: Side;
   /** Lexicon entries this spelling is listed under (usually 0 or 1). */
   readonly lexicon: Int32Array;
+  /** Lexicon entries of the names this spelling is a pet or short form of (حمودة: محمد …); usually none. */
+  readonly nicknameOf: Int32Array;
   /** How many leading units are a glued article ("al" of "Almasri", "ال" of "المصري"): 0 or 2. */
   readonly articleUnits: number;
   /** Whether `lexicon` was inferred from the nearest listed spelling rather than listed. */
@@ -214,6 +221,8 @@ export class PreparedToken {
     this.coreCross = init.coreCross;
     this.side = init.side;
     this.lexicon = init.lexicon;
+    const nicknameOf = nicknameTargets(init.canonical);
+    this.nicknameOf = nicknameOf.length === 0 ? NO_ENTRIES : Int32Array.from(nicknameOf);
     this.articleUnits = init.articleUnits;
     this.inferred = init.inferred;
     this.profile = init.profile;
@@ -716,6 +725,7 @@ export function compareTokens(a: PreparedToken, b: PreparedToken): number {
     if (a.length === 0 || b.length === 0) return 0;
     if (a.canonical === b.canonical) return CANONICAL_SAME_SCORE;
   }
+  if ((a.nicknameOf.length | b.nicknameOf.length) !== 0 && nicknameOfOther(a, b)) return NICKNAME_SCORE;
   const fa = ba[x + FLAGS] as number;
   const fb = bb[y + FLAGS] as number;
   if ((fa & fb & LISTED) !== 0) {
@@ -732,6 +742,13 @@ export function compareTokens(a: PreparedToken, b: PreparedToken): number {
     return Math.min(s, INFERRED_DIFFERENT_CEILING);
   }
   return spelling(ca, x, cb, y);
+}
+
+/** Whether one token is a pet or short form of a name the other is listed under (حمودة / محمد, Mohammad). */
+function nicknameOfOther(a: PreparedToken, b: PreparedToken): boolean {
+  return (
+    a.nicknameOf.some((id) => b.lexicon.includes(id)) || b.nicknameOf.some((id) => a.lexicon.includes(id))
+  );
 }
 
 /** How much better one name must fit an unlisted spelling than another to tell them apart. */

@@ -469,7 +469,7 @@ function similarityOf(f: RecordFeatures): NameSimilarity {
 /**
  * The keys of a Latin first name read as the other habits of lists write it (firstNameReadings: German Sulajman as
  * Sulayman, Turkish Camal as Jamal, Hamse as Hamze, Abdulhamit as Abdulhamid), and of the names a pet form stands
- * for (nicknameReadings: حمودة as محمد, محمود, أحمد), that a name of the vocabulary has, not the name's own; none for
+ * for (nicknameReadings: حمودة as محمد, محمود), that a name of the vocabulary has, not the name's own; none for
  * most names.
  * The readings' keys are remembered as text and looked up each time: a vocabulary that grows (the tracing loop's)
  * may later hold a key it did not.

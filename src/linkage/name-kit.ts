@@ -160,7 +160,7 @@ export function firstNameReadings(form: string): string[] {
 }
 
 /**
- * The matching forms of the names a name is a pet or short form of (حمودة: محمد, محمود, أحمد), for blocking keys;
+ * The matching forms of the names a name is a pet or short form of (حمودة: محمد, محمود), for blocking keys;
  * none for most names.
  */
 export function nicknameReadings(name: PreparedName): string[] {

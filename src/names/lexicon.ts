@@ -248,7 +248,7 @@ export function lookupLexicon(canonical: string): readonly number[] {
 }
 
 /**
- * The entries of the names a spelling is a pet or short form of (حمودة: محمد, محمود, أحمد), by its canonical
+ * The entries of the names a spelling is a pet or short form of (حمودة: محمد, محمود), by its canonical
  * spelling; none for most (NICKNAMES).
  */
 export function nicknameTargets(canonical: string): readonly number[] {

@@ -485,7 +485,8 @@ function firstHabitKeys(f: RecordFeatures, v: number, visit: (key: number) => vo
   if (readings === undefined) {
     const own = f.names.keyText(f.names.keyOf(v));
     const found: string[] = [];
-    for (const reading of [...firstNameReadings(f.names.form(v)), ...nicknameReadings(f.names.prepared(v))]) {
+    const form = f.names.form(v);
+    for (const reading of [...firstNameReadings(form), ...nicknameReadings(form)]) {
       const key = nameKey(reading);
       if (key !== own && !found.includes(key)) found.push(key);
     }

@@ -4,8 +4,8 @@
  */
 import {
   compareTokens,
-  entryNames,
   isKunya,
+  nicknameNames,
   normalize,
   type PreparedToken,
   parse,
@@ -160,11 +160,11 @@ export function firstNameReadings(form: string): string[] {
 }
 
 /**
- * The matching forms of the names a name is a pet or short form of (حمودة: محمد, محمود), for blocking keys;
- * none for most names.
+ * The matching forms of the names a name (its matching form) is a pet or short form of (حمودة: محمد, محمود), for
+ * blocking keys; none for most names.
  */
-export function nicknameReadings(name: PreparedName): string[] {
-  return entryNames(name.token.nicknameOf).map(partForm);
+export function nicknameReadings(form: string): string[] {
+  return nicknameNames(form).map(partForm);
 }
 
 export function prepareName(form: string): PreparedName {

@@ -3,7 +3,7 @@
  * no database, no network, no file I/O. See docs/names.md for the design and its measured quality.
  */
 export { keys, phoneticKey } from './keys.js';
-export { entryNames, isKunya, isWomansName, type LexiconEntry, lexiconEntries } from './lexicon.js';
+export { isKunya, isWomansName, type LexiconEntry, lexiconEntries, nicknameNames } from './lexicon.js';
 export { clean, detectScript, normalize, type Script, spellMarkedLetters } from './normalize.js';
 export {
   isGivenNameOnly,

@@ -256,10 +256,15 @@ export function nicknameTargets(canonical: string): readonly number[] {
   return getIndex().nicknames.get(lexiconKey(canonical)) ?? NONE;
 }
 
-/** The Arabic display forms of lexicon entries. */
-export function entryNames(ids: ArrayLike<number>): string[] {
+/**
+ * The names (Arabic, as listed) a name as written is a pet or short form of (حمودة: محمد, محمود); none for most. A
+ * lookup of its canonical spelling: no token is prepared.
+ */
+export function nicknameNames(text: string): string[] {
+  const ids = nicknameTargets(canonicalOf(text));
+  if (ids.length === 0) return [];
   const { entries } = getIndex();
-  return Array.from(ids, (id) => (entries[id] as LexiconEntry).arabic);
+  return ids.map((id) => (entries[id] as LexiconEntry).arabic);
 }
 
 export function lexiconEntry(id: number): LexiconEntry | undefined {

@@ -703,10 +703,9 @@ export class MatchIndex {
       const v = f.family[i] as number;
       return v < 0 || sim.get(familyQ, v) >= similarSimilarity;
     };
+    // Stamps tested first: a candidate already taken costs no similarity lookup.
     const takeAlike = (i: number) => {
-      if (i === q || stamp[i] === id || !alike(i)) return;
-      stamp[i] = id;
-      visit(i);
+      if (i !== q && stamp[i] !== id && alike(i)) take(i);
     };
     this.rules.forEach((rule, r) => {
       const postings = this.postings[r] as Postings;

@@ -23,6 +23,13 @@ describe('otherReading (an article running into a عبد … name)', () => {
     // No article run, a name too short to be one, or no عبد: no other reading.
     ['abdrahman', 'abdrahman', ''],
     ['abdallah', 'abdlah', ''],
+    // عبد الله with the doubled l written once, apart or glued: not abd + ah.
+    ['abd alah', 'abdlah', ''],
+    ['abdalah', 'abdlah', ''],
+    ['abdulah', 'abdlah', ''],
+    ['nasr alah', 'nasrlah', ''],
+    // الإله is another name.
+    ['abdulilah', 'abdilah', 'abdlilah'],
     ['khalil', 'khalil', ''],
     ['عبداللطيف', 'عبدلطيف', ''],
   ])('%s reads as %s, else as %s', (text, canonical, other) => {

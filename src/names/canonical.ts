@@ -69,7 +69,20 @@ export const DIN_WORDS = new Set([
   'الدين',
   'دين',
 ]);
-export const ALLAH_WORDS = new Set(['allah', 'ullah', 'illah', 'ollah', 'alla', 'ulla', 'lah', 'الله']);
+// With one l too (Abd Alah, Nasr Ulah: lists that write the doubled letter once); not ilah, which is الإله.
+export const ALLAH_WORDS = new Set([
+  'allah',
+  'ullah',
+  'illah',
+  'ollah',
+  'alla',
+  'ulla',
+  'lah',
+  'alah',
+  'ulah',
+  'olah',
+  'الله',
+]);
 /** Ottoman titles that follow a family name and are often left out (Mardam Bey, مردم بك, Azm Pasha). */
 export const TITLE_WORDS = new Set([
   'bey',
@@ -154,7 +167,11 @@ export function otherReading(words: readonly string[], canonical: string): strin
 /** abd, an article vowel, one or two l, then a name of three letters or more beginning with a vowel. */
 const ABD_ARTICLE_RUN = /^abd[aeiou]?l{1,2}([aeiou][a-z]{2,})$/;
 
+/** عبد الله glued, also with one l (Abdalah, Abdulah, Abdallah). */
+const LATIN_ABDALLAH = /^abd[aeiou]l{1,2}ah?$/;
+
 function canonicalLatin(j: string): string {
+  if (LATIN_ABDALLAH.test(j)) return 'abdlah';
   if (j.startsWith('abd') && j.length >= 6) return `abd${stripLatinInnerArticle(j.slice(3))}`;
   const abu = LATIN_ABU_ARTICLE.exec(j);
   if (abu) return `abu${stripLatinInnerArticle(j.slice((abu[1] as string).length))}`;

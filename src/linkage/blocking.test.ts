@@ -381,6 +381,17 @@ describe('the coarse family rule reads a first and a family name the other habit
     // A reading is looked up among the names the records hold: an Arabic name is never read as a Latin one.
     expect(pairs).not.toContainEqual([3, 4]);
   });
+
+  it('meets Ghiyas Tanshan with غياث طنشان (s for ث, as Turkish and Levantine speech say it)', () => {
+    const f = featuresOf([
+      { first_name: 'Ghiyas', family_name: 'Tanshan', birth_year: '1994' },
+      { first_name: 'غياث', father_name: 'عبد الرحمن', family_name: 'طنشان' },
+      { first_name: 'غياض', family_name: 'طنشان' },
+    ]);
+    const pairs = pairsUnder(f, 'first+family≈');
+    expect(pairs).toContainEqual([0, 1]);
+    expect(pairs).not.toContainEqual([0, 2]);
+  });
 });
 
 describe('the coarse family rule reads a pet form of a first name as the name', () => {

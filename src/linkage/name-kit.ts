@@ -156,6 +156,8 @@ export function similarityReadings(form: string): string[] {
 export function firstNameReadings(form: string): string[] {
   const out = similarityReadings(form);
   if (/^[a-z]+t$/.test(form)) out.push(`${form.slice(0, -1)}d`);
+  const th = form.replace(/(?<![st])s(?![chs])/g, 'th');
+  if (th !== form && /^[a-z]+$/.test(form)) out.push(th);
   return out;
 }
 

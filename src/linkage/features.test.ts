@@ -50,6 +50,17 @@ describe('prepared records', () => {
     expect(f.hasName(1)).toBe(true);
   });
 
+  it('treats a date in a year still to come (an OCR slip: 2073 for 2013) as missing and counts it', () => {
+    const next = new Date().getUTCFullYear() + 1;
+    const f = featuresOf([
+      { first_name: 'Ali', arrest_date: '2073-02-08', death_date: `${next}-01-01`, birth_year: '2081' },
+      { first_name: 'Ali', arrest_date: '2013-02-08', death_date: '2014-01-01', birth_year: '1981' },
+    ]);
+    expect(f.issues.invalidDates).toEqual({ birth_date: 0, birth_year: 1, arrest_date: 1, death_date: 1 });
+    expect([f.arrestPrecision[0], f.deathPrecision[0], f.birthYear[0]]).toEqual([0, 0, none]);
+    expect([f.arrestPrecision[1], f.deathPrecision[1], f.birthYear[1]]).toEqual([3, 3, 1981]);
+  });
+
   it('reads detainee numbers by their digits', () => {
     expect(detaineeNumberForm('٠٠١٢٣')).toBe('123');
     expect(detaineeNumberForm('No. 4567')).toBe('4567');

@@ -70,10 +70,13 @@ export const featureColumns = [
 ] as const;
 export type FeatureColumn = (typeof featureColumns)[number];
 
+/** The latest year a date of birth, arrest or death can have: this one. */
+const latestYear = new Date().getUTCFullYear();
+
 export interface FeatureIssues {
   /** Rows with no first, father, grandfather or family name: kept, never linked. */
   rowsWithoutName: number;
-  /** Unreadable dates per column, treated as missing. */
+  /** Unreadable dates, and dates in a year still to come, per column: treated as missing. */
   invalidDates: Record<DateColumn, number>;
 }
 
@@ -353,8 +356,14 @@ export class RecordFeatures {
   }
 
   private date(column: DateColumn, parsed: DateParse) {
-    if (parsed.kind === 'invalid') this.issues.invalidDates[column]++;
-    return parsed.kind === 'date' ? parsed.date : undefined;
+    if (parsed.kind === 'empty') return undefined;
+    // A year still to come is a slip (OCR read 2013 as 2073), not a date: compared, it would weigh against the
+    // record's own person.
+    if (parsed.kind === 'invalid' || parsed.date.year > latestYear) {
+      this.issues.invalidDates[column]++;
+      return undefined;
+    }
+    return parsed.date;
   }
 
   private part(raw: string | undefined, first = false): number {

@@ -87,7 +87,7 @@ export function registerLink(program: Command): void {
       if (summary.rowsWithoutName)
         printLine(`${summary.rowsWithoutName} rows without any name kept as singletons`);
       for (const [column, count] of Object.entries(summary.invalidDates)) {
-        if (count) printLine(`${count} unreadable ${column} values treated as missing`);
+        if (count) printLine(`${count} unreadable or future ${column} values treated as missing`);
       }
       for (const rule of summary.blocking ?? []) {
         if (rule.oversizedBlocks) {

@@ -129,6 +129,31 @@ describe('guarded clustering', () => {
     expect(stats.refusedRegistryConflict).toBe(1);
   });
 
+  it('never joins a death to an arrest more than two years after it, and allows a year misread on each side', () => {
+    const rows = [
+      { first_name: 'a', death_date: '2012-03-01' },
+      { first_name: 'a' },
+      { first_name: 'a', arrest_date: '2014-05' },
+      { first_name: 'b', death_date: '2013-07' },
+      { first_name: 'b', arrest_date: '2015-06-30' },
+    ];
+    // 0 and 2 meet only through the bare record 1: the chain holds no pair the guard's scores call different.
+    const { clusterOf, stats } = cluster(
+      rows,
+      [
+        [0, 1, 30],
+        [1, 2, 25],
+        [3, 4, 20],
+      ],
+      {},
+    );
+    expect(clusterOf[1]).toBe(clusterOf[0]);
+    expect(clusterOf[2]).toBe(2);
+    expect(stats.refusedChronology).toBe(1);
+    // Died in July 2013 (up to its last day), arrested on 30 June 2015: within two years, one person.
+    expect(clusterOf[4]).toBe(clusterOf[3]);
+  });
+
   it('leaves on its own a record that fits two people the guard kept apart about equally', () => {
     const rows = [
       { first_name: 'a', source: 'registry-235', detainee_number: '100' },

@@ -1,5 +1,5 @@
 import { familyNameAt } from './comparisons.js';
-import { type RecordFeatures, womanAmong } from './features.js';
+import { precision, type RecordFeatures, womanAmong } from './features.js';
 
 /** Scores any pair on demand (the guard compares pairs the blocking never proposed). */
 export interface PairScore {
@@ -41,7 +41,7 @@ export interface ClusterOptions {
    */
   ambiguityBits?: number;
   /** Told of every link the guard refused (the pair's index and why): evaluation counts refused true links. */
-  onRefused?: (pair: number, why: 'registry' | 'rejected' | 'different') => void;
+  onRefused?: (pair: number, why: 'registry' | 'rejected' | 'chronology' | 'different') => void;
 }
 
 export interface ClusterStats {
@@ -53,6 +53,8 @@ export interface ClusterStats {
   refusedRegistryConflict: number;
   /** Links refused because a reviewer rejected a pair across the two clusters. */
   refusedRejected: number;
+  /** Links refused because a record of one cluster died long before a record of the other was arrested. */
+  refusedChronology: number;
   /** Links refused because some pair across the two clusters disagrees and is too weak to be one person. */
   refusedClearlyDifferent: number;
   /** Records left on their own: linked about as strongly to two clusters the guard kept apart (`ambiguityBits`). */
@@ -109,12 +111,21 @@ export function clusterPairs(
     merges: 0,
     refusedRegistryConflict: 0,
     refusedRejected: 0,
+    refusedChronology: 0,
     refusedClearlyDifferent: 0,
     ambiguous: 0,
     clusters: 0,
     largestCluster: n > 0 ? 1 : 0,
   };
   const maxGuard = options.maxGuardPairs ?? 10_000;
+  // Per cluster (at its root): the earliest day by which one of its records says the person had died, and the
+  // latest day on which one says the person was still to be arrested.
+  const deathBy = new Float64Array(n);
+  const arrestFrom = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    deathBy[i] = latestDeathDay(f, i);
+    arrestFrom[i] = earliestArrestDay(f, i);
+  }
   const union = (ra: number, rb: number) => {
     const ma = members[ra] ?? [ra];
     const mb = members[rb] ?? [rb];
@@ -124,6 +135,8 @@ export function clusterPairs(
     members[rootBig] = big;
     members[rootSmall] = undefined;
     if (big.length > stats.largestCluster) stats.largestCluster = big.length;
+    deathBy[rootBig] = Math.min(deathBy[rootBig] as number, deathBy[rootSmall] as number);
+    arrestFrom[rootBig] = Math.max(arrestFrom[rootBig] as number, arrestFrom[rootSmall] as number);
   };
   for (const [x, y] of options.mustLink ?? []) {
     const ra = find(x);
@@ -136,9 +149,12 @@ export function clusterPairs(
     if (ra === rb) continue;
     const ma = members[ra] ?? [ra];
     const mb = members[rb] ?? [rb];
-    const verdict = guard(f, ma, mb, scorer, options, maxGuard);
+    const verdict = outOfOrder(deathBy, arrestFrom, ra, rb)
+      ? 'chronology'
+      : guard(f, ma, mb, scorer, options, maxGuard);
     if (verdict === 'registry') stats.refusedRegistryConflict++;
     else if (verdict === 'rejected') stats.refusedRejected++;
+    else if (verdict === 'chronology') stats.refusedChronology++;
     else if (verdict === 'different') stats.refusedClearlyDifferent++;
     if (verdict !== 'ok') {
       options.onRefused?.(p, verdict);
@@ -170,7 +186,39 @@ export function clusterPairs(
   return { clusterOf, stats };
 }
 
-type Verdict = 'ok' | 'registry' | 'rejected' | 'different';
+type Verdict = 'ok' | 'registry' | 'rejected' | 'chronology' | 'different';
+
+/**
+ * Days a death may precede an arrest in one person's records: two years, so that a year misread on each side (the
+ * model's own tolerance for one date, `within_a_year`), or a day and month swapped, never splits a person.
+ */
+export const chronologySlack = 731;
+
+/** The last day the record's date of death can be (its month's or year's end); +∞ without one. */
+function latestDeathDay(f: RecordFeatures, i: number): number {
+  const p = f.deathPrecision[i] as number;
+  if (p === precision.none) return Number.POSITIVE_INFINITY;
+  const day = f.deathDay[i] as number;
+  return p === precision.day ? day : p === precision.month ? day + 30 : day + 365;
+}
+
+/** The first day the record's date of arrest can be (its month's or year's start); −∞ without one. */
+function earliestArrestDay(f: RecordFeatures, i: number): number {
+  return (f.arrestPrecision[i] as number) === precision.none
+    ? Number.NEGATIVE_INFINITY
+    : (f.arrestDay[i] as number);
+}
+
+/**
+ * Whether one cluster's records say the person died more than `chronologySlack` days before the other's say the
+ * person was arrested: nobody is arrested after death, so these are two people however alike their names.
+ */
+function outOfOrder(deathBy: Float64Array, arrestFrom: Float64Array, ra: number, rb: number): boolean {
+  return (
+    (deathBy[ra] as number) + chronologySlack < (arrestFrom[rb] as number) ||
+    (deathBy[rb] as number) + chronologySlack < (arrestFrom[ra] as number)
+  );
+}
 
 function guard(
   f: RecordFeatures,

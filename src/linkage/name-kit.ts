@@ -150,8 +150,9 @@ export function similarityReadings(form: string): string[] {
 
 /**
  * The readings of a Latin first name that blocking looks up among the names it knows (blocking's first-name habit
- * keys): similarityReadings, and a Turkish final t for د (Abdulhamit / عبد الحميد, Halit / خالد). Hamse (حمزة) and
- * Abdul Asis (عبد العزيز) meet their names by the s reading, which a family name's coarse key does not need.
+ * keys): similarityReadings, a Turkish final t for د (Abdulhamit / عبد الحميد, Halit / خالد), and s for ث as Turkish
+ * and Levantine speech say it (Ghiyas / غياث). Hamse (حمزة) and Abdul Asis (عبد العزيز) meet their names by the s
+ * reading, which a family name's coarse key does not need.
  */
 export function firstNameReadings(form: string): string[] {
   const out = similarityReadings(form);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { branches, governorates } from '../gazetteer/index.js';
 import { compareAll, comparisons } from './comparisons.js';
 import { detaineeNumberForm, none, sexCode } from './features.js';
+import { partForm } from './name-kit.js';
 import { NameSimilarity } from './similarity-cache.js';
 import { featuresOf } from './test-fixtures.js';
 
@@ -48,6 +49,34 @@ describe('prepared records', () => {
     expect(f.birthYear[0]).toBe(none);
     expect(f.hasName(0)).toBe(false);
     expect(f.hasName(1)).toBe(true);
+  });
+
+  it('reads family name first the names a list could write either way, when its other names say it writes so', () => {
+    const f = featuresOf([
+      // A register: two names that say they are written family first, one that cannot say.
+      { full_name: 'الحراكي خديجة جميل سمير', source: 'register' },
+      { full_name: 'طقابة فاطمة احمد حسن', source: 'register' },
+      { full_name: 'نعالة ابراهيم محمد مطصفي', source: 'register' },
+      // A family's reports: given name first, and the same undecided name stays as written.
+      { full_name: 'محمد احمد مصطفى النرشاوي', source: 'family' },
+      { full_name: 'عمر أسامة محمد سلطان', source: 'family' },
+      { full_name: 'نعالة ابراهيم محمد مطصفي', source: 'family' },
+      // Names in their own columns never move.
+      { first_name: 'نعالة', father_name: 'ابراهيم', family_name: 'مطصفي', source: 'register' },
+    ]);
+    const form = (column: 'first' | 'father' | 'grandfather' | 'family', i: number) => {
+      const v = f[column][i] as number;
+      return v < 0 ? '' : f.names.form(v);
+    };
+    const as = (...names: string[]) => names.map(partForm);
+    expect([form('first', 2), form('family', 2)]).toEqual(as('نعالة', 'مطصفي'));
+    expect(f.settleNameOrder()).toBe(1);
+    expect(['first', 'father', 'grandfather', 'family'].map((c) => form(c as 'first', 2))).toEqual(
+      as('ابراهيم', 'محمد', 'مطصفي', 'نعالة'),
+    );
+    expect([form('first', 5), form('family', 5)]).toEqual(as('نعالة', 'مطصفي'));
+    expect([form('first', 6), form('family', 6)]).toEqual(as('نعالة', 'مطصفي'));
+    expect(f.settleNameOrder()).toBe(0);
   });
 
   it('treats a date in a year still to come (an OCR slip: 2073 for 2013) as missing and counts it', () => {

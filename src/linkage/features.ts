@@ -10,7 +10,15 @@ import {
 } from '../gazetteer/index.js';
 import { isWomansName } from '../names/index.js';
 import { type DateParse, epochDay, parseDate, parseYear } from './dates.js';
-import { firstNameForm, normalizeName, parseFullName, partForm, placeKey } from './name-kit.js';
+import {
+  firstNameForm,
+  fullNameOrder,
+  nameOrderVote,
+  normalizeName,
+  parseFullName,
+  partForm,
+  placeKey,
+} from './name-kit.js';
 import { Interner, type NameList, NameVocabulary } from './vocabulary.js';
 
 /** Missing value in every column. */
@@ -67,6 +75,11 @@ export const featureColumns = [
   'detainee',
   'deathDay',
   'deathPrecision',
+  'nameOrder',
+  'altFirst',
+  'altFather',
+  'altGrandfather',
+  'altFamily',
 ] as const;
 export type FeatureColumn = (typeof featureColumns)[number];
 
@@ -140,6 +153,16 @@ export class RecordFeatures {
   detainee: Int32Array;
   deathDay: Int32Array;
   deathPrecision: Int32Array;
+  /**
+   * A full name's vote on its list's order of writing (name-kit nameOrderVote) and, where it is `either`, its names
+   * read family name first (alt*; none otherwise): `settleNameOrder` takes that reading when the list's other names
+   * say it writes so.
+   */
+  nameOrder: Int32Array;
+  altFirst: Int32Array;
+  altFather: Int32Array;
+  altGrandfather: Int32Array;
+  altFamily: Int32Array;
 
   private readonly partCache = new Map<string, number>();
   private readonly firstCache = new Map<string, number>();
@@ -174,6 +197,11 @@ export class RecordFeatures {
     this.detainee = new Int32Array(this.capacity);
     this.deathDay = new Int32Array(this.capacity);
     this.deathPrecision = new Int32Array(this.capacity);
+    this.nameOrder = new Int32Array(this.capacity);
+    this.altFirst = new Int32Array(this.capacity);
+    this.altFather = new Int32Array(this.capacity);
+    this.altGrandfather = new Int32Array(this.capacity);
+    this.altFamily = new Int32Array(this.capacity);
   }
 
   /** Rebuilds read-only features from a snapshot (worker side); ids and issue counts stay with the owner. */
@@ -240,6 +268,10 @@ export class RecordFeatures {
       this.father[i] = name(c.father[k] as number);
       this.grandfather[i] = name(c.grandfather[k] as number);
       this.family[i] = name(c.family[k] as number);
+      this.altFirst[i] = name(c.altFirst[k] as number);
+      this.altFather[i] = name(c.altFather[k] as number);
+      this.altGrandfather[i] = name(c.altGrandfather[k] as number);
+      this.altFamily[i] = name(c.altFamily[k] as number);
       this.motherFirst[i] = name(c.motherFirst[k] as number);
       this.motherRest[i] = name(c.motherRest[k] as number);
       this.place[i] = code(c.place[k] as number, places);
@@ -283,10 +315,16 @@ export class RecordFeatures {
     let grandfather = this.part(fields.grandfather_name);
     let family = this.part(fields.family_name);
     const full = fields.full_name;
+    this.nameOrder[i] = nameOrderVote.none;
+    this.altFirst[i] = none;
+    this.altFather[i] = none;
+    this.altGrandfather[i] = none;
+    this.altFamily[i] = none;
     if (full?.trim() && (first < 0 || family < 0 || (father < 0 && grandfather < 0))) {
       const parsed = this.fullName(full);
       if (first < 0 && family < 0 && father < 0 && grandfather < 0) {
         [first, father, grandfather, family] = parsed as unknown as [number, number, number, number];
+        this.readOrder(i, full);
       } else {
         if (first < 0) first = parsed[0] as number;
         if (family < 0) family = parsed[3] as number;
@@ -390,6 +428,47 @@ export class RecordFeatures {
     ids[2] = parts.grandfather ? this.names.intern(parts.grandfather) : none;
     ids[3] = parts.family ? this.names.intern(parts.family) : none;
     return ids;
+  }
+
+  /** The full name's vote on its list's order, and its family-first reading when it is `either` (fullNameOrder). */
+  private readOrder(i: number, raw: string): void {
+    const { vote, familyFirst } = fullNameOrder(raw);
+    this.nameOrder[i] = vote;
+    if (!familyFirst) return;
+    const id = (form: string | undefined) => (form ? this.names.intern(form) : none);
+    this.altFirst[i] = id(familyFirst.first);
+    this.altFather[i] = id(familyFirst.father);
+    this.altGrandfather[i] = id(familyFirst.grandfather);
+    this.altFamily[i] = id(familyFirst.family);
+  }
+
+  /**
+   * Reads family name first the full names that could be read either way (`either`: an unlisted first part, the
+   * chain no help) in each source whose other full names are mostly written so: a register keeps one layout, and
+   * its clerks write مصباوي يعقوب … as they write الحراكي خديجة جميل سمير. A source's votes are its Arabic full names
+   * of three parts or more that say their order themselves (a family name first, or a given name first); a
+   * majority of family-first votes decides. Returns how many records were read anew; a second call changes none.
+   */
+  settleNameOrder(): number {
+    const votes = new Map<number, number>();
+    for (let i = 0; i < this.size; i++) {
+      const v = this.nameOrder[i] as number;
+      if (v !== nameOrderVote.familyFirst && v !== nameOrderVote.givenFirst) continue;
+      const s = this.source[i] as number;
+      votes.set(s, (votes.get(s) ?? 0) + (v === nameOrderVote.familyFirst ? 1 : -1));
+    }
+    let changed = 0;
+    for (let i = 0; i < this.size; i++) {
+      if (this.nameOrder[i] !== nameOrderVote.either) continue;
+      if ((votes.get(this.source[i] as number) ?? 0) <= 0) continue;
+      this.first[i] = this.altFirst[i] as number;
+      this.father[i] = this.altFather[i] as number;
+      this.grandfather[i] = this.altGrandfather[i] as number;
+      this.family[i] = this.altFamily[i] as number;
+      this.nameOrder[i] = nameOrderVote.familyFirst;
+      changed++;
+    }
+    return changed;
   }
 
   private placeCode(raw: string | undefined): number {

@@ -69,6 +69,7 @@ export async function linkFeatures(
   model: CompiledModel,
   options: LinkOptions = {},
 ): Promise<LinkResult> {
+  f.settleNameOrder();
   const tf = TermFrequencies.of(f);
   const scoring = options.scoring?.(tf);
   let candidates: CandidatePairs;

@@ -65,6 +65,36 @@ describe('linking synthetic records', () => {
       expect(clusterOf[at[k] as number]).toBe(clusterOf[at[k + 1] as number]);
   });
 
+  it('links a register line written family first whose names cannot say so, as its register writes the others', async () => {
+    const f = features();
+    const register = [
+      'الحراكي خديجة جميل سمير',
+      'طقابة فاطمة احمد حسن',
+      'صكبان زهراء محمد عبد الهادي',
+      // Its last part misspelt (مصطفى), its first no listed given name: nothing in the name says its order.
+      'نعالة ابراهيم محمد مطصفي',
+    ].map((full_name, k) =>
+      f.add(`register-${k}`, {
+        source: 'register-qaboun',
+        full_name,
+        birth_year: '1955',
+        governorate: 'ريف دمشق',
+        arrest_date: '2011-09-01',
+      }),
+    );
+    const report = f.add('report', {
+      source: 'family-report',
+      first_name: 'ابراهيم',
+      father_name: 'محمد',
+      family_name: 'نعالة',
+      birth_year: '1955',
+      place_of_origin: 'دوما',
+      arrest_date: '2011-09-08',
+    });
+    const { clusterOf } = await linkFeatures(f, new CompiledModel(shippedModel()));
+    expect(clusterOf[report]).toBe(clusterOf[register[3] as number]);
+  });
+
   it('finds most true pairs with few false ones, with the shipped model', async () => {
     const result = await linkFeatures(features(), new CompiledModel(shippedModel()));
     const q = pairwiseQuality(result.clusterOf, truth);

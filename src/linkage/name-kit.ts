@@ -7,6 +7,7 @@ import {
   isKunya,
   nicknameNames,
   normalize,
+  orderReading,
   type PreparedToken,
   parse,
   prepareToken,
@@ -85,6 +86,27 @@ export function parseFullName(fullName: string): NameParts {
     if (form) out[part] = form;
   }
   return out;
+}
+
+/** How a full name votes on its list's order of writing (names.orderReading): none, family first, given first, either. */
+export const nameOrderVote = { none: 0, familyFirst: 1, givenFirst: 2, either: 3 } as const;
+
+/**
+ * A full name's vote on its list's habit of order and, when the name alone cannot say (`either`), its parts read
+ * family name first, in matching form.
+ */
+export function fullNameOrder(fullName: string): { vote: number; familyFirst?: NameParts } {
+  const reading = orderReading(fullName);
+  if (!reading) return { vote: nameOrderVote.none };
+  if (reading.vote !== 'either')
+    return { vote: reading.vote === 'family_first' ? nameOrderVote.familyFirst : nameOrderVote.givenFirst };
+  const out: NameParts = {};
+  for (const part of fullNameParts) {
+    const text = reading.familyFirst[part];
+    const form = !text ? '' : part === 'first' ? firstNameForm(text) : partForm(text);
+    if (form) out[part] = form;
+  }
+  return { vote: nameOrderVote.either, familyFirst: out };
 }
 
 /**

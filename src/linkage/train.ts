@@ -227,6 +227,8 @@ export function trainModel(
   base: LinkageModel,
   options: TrainingOptions = {},
 ): { model: LinkageModel; report: TrainingReport } {
+  // Names read as linking reads them (a list that writes the family name first).
+  f.settleNameOrder();
   const random = new Random(options.seed ?? 1);
   const tf = TermFrequencies.of(f);
   const scorer = new Scorer(f, new CompiledModel(base), tf, 20);

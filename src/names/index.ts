@@ -9,6 +9,8 @@ export {
   isGivenNameOnly,
   type NamePart,
   type NameParts,
+  type OrderReading,
+  orderReading,
   type ParsedName,
   type ParseOptions,
   type PartRole,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isGivenNameOnly, type ParsedName, parse } from './index.js';
+import { isGivenNameOnly, orderReading, type ParsedName, parse } from './index.js';
 
 type Expected = Partial<Omit<ParsedName, 'script' | 'confidence'>>;
 
@@ -202,6 +202,28 @@ describe('parse', () => {
     const parsed = parse('Mohammad '.repeat(1200));
     expect(parsed.given.length).toBeLessThanOrEqual(16);
     expect(parsed.first).toBe('Mohammad');
+  });
+});
+
+describe('orderReading', () => {
+  it('says family first or given first where the name says so, and offers the family-first reading otherwise', () => {
+    expect(orderReading('الحراكي خديجة جميل سمير')).toEqual({ vote: 'family_first' });
+    expect(orderReading('محمد احمد مصطفى النرشاوي')).toEqual({ vote: 'given_first' });
+    // The last part misspelt (مطصفي): nothing in the name decides.
+    expect(orderReading('نعالة ابراهيم محمد مطصفي')).toEqual({
+      vote: 'either',
+      familyFirst: { first: 'ابراهيم', father: 'محمد', grandfather: 'مطصفي', family: 'نعالة' },
+    });
+    expect(orderReading('ممعوق ساد عبد الكريم')).toEqual({
+      vote: 'either',
+      familyFirst: { first: 'ساد', father: 'عبد الكريم', family: 'ممعوق' },
+    });
+  });
+
+  it('says nothing of two parts, a Latin name or a chain without a family name', () => {
+    expect(orderReading('حسن محمد')).toBeUndefined();
+    expect(orderReading('Naala Ibrahim Muhammad')).toBeUndefined();
+    expect(orderReading('محمد بن أحمد بن علي')).toBeUndefined();
   });
 });
 

@@ -510,6 +510,39 @@ export function parse(fullName: string, options: ParseOptions = {}): ParsedName 
   return out;
 }
 
+/**
+ * What an Arabic full name of three parts or more says of its list's habit of order: written family name first
+ * (`parseParts` read it so), given name first (its first part is a given name only), or `either` — its first part
+ * is no listed given name and nothing else decides (نعالة ابراهيم محمد مطصفي: the last part misspelt) — with that
+ * reading's parts, for a caller that learns the list's habit from its other names. Undefined for other names.
+ */
+export type OrderReading =
+  | { vote: 'family_first' | 'given_first' }
+  | {
+      vote: 'either';
+      familyFirst: { first: string; father: string; grandfather?: string; family: string };
+    };
+
+export function orderReading(fullName: string): OrderReading | undefined {
+  const p = parseParts(fullName);
+  const n = p.parts.length;
+  if (p.script !== 'ar' || n < 3 || (p.parts[n - 1] as NamePart).role !== 'family') return undefined;
+  if (p.familyFirst) return { vote: 'family_first' };
+  const w = p.written;
+  if (isGivenNameOnly(w[0] as string)) return { vote: 'given_first' };
+  const ordered = [...w.slice(1), w[0] as string];
+  const m = ordered.length;
+  return {
+    vote: 'either',
+    familyFirst: {
+      first: ordered[0] as string,
+      father: ordered[1] as string,
+      ...(m >= 4 ? { grandfather: ordered[2] as string } : {}),
+      family: ordered[m - 1] as string,
+    },
+  };
+}
+
 export interface ParseOptions {
   /**
    * Read the second of two Arabic parts as the father's name when it is only a given name ("حسن محمد"): how

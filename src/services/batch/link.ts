@@ -132,6 +132,8 @@ export async function readRecords(
     const more = duplicates.length > 20 ? ` and ${duplicates.length - 20} more` : '';
     throw new CsvError(`duplicate record_id: ${named.join(', ')}${more}`);
   }
+  // Once every file is read: training, --explain and linking then read each list's names in its own order.
+  features.settleNameOrder();
   return { features, files };
 }
 

@@ -448,8 +448,9 @@ export class RecordFeatures {
    * its clerks write مصباوي يعقوب … as they write الحراكي خديجة جميل سمير. A source's votes are its Arabic full names
    * of three parts or more that say their order themselves (a family name first, or a given name first); a
    * majority of family-first votes decides. Returns how many records were read anew; a second call changes none.
+   * `around` is told of each record before and after its names change (term frequencies counted already).
    */
-  settleNameOrder(): number {
+  settleNameOrder(around?: { before(i: number): void; after(i: number): void }): number {
     const votes = new Map<number, number>();
     for (let i = 0; i < this.size; i++) {
       const v = this.nameOrder[i] as number;
@@ -461,11 +462,13 @@ export class RecordFeatures {
     for (let i = 0; i < this.size; i++) {
       if (this.nameOrder[i] !== nameOrderVote.either) continue;
       if ((votes.get(this.source[i] as number) ?? 0) <= 0) continue;
+      around?.before(i);
       this.first[i] = this.altFirst[i] as number;
       this.father[i] = this.altFather[i] as number;
       this.grandfather[i] = this.altGrandfather[i] as number;
       this.family[i] = this.altFamily[i] as number;
       this.nameOrder[i] = nameOrderVote.familyFirst;
+      around?.after(i);
       changed++;
     }
     return changed;

@@ -4,6 +4,7 @@ import { RecordFeatures } from './features.js';
 import { linkFeatures } from './link.js';
 import { MatchIndex } from './match-index.js';
 import { CompiledModel, parseModel } from './model.js';
+import { partForm } from './name-kit.js';
 import { generate } from './synth/generator.js';
 import { shippedModel } from './test-fixtures.js';
 import { trainModel } from './train.js';
@@ -455,6 +456,19 @@ describe('the match index', () => {
     // And a report written family first finds the record written in order.
     const inOrder = loaded([{ id: 'family', fields: { full_name: 'عبد الكريم نبيل خالد دياب' } }]);
     expect(inOrder.top({ full_name: 'دياب عبد الكريم' }, 10).map((c) => c.recordId)).toEqual(['family']);
+  });
+
+  it("reads a registry's lists in their own order of writing as it loads them, as linking does", () => {
+    const register = ['الحراكي خديجة جميل سمير', 'طقابة فاطمة احمد حسن', 'نعالة ابراهيم محمد مطصفي'];
+    const index = loaded(
+      register.map((full_name, k) => ({ id: `r${k}`, fields: { full_name, source: 'register' } })),
+    );
+    const f = index.features;
+    const i = index.indexOf('r2');
+    expect(f.names.form(f.first[i] as number)).toBe(partForm('ابراهيم'));
+    expect(f.names.form(f.family[i] as number)).toBe(partForm('نعالة'));
+    const found = index.top({ first_name: 'ابراهيم', father_name: 'محمد', family_name: 'نعالة' }, 10);
+    expect(found[0]?.recordId).toBe('r2');
   });
 
   it('weighs a register line written family first by its names read in order, and explains that reading', () => {

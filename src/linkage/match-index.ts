@@ -375,6 +375,7 @@ export class MatchIndex {
     options: MatchIndexOptions = {},
   ): MatchIndex {
     const index = new MatchIndex(model, options, features);
+    features.settleNameOrder();
     for (let i = 0; i < features.size; i++) {
       const id = features.ids[i] as string;
       if (!index.byId.has(id)) index.byId.set(id, i);
@@ -439,6 +440,12 @@ export class MatchIndex {
 
   private rebuild(): void {
     this.recentRecords = 0;
+    // A registry's lists read in their own order of writing, as `athar link` reads them (settleNameOrder); the term
+    // frequencies follow the names.
+    this.features.settleNameOrder({
+      before: (i) => this.tf.remove(this.features, i),
+      after: (i) => this.tf.add(this.features, i),
+    });
     this.rules.forEach((rule, r) => {
       // Only lists a query narrows: every list of a broad rule, the lists of another rule once long.
       const from = rule.forced

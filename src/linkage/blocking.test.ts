@@ -128,13 +128,7 @@ describe('blocking', () => {
   it("pairs a woman under two family names by her first, father's and grandfather's names, and no man so", () => {
     const f = featuresOf([
       { first_name: 'نور', father_name: 'عمر', grandfather_name: 'سلطان', family_name: 'الخلف', sex: 'أنثى' },
-      {
-        first_name: 'نور',
-        father_name: 'عمر',
-        grandfather_name: 'سلطان',
-        family_name: 'الحمات',
-        sex: 'أنثى',
-      },
+      { first_name: 'نور', father_name: 'عمر', grandfather_name: 'سلطان', family_name: 'الحمات', sex: 'أنثى' },
       { first_name: 'فاطمة', father_name: 'علي', grandfather_name: 'فتحي', family_name: 'البرازي' },
       { first_name: 'فاطمة', father_name: 'علي', grandfather_name: 'فتحي', family_name: 'حقوت' },
       { first_name: 'محمد', father_name: 'علي', grandfather_name: 'فتحي', family_name: 'البرازي' },

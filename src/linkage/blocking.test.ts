@@ -125,21 +125,6 @@ describe('blocking', () => {
     ]);
   });
 
-  it("pairs a woman under two family names by her first, father's and grandfather's names, and no man so", () => {
-    const f = featuresOf([
-      { first_name: 'نور', father_name: 'عمر', grandfather_name: 'سلطان', family_name: 'الخلف', sex: 'أنثى' },
-      { first_name: 'نور', father_name: 'عمر', grandfather_name: 'سلطان', family_name: 'الحمات', sex: 'أنثى' },
-      { first_name: 'فاطمة', father_name: 'علي', grandfather_name: 'فتحي', family_name: 'البرازي' },
-      { first_name: 'فاطمة', father_name: 'علي', grandfather_name: 'فتحي', family_name: 'حقوت' },
-      { first_name: 'محمد', father_name: 'علي', grandfather_name: 'فتحي', family_name: 'البرازي' },
-      { first_name: 'محمد', father_name: 'علي', grandfather_name: 'فتحي', family_name: 'حقوت' },
-    ]);
-    expect(pairsUnder(f, 'first+father+grandfather (woman)')).toEqual([
-      [0, 1],
-      [2, 3],
-    ]);
-  });
-
   it('sub-blocks an oversized block and counts what it did not compare', () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({
       first_name: 'محمد',

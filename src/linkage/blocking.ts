@@ -714,15 +714,6 @@ const womansFirst = (f: RecordFeatures, i: number) => (isWoman(f.sex[i] as numbe
  */
 const womanLinkRule = rule('first+birth_year (woman)', 24, [womansFirst, birthYear]);
 
-/**
- * A woman by her own first name and her father's and grandfather's (her line, which marriage does not change), for
- * the pairs whose family names differ and that have no year of birth to meet by: نور عمر سلطان الخلف in a register,
- * نور عمر سلطان الحمات in her family's report. Dev seed 7: world C's pair completeness 0.9020 → 0.9028 and F1 /
- * ceiling 0.9378 → 0.9382 (20k people), 0.9311 → 0.9317 (100k); A, B and athar synth within 0.0001, 0.5–1.3% more
- * candidate pairs. For everyone, not only women: 7–20% more candidates for no more F1.
- */
-const womanLineRule = rule('first+father+grandfather (woman)', 35, [womansFirst, father, grandfather]);
-
 /** What `athar link` blocks on: the plain rules, then the spelling-tolerant ones. */
 export const linkingRules: readonly (BlockingRule | SpellingRule)[] = [
   ...blockingRules.map((r) => (r.name === 'father+family' ? familyLineLinkRule(r.name, 3) : r)),
@@ -734,7 +725,6 @@ export const linkingRules: readonly (BlockingRule | SpellingRule)[] = [
   bareRule('family+arrest_month (no first)', 28, 'first', family, arrestMonth),
   womanLinkRule,
   bareRule('first+death_month (no family)', 29, 'family', first, deathMonth),
-  womanLineRule,
 ];
 
 /**

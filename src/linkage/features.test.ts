@@ -77,6 +77,13 @@ describe('prepared records', () => {
     expect([form('first', 5), form('family', 5)]).toEqual(as('نعالة', 'مطصفي'));
     expect([form('first', 6), form('family', 6)]).toEqual(as('نعالة', 'مطصفي'));
     expect(f.settleNameOrder()).toBe(0);
+    // A name read family first because of the others does not vote: two more written given name first tie the
+    // register's votes, and a new undecided name stays as written.
+    f.add('r7', { full_name: 'محمد احمد مصطفى النرشاوي', source: 'register' });
+    f.add('r8', { full_name: 'عمر أسامة محمد سلطان', source: 'register' });
+    const late = f.add('r9', { full_name: 'ممعوق ساد عبد الكريم علي', source: 'register' });
+    expect(f.settleNameOrder()).toBe(0);
+    expect(form('family', late)).toBe(partForm('علي'));
   });
 
   it('treats a date in a year still to come (an OCR slip: 2073 for 2013) as missing and counts it', () => {

@@ -83,8 +83,20 @@ export const featureColumns = [
 ] as const;
 export type FeatureColumn = (typeof featureColumns)[number];
 
-/** The latest year a date of birth, arrest or death can have: this one. */
-const latestYear = new Date().getUTCFullYear();
+/**
+ * The latest year a date of birth, arrest or death can have: this one (a day ahead, so that a date written east of
+ * UTC on New Year's Day counts). Looked up again once the year is out: a server runs across New Year.
+ */
+let latestYear = 0;
+let latestYearUntil = 0;
+function yearNow(): number {
+  const now = Date.now();
+  if (now >= latestYearUntil) {
+    latestYear = new Date(now + 86_400_000).getUTCFullYear();
+    latestYearUntil = Date.UTC(latestYear, 0, 1);
+  }
+  return latestYear;
+}
 
 export interface FeatureIssues {
   /** Rows with no first, father, grandfather or family name: kept, never linked. */
@@ -397,7 +409,7 @@ export class RecordFeatures {
     if (parsed.kind === 'empty') return undefined;
     // A year still to come is a slip (OCR read 2013 as 2073), not a date: compared, it would weigh against the
     // record's own person.
-    if (parsed.kind === 'invalid' || parsed.date.year > latestYear) {
+    if (parsed.kind === 'invalid' || parsed.date.year > yearNow()) {
       this.issues.invalidDates[column]++;
       return undefined;
     }
@@ -467,7 +479,9 @@ export class RecordFeatures {
       this.father[i] = this.altFather[i] as number;
       this.grandfather[i] = this.altGrandfather[i] as number;
       this.family[i] = this.altFamily[i] as number;
-      this.nameOrder[i] = nameOrderVote.familyFirst;
+      // Read so because of the others, it does not vote itself: a list that later fills with names written given
+      // name first is not held to its first habit by these.
+      this.nameOrder[i] = nameOrderVote.settled;
       around?.after(i);
       changed++;
     }

@@ -88,8 +88,11 @@ export function parseFullName(fullName: string): NameParts {
   return out;
 }
 
-/** How a full name votes on its list's order of writing (names.orderReading): none, family first, given first, either. */
-export const nameOrderVote = { none: 0, familyFirst: 1, givenFirst: 2, either: 3 } as const;
+/**
+ * How a full name votes on its list's order of writing (names.orderReading): none, family first, given first,
+ * either; `settled`: an `either` read family name first because of its list's other names (it votes no more).
+ */
+export const nameOrderVote = { none: 0, familyFirst: 1, givenFirst: 2, either: 3, settled: 4 } as const;
 
 /**
  * A full name's vote on its list's habit of order and, when the name alone cannot say (`either`), its parts read

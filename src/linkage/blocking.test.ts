@@ -101,11 +101,17 @@ describe('blocking', () => {
       { first_name: 'محمد', father_name: 'محمود', family_name: 'الكلصة', arrest_date: '2017-12-02' },
       { first_name: 'أحمد', family_name: 'الكلصة', arrest_date: '2017-12-20' },
       { first_name: 'Abu Ali', family_name: 'Kalsa', arrest_date: '2018-01-02' },
+      { first_name: 'خالد', family_name: 'الكلصة', arrest_date: '2018-02-10' },
     ]);
-    // The kunya row meets both of December 2017; the two with first names never meet here; January is another month.
+    // A kunya row meets the records of its month and of the months either side (the two kunya rows once), never
+    // two months off; the records with first names never meet here.
     expect(pairsUnder(f, 'family+arrest_month (no first)')).toEqual([
       [0, 1],
       [0, 2],
+      [0, 3],
+      [1, 3],
+      [2, 3],
+      [3, 4],
     ]);
   });
 

@@ -75,17 +75,21 @@ export function firstNameForm(text: string): string {
 
 const fullNameParts = ['first', 'father', 'grandfather', 'family'] as const;
 
-/** Splits a full name into first / father / grandfather / family (names.parse), each in its matching form. */
-export function parseFullName(fullName: string): NameParts {
-  // Two Arabic parts, the second a given name only ("حسن محمد"): the father's name, as the registry reads it.
-  const parsed = parse(fullName, { fatherInShortNames: true });
+/** Parts as written, each in its matching form (a kunya is no first name); empty parts left out. */
+function inMatchingForm(parts: Partial<Record<(typeof fullNameParts)[number], string>>): NameParts {
   const out: NameParts = {};
   for (const part of fullNameParts) {
-    const text = parsed[part];
+    const text = parts[part];
     const form = !text ? '' : part === 'first' ? firstNameForm(text) : partForm(text);
     if (form) out[part] = form;
   }
   return out;
+}
+
+/** Splits a full name into first / father / grandfather / family (names.parse), each in its matching form. */
+export function parseFullName(fullName: string): NameParts {
+  // Two Arabic parts, the second a given name only ("حسن محمد"): the father's name, as the registry reads it.
+  return inMatchingForm(parse(fullName, { fatherInShortNames: true }));
 }
 
 /**
@@ -103,13 +107,7 @@ export function fullNameOrder(fullName: string): { vote: number; familyFirst?: N
   if (!reading) return { vote: nameOrderVote.none };
   if (reading.vote !== 'either')
     return { vote: reading.vote === 'family_first' ? nameOrderVote.familyFirst : nameOrderVote.givenFirst };
-  const out: NameParts = {};
-  for (const part of fullNameParts) {
-    const text = reading.familyFirst[part];
-    const form = !text ? '' : part === 'first' ? firstNameForm(text) : partForm(text);
-    if (form) out[part] = form;
-  }
-  return { vote: nameOrderVote.either, familyFirst: out };
+  return { vote: nameOrderVote.either, familyFirst: inMatchingForm(reading.familyFirst) };
 }
 
 /**
@@ -165,10 +163,13 @@ export function digraphSplitReading(form: string): string | undefined {
  * reads s and z as one: keys of the s reading found no more pairs and cost `athar link` 2 s at 1M records); a first
  * name on firstNameReadings.
  */
+/** An s that is a letter of its own: not in ss, sh, sc(h) or ts. */
+const LONE_S = /(?<![st])s(?![chs])/g;
+
 export function similarityReadings(form: string): string[] {
   const out = habitReadings(form);
   if (!/^[a-z]+$/.test(form)) return out;
-  const voiced = form.replace(/(?<![st])s(?![chs])/g, 'z');
+  const voiced = form.replace(LONE_S, 'z');
   if (voiced !== form && !out.includes(voiced)) out.push(voiced);
   return out;
 }
@@ -182,7 +183,7 @@ export function similarityReadings(form: string): string[] {
 export function firstNameReadings(form: string): string[] {
   const out = similarityReadings(form);
   if (/^[a-z]+t$/.test(form)) out.push(`${form.slice(0, -1)}d`);
-  const th = form.replace(/(?<![st])s(?![chs])/g, 'th');
+  const th = form.replace(LONE_S, 'th');
   if (th !== form && /^[a-z]+$/.test(form)) out.push(th);
   return out;
 }

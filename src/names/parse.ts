@@ -523,13 +523,26 @@ export type OrderReading =
       familyFirst: { first: string; father: string; grandfather?: string; family: string };
     };
 
+// isGivenNameOnly per first part as written: a list's full names begin with a few thousand names, and every one of
+// a million records is read so (`athar link`).
+const givenHeads = new Map<string, boolean>();
+function headIsGivenName(text: string): boolean {
+  let given = givenHeads.get(text);
+  if (given === undefined) {
+    given = isGivenNameOnly(text);
+    if (givenHeads.size >= CACHE_LIMIT) givenHeads.clear();
+    givenHeads.set(text, given);
+  }
+  return given;
+}
+
 export function orderReading(fullName: string): OrderReading | undefined {
   const p = parseParts(fullName);
   const n = p.parts.length;
   if (p.script !== 'ar' || n < 3 || (p.parts[n - 1] as NamePart).role !== 'family') return undefined;
   if (p.familyFirst) return { vote: 'family_first' };
   const w = p.written;
-  if (isGivenNameOnly(w[0] as string)) return { vote: 'given_first' };
+  if (headIsGivenName(w[0] as string)) return { vote: 'given_first' };
   const ordered = [...w.slice(1), w[0] as string];
   const m = ordered.length;
   return {

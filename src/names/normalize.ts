@@ -108,14 +108,17 @@ export function normalizeForSounds(text: string): string {
  * Letters whose mark carries the sound, which stripping the mark would lose:
  * - French ç before a, o, u is an s (Fayçal); elsewhere ç is the ch of Turkish and Kurdish spellings (Çiya), as ş
  *   (and Romanian ș) is their sh;
+ * - Turkish ğ stands for غ (Nabiğ / نبغ), as does the scholarly ġ: a bare g is as often ج or ق;
  * - the scholarly transliterations of Arabic (DIN 31635, ISO 233, ALA-LC; in court files, academic lists and
  *   encyclopaedias) write ش š, خ ḫ (ḵ, ẖ), ث ṯ and ذ ḏ; ž is the zh of Slavic spellings. Their other marked
- *   letters (ḥ ṣ ḍ ṭ ẓ ġ ǧ ā ī ū) lose nothing when the mark goes.
+ *   letters (ḥ ṣ ḍ ṭ ẓ ǧ ā ī ū) lose nothing when the mark goes.
  */
 const SOUND_OF: Record<string, string> = {
   ç: 'ch',
   ş: 'sh',
   ș: 'sh',
+  ğ: 'gh',
+  ġ: 'gh',
   š: 'sh',
   ḫ: 'kh',
   ẖ: 'kh',

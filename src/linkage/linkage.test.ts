@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { PersonRecordFields } from '../domain/person-record.js';
 import { pairwiseQuality } from './evaluate.js';
 import { RecordFeatures } from './features.js';
 import { linkFeatures } from './link.js';
@@ -413,6 +414,44 @@ describe('the match index', () => {
     expect(found.map((c) => c.recordId)).toContain('register');
   });
 
+  it('finds a woman under another family name by her first name with her town, or with a month either side', () => {
+    // Synthetic: a family's report of two women; a press list writes each under another family name (her
+    // husband's), one with her town only, the other taken "26/04/2012" where the register says 13 May.
+    const small = loaded([
+      {
+        id: 'fatima',
+        fields: {
+          first_name: 'فاطمة',
+          father_name: 'عبدالحميد',
+          family_name: 'السنحة',
+          place_of_origin: 'القابون',
+        },
+      },
+      {
+        id: 'maryam',
+        fields: { first_name: 'مريم', father_name: 'محمد', family_name: 'غنابة', arrest_date: '2012-05-13' },
+      },
+      { id: 'maryam-2010', fields: { first_name: 'مريم', family_name: 'الحلبي', arrest_date: '2010-05-13' } },
+      {
+        id: 'ahmad',
+        fields: { first_name: 'أحمد', family_name: 'النجار', place_of_origin: 'القابون', sex: 'ذكر' },
+      },
+    ]);
+    const ids = (fields: PersonRecordFields) => small.top(fields, 10).map((c) => c.recordId);
+    expect(ids({ first_name: 'Fatma', family_name: 'El-Lahkhi', place_of_origin: 'Al-Qabun' })).toEqual([
+      'fatima',
+    ]);
+    expect(ids({ first_name: 'Maryam', family_name: 'Mazib', arrest_date: '26/04/2012' })).toEqual([
+      'maryam',
+    ]);
+    // A man's report reads namesakes of his town only under a family name alike his or none.
+    expect(
+      ids({ first_name: 'Ahmad', family_name: 'El-Bitar', place_of_origin: 'Al-Qabun', sex: 'male' }),
+    ).toEqual([]);
+    expect(
+      ids({ first_name: 'Ahmad', family_name: 'El-Najar', place_of_origin: 'Al-Qabun', sex: 'male' }),
+    ).toEqual(['ahmad']);
+  });
   it("reads a first name's year of birth for a woman under any family name, for a man under an alike one or none", () => {
     // Synthetic: men and women of one first name and year of birth, of many families; one man without a family name.
     const families = ['قعادة', 'الخطيب', 'النجار', 'العطار', 'الشامي', 'الحلبي', 'الزعبي', 'المصري'];

@@ -6,6 +6,7 @@ import {
   matchRules,
   type Narrowing,
   narrowings,
+  nearMonthQueryKeys,
   slipMatchRules,
 } from './blocking.js';
 import { similarSimilarity } from './comparisons.js';
@@ -246,6 +247,8 @@ class Postings {
 /** A rule as the index uses it: one key or several per record, and what a narrowed list's records must share. */
 interface IndexRule {
   keys(f: RecordFeatures, i: number, push: (key: number) => void): void;
+  /** The keys a query reads, where they are more than its own (a month rule's months either side). */
+  queryKeys?: (f: RecordFeatures, i: number, push: (key: number) => void) => void;
   narrowBy: readonly Narrowing[];
   /** Narrowed whatever the list's length (a broad rule). */
   forced: boolean;
@@ -259,14 +262,14 @@ interface IndexRule {
 
 /**
  * Rules that exist for a woman listed under another family name (blocking's matchRules): a first name with a year
- * of birth. For a report that is not a woman's and has a family name, a candidate there must have a family name at
+ * of birth or with the town. For a report that is not a woman's and has a family name, a candidate there must have a family name at
  * least similar (the similar level) or none: every محمد born that year is otherwise read, 40% of the slowest queries'
  * candidates at 1M records. 1M records: p95 16.4 → 12.8 ms back to back, top 10 the same; top 10 on the worlds
  * within one query of 2,000 (dev seed 7: A −0.0005 at 20k and 100k, C +0.0005 at 20k; seed 1: C −0.0005 at 100k,
  * athar synth −0.0005 at 20k). A man's record under a family name unlike the report's, sharing no more than first
  * name and year, is that rare; leaving the rule to women's and family-less reports alone cost three (bench/RESULTS.md).
  */
-const ALIKE_FAMILY = new Set(['first+birth_year']);
+const ALIKE_FAMILY = new Set(['first+birth_year', 'first+place']);
 
 /** What reading a pair's names in the other order of writing costs (log2): most records are written in order. */
 const ORDER_COST = 2;
@@ -335,6 +338,7 @@ export class MatchIndex {
     this.rules = [
       ...matchRules.map((r) => ({
         keys: singleKey(r),
+        ...(nearMonthQueryKeys.has(r.name) ? { queryKeys: nearMonthQueryKeys.get(r.name) } : {}),
         narrowBy: allNarrowings,
         forced: false,
         share: 1,
@@ -725,7 +729,7 @@ export class MatchIndex {
           : BROAD_WHOLE;
       const onlyAlike = man && rule.alikeFamily;
       const takeHere = onlyAlike ? takeAlike : take;
-      rule.keys(f, q, (key) => {
+      (rule.queryKeys ?? rule.keys)(f, q, (key) => {
         // A broad rule, or a very common key (محمد المصري), keeps the records that also share one more thing.
         const size = postings.size(key);
         const narrow = rule.forced ? size > whole : size > this.maxPosting * rule.share;

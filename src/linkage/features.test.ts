@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { branches, governorates } from '../gazetteer/index.js';
 import { compareAll, comparisons } from './comparisons.js';
-import { detaineeNumberForm, none, sexCode } from './features.js';
+import { detaineeNumberForm, none, RecordFeatures, sexCode } from './features.js';
 import { partForm } from './name-kit.js';
 import { NameSimilarity } from './similarity-cache.js';
 import { featuresOf } from './test-fixtures.js';
@@ -24,6 +24,46 @@ describe('prepared records', () => {
     expect(f.names.form(f.grandfather[0] as number)).toBe('علي');
     expect(f.names.form(f.first[1] as number)).toBe('mhd');
     expect(f.names.form(f.family[1] as number)).toBe('masri');
+  });
+
+  it("gives scoring threads every column a comparison reads, and not the order of writing's", () => {
+    const f = featuresOf([
+      {
+        full_name: 'محمد أحمد علي المصري',
+        birth_year: '1980',
+        place_of_origin: 'داريا',
+        arrest_date: '2013-04-02',
+      },
+      {
+        full_name: 'Mohammad Ahmad Al-Masri',
+        birth_year: '1981',
+        place_of_origin: 'Daraya',
+        arrest_date: '2013-05',
+      },
+      {
+        full_name: 'نعالة ابراهيم محمد مطصفي',
+        sex: 'ذكر',
+        death_date: '2014-01-17',
+        arresting_branch: 'الفرع 235',
+      },
+    ]);
+    const snapshot = f.snapshot(true);
+    expect(Object.keys(snapshot.columns)).not.toContain('altFirst');
+    expect(Object.keys(snapshot.columns)).not.toContain('nameOrder');
+    expect(Object.keys(f.snapshot().columns)).toContain('altFirst');
+    const worker = RecordFeatures.fromSnapshot(snapshot);
+    const pairs = [
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ] as const;
+    for (const [a, b] of pairs) {
+      const mine = new Uint8Array(comparisons.length);
+      const theirs = new Uint8Array(comparisons.length);
+      compareAll(f, a, b, new NameSimilarity(f.names), mine);
+      compareAll(worker, a, b, new NameSimilarity(worker.names), theirs);
+      expect([...theirs]).toEqual([...mine]);
+    }
   });
 
   it('resolves governorate and branch aliases to gazetteer codes', () => {

@@ -84,6 +84,18 @@ export const featureColumns = [
 export type FeatureColumn = (typeof featureColumns)[number];
 
 /**
+ * The columns only `settleNameOrder` reads (a name's order vote and its family-first reading): a snapshot for
+ * scoring leaves them out (five columns of shared memory at 1M records that no scoring thread reads).
+ */
+const orderColumns: ReadonlySet<FeatureColumn> = new Set([
+  'nameOrder',
+  'altFirst',
+  'altFather',
+  'altGrandfather',
+  'altFamily',
+]);
+
+/**
  * The latest year a date of birth, arrest or death can have: this one (a day ahead, so that a date written east of
  * UTC on New Year's Day counts). Looked up again once the year is out: a server runs across New Year.
  */
@@ -121,7 +133,8 @@ export interface FeatureExport {
 /** What a worker needs to rebuild the features: columns on shared memory and the vocabularies' strings. */
 export interface FeatureSnapshot {
   size: number;
-  columns: Record<FeatureColumn, Int32Array>;
+  /** Every column, or all but the order columns (a snapshot for scoring). */
+  columns: Partial<Record<FeatureColumn, Int32Array>>;
   names: NameList;
   /** The places' keys (the place comparison reads their words). */
   places: readonly string[];
@@ -219,27 +232,32 @@ export class RecordFeatures {
   /** Rebuilds read-only features from a snapshot (worker side); ids and issue counts stay with the owner. */
   static fromSnapshot(snapshot: FeatureSnapshot): RecordFeatures {
     const features = new RecordFeatures(16, NameVocabulary.from(snapshot.names));
-    for (const column of featureColumns) features[column] = snapshot.columns[column];
+    // A scoring snapshot's order columns stay empty: such features are scored, never read again.
+    for (const column of featureColumns) features[column] = snapshot.columns[column] ?? new Int32Array(0);
     for (const place of snapshot.places) features.places.intern(place);
     features.size = snapshot.size;
     features.capacity = snapshot.size;
     return features;
   }
 
-  /** Columns copied to shared memory, for worker threads. */
-  snapshot(): FeatureSnapshot {
-    const columns = {} as Record<FeatureColumn, Int32Array>;
-    for (const column of featureColumns) {
-      const shared = new Int32Array(new SharedArrayBuffer(Math.max(4, this.size * 4)));
-      shared.set(this[column].subarray(0, this.size));
-      columns[column] = shared;
-    }
+  /** Columns copied to shared memory, for worker threads (`forScoring`: without the order columns). */
+  snapshot(forScoring = false): FeatureSnapshot {
+    const columns: FeatureSnapshot['columns'] = {};
+    for (const column of featureColumns)
+      if (!forScoring || !orderColumns.has(column)) columns[column] = this.sharedCopy(column);
     return { size: this.size, columns, names: this.names.list(), places: this.places.values };
+  }
+
+  private sharedCopy(column: FeatureColumn): Int32Array {
+    const shared = new Int32Array(new SharedArrayBuffer(Math.max(4, this.size * 4)));
+    shared.set(this[column].subarray(0, this.size));
+    return shared;
   }
 
   /** All of it, for `absorb` on another thread's side. */
   exportAll(): FeatureExport {
-    const { columns } = this.snapshot();
+    const columns = {} as FeatureExport['columns'];
+    for (const column of featureColumns) columns[column] = this.sharedCopy(column);
     return {
       size: this.size,
       columns,

@@ -90,7 +90,7 @@ export function scoreInWorkers(
     Atomics.notify(state, STATE_GENERATION);
   }, sizes.publishEvery);
   const job: ScoreJob = {
-    features: f.snapshot(),
+    features: f.snapshot(true),
     tf: tf.snapshot(),
     model,
     records: f.size,

@@ -252,33 +252,14 @@ function nearMonth(
 }
 
 /**
- * A first name's key with the month of death and with the month of arrest: a family's report knows when he was
- * taken, a forensic line when he died, and many died within weeks (باسل …, taken 09/08/2014 / a forensic line's
- * باسل, died 14/08/2014). World C, dev seed 7, match top 10 (4,000 queries): +0.0002 at 20k people, +0.0005 at
- * 100k; the next months as well found nothing more.
+ * The keys a match query reads under matchRules' `first+arrest_month`: its own month's and the months either side,
+ * for a woman under another family name in a list dated weeks off across a month's end (مريم … 2012-05-13 /
+ * Maryam Mazib, 26/04/2012). Records are indexed under their own month only; a query reads three lists where it read
+ * one. Dev seed 7, match top 10 (4,000 queries): A +0.0005 at 20k and 100k people, C +0.0008 and +0.0003. The same
+ * for the family name's and the death's month rules found nothing more at 100k and was left out.
  */
-function deathOrArrestMonth(salt: number): MultiKeyRule['keys'] {
-  return (f, i, push) => {
-    const x = first(f, i);
-    if (x < 0) return;
-    const death = deathMonth(f, i);
-    if (death >= 0) push(mixKey(salt, x, death));
-    const arrest = arrestMonth(f, i);
-    if (arrest >= 0 && arrest !== death) push(mixKey(salt, x, arrest));
-  };
-}
-
-/**
- * The keys a match query reads under matchRules' month rules (records are indexed under their own month only).
- * `first+arrest_month`: its own month's and the months either side, for a woman under another family name in a list
- * dated weeks off across a month's end (مريم … 2012-05-13 / Maryam Mazib, 26/04/2012); a query reads three lists
- * where it read one. Dev seed 7, match top 10 (4,000 queries): A +0.0005 at 20k and 100k people, C +0.0008 and
- * +0.0003; the months either side under the family name's and the death's rules found nothing more at 100k.
- * `first+death_month`: also its month of arrest (deathOrArrestMonth).
- */
-export const monthQueryKeys: ReadonlyMap<string, MultiKeyRule['keys']> = new Map([
+export const nearMonthQueryKeys: ReadonlyMap<string, MultiKeyRule['keys']> = new Map([
   ['first+arrest_month', nearMonth(19, first, arrestMonth)],
-  ['first+death_month', deathOrArrestMonth(26)],
 ]);
 
 /** What else a candidate of a broad rule may have to share with the report (beyond the rule's own keys). */

@@ -4,9 +4,9 @@ import {
   type BlockingRule,
   broadMatchRules,
   matchRules,
-  monthQueryKeys,
   type Narrowing,
   narrowings,
+  nearMonthQueryKeys,
   slipMatchRules,
 } from './blocking.js';
 import { similarSimilarity } from './comparisons.js';
@@ -338,7 +338,7 @@ export class MatchIndex {
     this.rules = [
       ...matchRules.map((r) => ({
         keys: singleKey(r),
-        ...(monthQueryKeys.has(r.name) ? { queryKeys: monthQueryKeys.get(r.name) } : {}),
+        ...(nearMonthQueryKeys.has(r.name) ? { queryKeys: nearMonthQueryKeys.get(r.name) } : {}),
         narrowBy: allNarrowings,
         forced: false,
         share: 1,

@@ -452,6 +452,7 @@ describe('the match index', () => {
       ids({ first_name: 'Ahmad', family_name: 'El-Najar', place_of_origin: 'Al-Qabun', sex: 'male' }),
     ).toEqual(['ahmad']);
   });
+
   it("reads a first name's year of birth for a woman under any family name, for a man under an alike one or none", () => {
     // Synthetic: men and women of one first name and year of birth, of many families; one man without a family name.
     const families = ['قعادة', 'الخطيب', 'النجار', 'العطار', 'الشامي', 'الحلبي', 'الزعبي', 'المصري'];

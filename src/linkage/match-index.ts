@@ -262,12 +262,13 @@ interface IndexRule {
 
 /**
  * Rules that exist for a woman listed under another family name (blocking's matchRules): a first name with a year
- * of birth or with the town. For a report that is not a woman's and has a family name, a candidate there must have a family name at
- * least similar (the similar level) or none: every محمد born that year is otherwise read, 40% of the slowest queries'
- * candidates at 1M records. 1M records: p95 16.4 → 12.8 ms back to back, top 10 the same; top 10 on the worlds
- * within one query of 2,000 (dev seed 7: A −0.0005 at 20k and 100k, C +0.0005 at 20k; seed 1: C −0.0005 at 100k,
- * athar synth −0.0005 at 20k). A man's record under a family name unlike the report's, sharing no more than first
- * name and year, is that rare; leaving the rule to women's and family-less reports alone cost three (bench/RESULTS.md).
+ * of birth or with the town. For a report that is not a woman's and has a family name, a candidate there must have
+ * a family name at least similar (the similar level) or none: every محمد born that year is otherwise read, 40% of
+ * the slowest queries' candidates at 1M records. 1M records: p95 16.4 → 12.8 ms back to back, top 10 the same;
+ * top 10 on the worlds within one query of 2,000 (dev seed 7: A −0.0005 at 20k and 100k, C +0.0005 at 20k; seed 1:
+ * C −0.0005 at 100k, athar synth −0.0005 at 20k). A man's record under a family name unlike the report's, sharing
+ * no more than first name and year, is that rare; leaving the rule to women's and family-less reports alone cost
+ * three (bench/RESULTS.md).
  */
 const ALIKE_FAMILY = new Set(['first+birth_year', 'first+place']);
 

@@ -453,6 +453,24 @@ describe('the match index', () => {
     ).toEqual(['ahmad']);
   });
 
+  it("reads a month either side of a query's arrest whole only while its list is short", () => {
+    // Synthetic: sixty women of one first name, of sixty families, taken in April 2012.
+    const april = loaded(
+      Array.from({ length: 60 }, (_, k) => ({
+        id: `april-${k}`,
+        fields: { first_name: 'مريم', family_name: `عائلة${k}`, arrest_date: '2012-04-10' },
+      })),
+    );
+    // Her own month's list is read whole (up to 4,000); a neighbouring month's, past 48, keeps only the records that
+    // share one more thing with her, and a query giving nothing more meets none of them.
+    expect(
+      april.top({ first_name: 'Maryam', family_name: 'Mazib', arrest_date: '2012-04-26' }, 10),
+    ).toHaveLength(10);
+    expect(april.top({ first_name: 'Maryam', family_name: 'Mazib', arrest_date: '2012-05-02' }, 10)).toEqual(
+      [],
+    );
+  });
+
   it("reads a first name's year of birth for a woman under any family name, for a man under an alike one or none", () => {
     // Synthetic: men and women of one first name and year of birth, of many families; one man without a family name.
     const families = ['قعادة', 'الخطيب', 'النجار', 'العطار', 'الشامي', 'الحلبي', 'الزعبي', 'المصري'];

@@ -7,6 +7,7 @@ import {
   type Narrowing,
   narrowings,
   nearMonthQueryKeys,
+  type QueryKeys,
   slipMatchRules,
 } from './blocking.js';
 import { similarSimilarity } from './comparisons.js';
@@ -247,8 +248,11 @@ class Postings {
 /** A rule as the index uses it: one key or several per record, and what a narrowed list's records must share. */
 interface IndexRule {
   keys(f: RecordFeatures, i: number, push: (key: number) => void): void;
-  /** The keys a query reads, where they are more than its own (a month rule's months either side). */
-  queryKeys?: (f: RecordFeatures, i: number, push: (key: number) => void) => void;
+  /**
+   * The keys a query reads, where they are more than its own (a month rule's months either side); a neighbour's
+   * list is read as a broad rule's (narrowed past BROAD_WHOLE).
+   */
+  queryKeys?: QueryKeys;
   narrowBy: readonly Narrowing[];
   /** Narrowed whatever the list's length (a broad rule). */
   forced: boolean;
@@ -730,10 +734,10 @@ export class MatchIndex {
           : BROAD_WHOLE;
       const onlyAlike = man && rule.alikeFamily;
       const takeHere = onlyAlike ? takeAlike : take;
-      (rule.queryKeys ?? rule.keys)(f, q, (key) => {
+      (rule.queryKeys ?? rule.keys)(f, q, (key: number, neighbour = false) => {
         // A broad rule, or a very common key (محمد المصري), keeps the records that also share one more thing.
         const size = postings.size(key);
-        const narrow = rule.forced ? size > whole : size > this.maxPosting * rule.share;
+        const narrow = rule.forced || neighbour ? size > whole : size > this.maxPosting * rule.share;
         const takeShared = (i: number) => {
           if (i === q || stamp[i] === id || (onlyAlike && !alike(i))) return;
           // A loop, not by.some(…): no closure made per candidate on the longest lists.

@@ -216,25 +216,6 @@ export const trainingRules: readonly BlockingRule[] = [
   rule('mother+first+birth_year', 4, [motherFirst, first, birthYear]),
 ];
 
-/**
- * The interactive match index's rules: the linking rules and broader ones. One report can afford more candidates
- * than a whole data set can (a long list is narrowed per query), and a slip in one name then costs less.
- */
-export const matchRules: readonly BlockingRule[] = [
-  ...blockingRules,
-  ...trainingRules,
-  // A first name with a year of birth or a month of arrest finds a woman listed under another family name, and a
-  // family name with a month of arrest a man listed by his kunya (Abu Muhammad): a query affords such blocks.
-  rule('first+birth_year', 18, [first, birthYear]),
-  rule('first+arrest_month', 19, [first, arrestMonth]),
-  rule('family+arrest_month', 20, [family, arrestMonth]),
-  rule('first+death_month', 26, [first, deathMonth]),
-  // And a first name with the town: a woman a press list names by her husband's family name and her town alone
-  // (Fatma El-Lahkhi, Al-Qabun / فاطمة عبدالحميد السنحة, القابون). Dev seed 7, match top 10 (4,000 queries): A
-  // +0.001 at 20k and 100k people, C +0.0008 at 20k.
-  rule('first+place', 35, [first, (f, i) => f.place[i] as number]),
-];
-
 /** A query's keys: each with whether it is one the query reads beyond its own (a neighbour). */
 export type QueryKeys = (
   f: RecordFeatures,
@@ -242,35 +223,53 @@ export type QueryKeys = (
   push: (key: number, neighbour: boolean) => void,
 ) => void;
 
-/** A name's key with a month's and, as neighbours, with the months either side (a query's keys, month rule). */
-function nearMonth(
+/**
+ * A name and a month as a match rule whose query also reads, as neighbours, the months either side of its own
+ * (records stay keyed by their own month only). A neighbour's list is read as a broad rule's (whole up to 48, past
+ * that only the records sharing birth year, father or mother): read whole up to 4,000 like the own month's, the
+ * months either side added a quarter to the candidates of a query at 300k athar synth records; narrowed, 3%.
+ */
+function nearMonthRule(
+  name: string,
   salt: number,
-  name: (f: RecordFeatures, i: number) => number,
+  named: (f: RecordFeatures, i: number) => number,
   month: (f: RecordFeatures, i: number) => number,
-): QueryKeys {
-  return (f, i, push) => {
-    const x = name(f, i);
-    const m = x < 0 ? -1 : month(f, i);
-    if (m < 0) return;
-    push(mixKey(salt, x, m), false);
-    push(mixKey(salt, x, m - 1), true);
-    push(mixKey(salt, x, m + 1), true);
+): BlockingRule & { queryKeys: QueryKeys } {
+  return {
+    ...rule(name, salt, [named, month]),
+    queryKeys(f, i, push) {
+      const x = named(f, i);
+      const m = x < 0 ? -1 : month(f, i);
+      if (m < 0) return;
+      push(mixKey(salt, x, m), false);
+      push(mixKey(salt, x, m - 1), true);
+      push(mixKey(salt, x, m + 1), true);
+    },
   };
 }
 
 /**
- * The keys a match query reads under matchRules' `first+arrest_month`: its own month's and, as neighbours, the
- * months either side, for a woman under another family name in a list dated weeks off across a month's end (مريم …
- * 2012-05-13 / Maryam Mazib, 26/04/2012). Records are indexed under their own month only. A neighbour's list is read
- * as a broad rule's (whole up to 48, past that only the records sharing birth year, father or mother): read whole up
- * to 4,000 like the own month's, the months either side added a quarter to the candidates of a query at 300k athar
- * synth records; narrowed, 3%. Dev seed 7, match top 10 (4,000 queries): A +0.0005 at 20k people, +0.0003 at 100k;
- * C +0.0005 at 20k, the same at 100k. The same for the family name's and the death's month rules found nothing
- * more at 100k and was left out.
+ * The interactive match index's rules: the linking rules and broader ones. One report can afford more candidates
+ * than a whole data set can (a long list is narrowed per query), and a slip in one name then costs less.
  */
-export const nearMonthQueryKeys: ReadonlyMap<string, QueryKeys> = new Map([
-  ['first+arrest_month', nearMonth(19, first, arrestMonth)],
-]);
+export const matchRules: readonly (BlockingRule & { queryKeys?: QueryKeys })[] = [
+  ...blockingRules,
+  ...trainingRules,
+  // A first name with a year of birth or a month of arrest finds a woman listed under another family name, and a
+  // family name with a month of arrest a man listed by his kunya (Abu Muhammad): a query affords such blocks.
+  rule('first+birth_year', 18, [first, birthYear]),
+  // Its query also reads the months either side (nearMonthRule): a woman under another family name in a list dated
+  // weeks off across a month's end (مريم … 2012-05-13 / Maryam Mazib, 26/04/2012). Dev seed 7, match top 10 (4,000
+  // queries): A +0.0005 at 20k people, +0.0003 at 100k; C +0.0005 at 20k, the same at 100k. The same for the family
+  // name's and the death's month rules found nothing more at 100k and was left out.
+  nearMonthRule('first+arrest_month', 19, first, arrestMonth),
+  rule('family+arrest_month', 20, [family, arrestMonth]),
+  rule('first+death_month', 26, [first, deathMonth]),
+  // And a first name with the town: a woman a press list names by her husband's family name and her town alone
+  // (Fatma El-Lahkhi, Al-Qabun / فاطمة عبدالحميد السنحة, القابون). Dev seed 7, match top 10 (4,000 queries): A
+  // +0.001 at 20k and 100k people, C +0.0008 at 20k.
+  rule('first+place', 35, [first, (f, i) => f.place[i] as number]),
+];
 
 /** What else a candidate of a broad rule may have to share with the report (beyond the rule's own keys). */
 export const narrowings = [

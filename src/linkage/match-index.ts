@@ -6,7 +6,6 @@ import {
   matchRules,
   type Narrowing,
   narrowings,
-  nearMonthQueryKeys,
   type QueryKeys,
   slipMatchRules,
 } from './blocking.js';
@@ -343,7 +342,7 @@ export class MatchIndex {
     this.rules = [
       ...matchRules.map((r) => ({
         keys: singleKey(r),
-        ...(nearMonthQueryKeys.has(r.name) ? { queryKeys: nearMonthQueryKeys.get(r.name) } : {}),
+        ...(r.queryKeys ? { queryKeys: r.queryKeys } : {}),
         narrowBy: allNarrowings,
         forced: false,
         share: 1,

@@ -156,6 +156,9 @@ export function digraphSplitReading(form: string): string | undefined {
   return form.replace(/(?<!^)([dtks])h/g, '$1ah');
 }
 
+/** An s that is a letter of its own: not in ss, sh, sc(h) or ts. */
+const LONE_S = /(?<![st])s(?![chs])/g;
+
 /**
  * The readings name similarity tries (habitReadings), and German and French s for ز besides (Hasim / حازم, Alasma /
  * العظمة, Abdulasis): s read as z wherever it is not ss, sh, sc(h) or ts. Worlds A–C, dev seed 7, 100k people: F1
@@ -163,9 +166,6 @@ export function digraphSplitReading(form: string): string | undefined {
  * reads s and z as one: keys of the s reading found no more pairs and cost `athar link` 2 s at 1M records); a first
  * name on firstNameReadings.
  */
-/** An s that is a letter of its own: not in ss, sh, sc(h) or ts. */
-const LONE_S = /(?<![st])s(?![chs])/g;
-
 export function similarityReadings(form: string): string[] {
   const out = habitReadings(form);
   if (!/^[a-z]+$/.test(form)) return out;

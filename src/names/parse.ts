@@ -345,35 +345,35 @@ function fatherIsAWoman(groups: readonly Group[]): boolean {
   return womans(groups[1] as Group) && !womans(groups[0] as Group);
 }
 
+const CACHE_LIMIT = 50_000;
+
+/** `compute(key)` remembered in `memo`, which is emptied once it holds CACHE_LIMIT keys. */
+function remembered<T>(memo: Map<string, T>, key: string, compute: (key: string) => T): T {
+  let value = memo.get(key);
+  if (value === undefined) {
+    value = compute(key);
+    if (memo.size >= CACHE_LIMIT) memo.clear();
+    memo.set(key, value);
+  }
+  return value;
+}
+
 // isWomansName per part as written: a register's few thousand given names recur in every chain.
 const womanParts = new Map<string, boolean>();
 function womans(group: Group): boolean {
   const text =
     group.words.length === 1 ? (group.words[0] as Word).norm : group.words.map((w) => w.norm).join(' ');
-  let woman = womanParts.get(text);
-  if (woman === undefined) {
-    woman = isWomansName(text);
-    if (womanParts.size >= CACHE_LIMIT) womanParts.clear();
-    womanParts.set(text, woman);
-  }
-  return woman;
+  return remembered(womanParts, text, isWomansName);
 }
 
 const cache = new Map<string, NameParts>();
-const CACHE_LIMIT = 50_000;
 
 /**
  * The parse with roles, used by `parse` and by full-name similarity. Never throws. The result is shared (names
  * repeat across records, so parses are remembered) and frozen: do not modify it.
  */
 export function parseParts(fullName: string): NameParts {
-  const key = typeof fullName === 'string' ? fullName : '';
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const parsed = freeze(parseUncached(key));
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(key, parsed);
-  return parsed;
+  return remembered(cache, typeof fullName === 'string' ? fullName : '', (key) => freeze(parseUncached(key)));
 }
 
 /**
@@ -526,15 +526,7 @@ export type OrderReading =
 // isGivenNameOnly per first part as written: a list's full names begin with a few thousand names, and every one of
 // a million records is read so (`athar link`).
 const givenHeads = new Map<string, boolean>();
-function headIsGivenName(text: string): boolean {
-  let given = givenHeads.get(text);
-  if (given === undefined) {
-    given = isGivenNameOnly(text);
-    if (givenHeads.size >= CACHE_LIMIT) givenHeads.clear();
-    givenHeads.set(text, given);
-  }
-  return given;
-}
+const headIsGivenName = (text: string): boolean => remembered(givenHeads, text, isGivenNameOnly);
 
 export function orderReading(fullName: string): OrderReading | undefined {
   const p = parseParts(fullName);

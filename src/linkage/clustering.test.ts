@@ -200,6 +200,61 @@ describe('guarded clustering', () => {
     expect(kept.clusterOf[1]).toBe(kept.clusterOf[0]);
   });
 
+  it("counts a link as ambiguous only into a cluster that could be the record's person", () => {
+    // A hospital's row, dead in June 2015, links as strongly to a man arrested in 2013 and to his namesake arrested
+    // in March 2016 (within the chronology guard's two years, so the link is refused by the registry, not dates).
+    const dates = cluster(
+      [
+        { first_name: 'a', source: 'registry-235', detainee_number: '100', arrest_date: '2013-01-10' },
+        { first_name: 'a', source: 'hospital', death_date: '2015-06-16' },
+        { first_name: 'a', source: 'registry-235', detainee_number: '200', arrest_date: '2016-03-01' },
+      ],
+      [
+        [0, 1, 30],
+        [1, 2, 29.9],
+      ],
+      {},
+    );
+    expect(Array.from(dates.clusterOf)).toEqual([0, 0, 2]);
+    expect(dates.stats.ambiguous).toBe(0);
+    // A press list's row fits two namesakes; one of them already has his line in that list (record 3).
+    const lists = cluster(
+      [
+        { first_name: 'a', source: 'registry-235', detainee_number: '100' },
+        { first_name: 'a', source: 'press-list' },
+        { first_name: 'a', source: 'registry-235', detainee_number: '200' },
+        { first_name: 'a', source: 'press-list' },
+      ],
+      [
+        [2, 3, 31],
+        [0, 1, 30],
+        [1, 2, 29.9],
+      ],
+      {},
+    );
+    expect(Array.from(lists.clusterOf)).toEqual([0, 0, 2, 2]);
+    expect(lists.stats.ambiguous).toBe(0);
+    // When its own cluster holds another row of that list too, the list says nothing: the record is ambiguous again.
+    const both = cluster(
+      [
+        { first_name: 'a', source: 'registry-235', detainee_number: '100' },
+        { first_name: 'a', source: 'press-list' },
+        { first_name: 'a', source: 'registry-235', detainee_number: '200' },
+        { first_name: 'a', source: 'press-list' },
+        { first_name: 'a', source: 'press-list' },
+      ],
+      [
+        [2, 3, 31],
+        [0, 4, 31],
+        [0, 1, 30],
+        [1, 2, 29.9],
+      ],
+      {},
+    );
+    expect(both.clusterOf[1]).toBe(1);
+    expect(both.stats.ambiguous).toBe(1);
+  });
+
   it("keeps a reviewer's rejected pair apart, even through a third record", () => {
     const { clusterOf, stats } = cluster(
       named(3),

@@ -165,7 +165,28 @@ export function clusterPairs(
   }
   const root = new Int32Array(n);
   for (let i = 0; i < n; i++) root[i] = find(i);
-  const alone = detachAmbiguous(n, root, links, pairA, pairB, weights, options);
+  // Per cluster (lazily, at its root): how many of its records each list holds.
+  const lists = new Map<number, Map<number, number>>();
+  const listsOf = (r: number): Map<number, number> => {
+    let counts = lists.get(r);
+    if (!counts) {
+      counts = new Map();
+      for (const m of members[r] ?? [r]) {
+        const s = f.source[m] as number;
+        if (s >= 0) counts.set(s, (counts.get(s) ?? 0) + 1);
+      }
+      lists.set(r, counts);
+    }
+    return counts;
+  };
+  const couldBe = (x: number, r: number): boolean => {
+    const s = f.source[x] as number;
+    if (s >= 0 && listsOf(r).has(s) && listsOf(root[x] as number).get(s) === 1) return false;
+    return (
+      latestDeathDay(f, x) >= (arrestFrom[r] as number) && (deathBy[r] as number) >= earliestArrestDay(f, x)
+    );
+  };
+  const alone = detachAmbiguous(n, root, links, pairA, pairB, weights, options, couldBe);
   stats.ambiguous = alone.size;
   // A cluster's id is its first record's (in input order); a record left on its own is its own.
   const firstOf = new Int32Array(n).fill(-1);
@@ -325,6 +346,12 @@ const guardFields = new Float64Array(maxComparisons).fill(Number.NaN);
  * guard kept apart (two men of that name who disagree elsewhere), its strongest link into its own cluster less than
  * `ambiguityBits` stronger than its strongest link into the other. Putting it in either is a guess that is wrong
  * about half the time; left on its own, its pairs go to review. Records people put together stay.
+ *
+ * A link counts only into a cluster that could be the record's person (`couldBe`): not one whose records say he was
+ * arrested after the record says he died, or the other way round, and not one that already holds a row of the
+ * record's own list when its own cluster holds none besides it — a list names a person once, so that row is the
+ * list's line for the other man. A hospital's "محمد علي الضخوت, died 2015" then stays with the one of two namesakes
+ * arrested before that.
  */
 function detachAmbiguous(
   n: number,
@@ -334,6 +361,7 @@ function detachAmbiguous(
   pairB: Int32Array,
   weights: Float32Array | Float64Array,
   options: ClusterOptions,
+  couldBe: (x: number, root: number) => boolean,
 ): Set<number> {
   const out = new Set<number>();
   const bits = options.ambiguityBits ?? 0.5;
@@ -344,9 +372,13 @@ function detachAmbiguous(
     const x = pairA[p] as number;
     const y = pairB[p] as number;
     const w = weights[p] as number;
-    const side = root[x] === root[y] ? within : across;
-    if (w > (side[x] as number)) side[x] = w;
-    if (w > (side[y] as number)) side[y] = w;
+    if (root[x] === root[y]) {
+      if (w > (within[x] as number)) within[x] = w;
+      if (w > (within[y] as number)) within[y] = w;
+    } else {
+      if (w > (across[x] as number) && couldBe(x, root[y] as number)) across[x] = w;
+      if (w > (across[y] as number) && couldBe(y, root[x] as number)) across[y] = w;
+    }
   }
   const kept = new Set<number>();
   for (const [x, y] of options.mustLink ?? []) {

@@ -56,6 +56,18 @@ describe('parse', () => {
     ['Salah ed-Din', 'Salah ed-Din Yusuf', { first: 'Salah ed-Din', family: 'Yusuf' }],
     ['… الله', 'نصر الله حسن', { first: 'نصر الله', family: 'حسن' }],
     ['… Allah', 'Nasr Allah Hasan', { first: 'Nasr Allah', family: 'Hasan' }],
+    // … Allah after a whole عبد compound is a name of its own (no name is عبد القادر الله).
+    [
+      'al-Allah after Abd al-Kadir',
+      'Mustapha Abd Al-Kadir al-Allah',
+      { first: 'Mustapha', father: 'Abd Al-Kadir', family: 'al-Allah' },
+    ],
+    ['Abu Abd Allah', 'Abu Abd Allah Halabi', { first: 'Abu Abd Allah', family: 'Halabi' }],
+    // … Eddine joins a name the lexicon lists with it, or one it does not list alone; not a listed name it never
+    // makes a compound with.
+    ['Adin after Yasser', 'Yasser Adin', { first: 'Yasser', family: 'Adin' }],
+    ['Alaa Eddine', 'Alaa Eddine Halabi', { first: 'Alaa Eddine', family: 'Halabi' }],
+    ['Abu Nour Eddine', 'Abu Nour Eddine', { first: 'Abu Nour Eddine', given: ['Abu Nour Eddine'] }],
     ['أبو with its name', 'أبو بكر الصديق', { first: 'أبو بكر', family: 'الصديق' }],
     ['Abu with its name', 'Abu Bakr Al-Siddiq', { first: 'Abu Bakr', family: 'Al-Siddiq' }],
     // Articles stay with their name.

@@ -171,13 +171,26 @@ function groupWords(list: Word[]): { groups: Group[]; separators: number } {
     const c = core(g);
     const first = g.words[0] as Word;
     const suffix = DIN_WORDS.has(c) || ALLAH_WORDS.has(c) || TITLE_WORDS.has(c);
-    if (prev && suffix && first.segment === (prev.words[0] as Word).segment) {
+    if (prev && suffix && first.segment === (prev.words[0] as Word).segment && joins(prev, g, c)) {
       prev.words.push(...g.words);
     } else {
       merged.push(g);
     }
   }
   return { groups: merged.slice(0, MAX_PARTS), separators };
+}
+
+/**
+ * Whether a … الدين or … الله part joins the part before it. Not after a whole عبد compound: no name is عبد القادر
+ * الله, so "Abd Al-Kadir al-Allah" is a father's name and a family name (علاح). Nor a … الدين the names' lexicon
+ * does not list after a name it lists alone: "Yasser Adin" is Yasser of the family Adin, while "Nour Eddine", "Izz
+ * ad-Din" (listed compounds) and an unlisted head ("Tayy Eddine") still join.
+ */
+function joins(prev: Group, g: Group, suffix: string): boolean {
+  const head = prev.words.filter((w) => !ARTICLE_WORDS.has(w.norm));
+  if (head.length > 1 && ABD_WORDS.has((head[0] as Word).norm) && !TITLE_WORDS.has(suffix)) return false;
+  if (!DIN_WORDS.has(suffix) || !isKnownGivenName(prev)) return true;
+  return lookupLexicon(canonicalOf([...prev.words, ...g.words].map((w) => w.norm).join(' '))).length > 0;
 }
 
 function display(group: Group): string {

@@ -414,6 +414,25 @@ describe('the match index', () => {
     expect(found.map((c) => c.recordId)).toContain('register');
   });
 
+  it("finds a forensic line's first name and death by the month a family's report says he was taken", () => {
+    // Synthetic: the forensic lines give a first name and a date of death; the report a full name and an arrest.
+    const small = loaded([
+      {
+        id: 'forensic',
+        fields: { full_name: 'باسل', death_date: '14/08/2014', forensic_report_number: '8683' },
+      },
+      {
+        id: 'forensic-2013',
+        fields: { full_name: 'باسل', death_date: '14/08/2013', forensic_report_number: '7001' },
+      },
+    ]);
+    const found = small.top(
+      { first_name: 'باسل', father_name: 'غسان', family_name: 'القحيك', arrest_date: '2014-08-09' },
+      10,
+    );
+    expect(found.map((c) => c.recordId)).toEqual(['forensic']);
+  });
+
   it('finds a woman under another family name by her first name with her town, or with a month either side', () => {
     // Synthetic: a family's report of two women; a press list writes each under another family name (her
     // husband's), one with her town only, the other taken "26/04/2012" where the register says 13 May.

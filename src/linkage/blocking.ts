@@ -274,12 +274,25 @@ function deathByArrestRule(name: string, salt: number): BlockingRule & { queryKe
  * The interactive match index's rules: the linking rules and broader ones. One report can afford more candidates
  * than a whole data set can (a long list is narrowed per query), and a slip in one name then costs less.
  */
-export const matchRules: readonly (BlockingRule & { queryKeys?: QueryKeys })[] = [
+export const matchRules: readonly (BlockingRule & {
+  queryKeys?: QueryKeys;
+  /**
+   * A rule that exists for a woman listed under another family name (a first name with a year of birth or with the
+   * town): for a report that is not a woman's and has a family name, a candidate there must have a family name at
+   * least similar (the similar level) or none — every محمد born that year is otherwise read, 40% of the slowest
+   * queries' candidates at 1M records. 1M records: p95 16.4 → 12.8 ms back to back, top 10 the same; top 10 on the
+   * worlds within one query of 2,000 (dev seed 7: A −0.0005 at 20k and 100k, C +0.0005 at 20k; seed 1: C −0.0005 at
+   * 100k, athar synth −0.0005 at 20k). A man's record under a family name unlike the report's, sharing no more than
+   * first name and year, is that rare; leaving the rule to women's and family-less reports alone cost three
+   * (bench/RESULTS.md).
+   */
+  alikeFamily?: boolean;
+})[] = [
   ...blockingRules,
   ...trainingRules,
   // A first name with a year of birth or a month of arrest finds a woman listed under another family name, and a
   // family name with a month of arrest a man listed by his kunya (Abu Muhammad): a query affords such blocks.
-  rule('first+birth_year', 18, [first, birthYear]),
+  { ...rule('first+birth_year', 18, [first, birthYear]), alikeFamily: true },
   // Its query also reads the months either side (nearMonthRule): a woman under another family name in a list dated
   // weeks off across a month's end (مريم … 2012-05-13 / Maryam Mazib, 26/04/2012). Dev seed 7, match top 10 (4,000
   // queries): A +0.0005 at 20k people, +0.0003 at 100k; C +0.0005 at 20k, the same at 100k. The same for the family
@@ -291,7 +304,7 @@ export const matchRules: readonly (BlockingRule & { queryKeys?: QueryKeys })[] =
   // And a first name with the town: a woman a press list names by her husband's family name and her town alone
   // (Fatma El-Lahkhi, Al-Qabun / فاطمة عبدالحميد السنحة, القابون). Dev seed 7, match top 10 (4,000 queries): A
   // +0.001 at 20k and 100k people, C +0.0008 at 20k.
-  rule('first+place', 35, [first, (f, i) => f.place[i] as number]),
+  { ...rule('first+place', 35, [first, (f, i) => f.place[i] as number]), alikeFamily: true },
 ];
 
 /** What else a candidate of a broad rule may have to share with the report (beyond the rule's own keys). */

@@ -259,21 +259,9 @@ interface IndexRule {
   share: number;
   /** A list of two names: read whole up to BROAD_BARE, not BROAD_WHOLE, for a query with nothing to narrow by. */
   bare: boolean;
-  /** For a man's query with a family name, only candidates whose family name is alike or missing (see ALIKE_FAMILY). */
+  /** For a man's query with a family name, only candidates whose family name is alike or missing (matchRules). */
   alikeFamily: boolean;
 }
-
-/**
- * Rules that exist for a woman listed under another family name (blocking's matchRules): a first name with a year
- * of birth or with the town. For a report that is not a woman's and has a family name, a candidate there must have
- * a family name at least similar (the similar level) or none: every محمد born that year is otherwise read, 40% of
- * the slowest queries' candidates at 1M records. 1M records: p95 16.4 → 12.8 ms back to back, top 10 the same;
- * top 10 on the worlds within one query of 2,000 (dev seed 7: A −0.0005 at 20k and 100k, C +0.0005 at 20k; seed 1:
- * C −0.0005 at 100k, athar synth −0.0005 at 20k). A man's record under a family name unlike the report's, sharing
- * no more than first name and year, is that rare; leaving the rule to women's and family-less reports alone cost
- * three (bench/RESULTS.md).
- */
-const ALIKE_FAMILY = new Set(['first+birth_year', 'first+place']);
 
 /** What reading a pair's names in the other order of writing costs (log2): most records are written in order. */
 const ORDER_COST = 2;
@@ -347,7 +335,7 @@ export class MatchIndex {
         forced: false,
         share: 1,
         bare: false,
-        alikeFamily: ALIKE_FAMILY.has(r.name),
+        alikeFamily: r.alikeFamily === true,
       })),
       ...broadMatchRules.map((r) => ({
         keys: singleKey(r),

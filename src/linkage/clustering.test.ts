@@ -218,37 +218,24 @@ describe('guarded clustering', () => {
     expect(Array.from(dates.clusterOf)).toEqual([0, 0, 2]);
     expect(dates.stats.ambiguous).toBe(0);
     // A press list's row fits two namesakes; one of them already has his line in that list (record 3).
-    const lists = cluster(
-      [
-        { first_name: 'a', source: 'registry-235', detainee_number: '100' },
-        { first_name: 'a', source: 'press-list' },
-        { first_name: 'a', source: 'registry-235', detainee_number: '200' },
-        { first_name: 'a', source: 'press-list' },
-      ],
-      [
-        [2, 3, 31],
-        [0, 1, 30],
-        [1, 2, 29.9],
-      ],
-      {},
-    );
+    const namesakes = [
+      { first_name: 'a', source: 'registry-235', detainee_number: '100' },
+      { first_name: 'a', source: 'press-list' },
+      { first_name: 'a', source: 'registry-235', detainee_number: '200' },
+      { first_name: 'a', source: 'press-list' },
+    ];
+    const links: [number, number, number][] = [
+      [2, 3, 31],
+      [0, 1, 30],
+      [1, 2, 29.9],
+    ];
+    const lists = cluster(namesakes, links, {});
     expect(Array.from(lists.clusterOf)).toEqual([0, 0, 2, 2]);
     expect(lists.stats.ambiguous).toBe(0);
-    // When its own cluster holds another row of that list too, the list says nothing: the record is ambiguous again.
+    // When its own cluster holds another row of that list too (record 4), the list says nothing: ambiguous again.
     const both = cluster(
-      [
-        { first_name: 'a', source: 'registry-235', detainee_number: '100' },
-        { first_name: 'a', source: 'press-list' },
-        { first_name: 'a', source: 'registry-235', detainee_number: '200' },
-        { first_name: 'a', source: 'press-list' },
-        { first_name: 'a', source: 'press-list' },
-      ],
-      [
-        [2, 3, 31],
-        [0, 4, 31],
-        [0, 1, 30],
-        [1, 2, 29.9],
-      ],
+      [...namesakes, { first_name: 'a', source: 'press-list' }],
+      [[0, 4, 31], ...links],
       {},
     );
     expect(both.clusterOf[1]).toBe(1);

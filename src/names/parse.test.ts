@@ -62,6 +62,11 @@ describe('parse', () => {
       'Mustapha Abd Al-Kadir al-Allah',
       { first: 'Mustapha', father: 'Abd Al-Kadir', family: 'al-Allah' },
     ],
+    [
+      'الله after a glued عبدالقادر',
+      'مصطفى عبدالقادر الله',
+      { first: 'مصطفى', father: 'عبدالقادر', family: 'الله' },
+    ],
     ['Abu Abd Allah', 'Abu Abd Allah Halabi', { first: 'Abu Abd Allah', family: 'Halabi' }],
     // … Eddine joins a name the lexicon lists with it, or one it does not list alone; not a listed name it never
     // makes a compound with.

@@ -188,7 +188,12 @@ function groupWords(list: Word[]): { groups: Group[]; separators: number } {
  */
 function joins(prev: Group, g: Group, suffix: string): boolean {
   const head = prev.words.filter((w) => !ARTICLE_WORDS.has(w.norm));
-  if (head.length > 1 && ABD_WORDS.has((head[0] as Word).norm) && !TITLE_WORDS.has(suffix)) return false;
+  // Written apart (Abd Al-Kadir) or glued (Abdulkadir, عبدالقادر: عبد and a name of three letters or more).
+  const abd =
+    head.length > 1
+      ? ABD_WORDS.has((head[0] as Word).norm)
+      : /^(?:abd|عبد).{3}/.test(canonicalOf((head[0] as Word).norm));
+  if (abd && !TITLE_WORDS.has(suffix)) return false;
   if (!DIN_WORDS.has(suffix) || !isKnownGivenName(prev)) return true;
   return lookupLexicon(canonicalOf([...prev.words, ...g.words].map((w) => w.norm).join(' '))).length > 0;
 }

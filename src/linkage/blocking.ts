@@ -224,48 +224,26 @@ export type QueryKeys = (
 ) => void;
 
 /**
- * A name and a month as a match rule whose query also reads, as neighbours, the months either side of its own
- * (records stay keyed by their own month only). A neighbour's list is read as a broad rule's (whole up to 48, past
- * that only the records sharing birth year, father or mother): read whole up to 4,000 like the own month's, the
- * months either side added a quarter to the candidates of a query at 300k athar synth records; narrowed, 3%.
+ * A name and a month as a match rule whose query also reads other months' lists as neighbours (`alsoRead`; records
+ * stay keyed by their own month only). A neighbour's list is read as a broad rule's (whole up to 48, past that only
+ * the records sharing birth year, father or mother): read whole up to 4,000 like the own month's, the months either
+ * side of an arrest added a quarter to the candidates of a query at 300k athar synth records; narrowed, 3%.
  */
-function nearMonthRule(
+function monthRule(
   name: string,
   salt: number,
   named: (f: RecordFeatures, i: number) => number,
   month: (f: RecordFeatures, i: number) => number,
+  alsoRead: (f: RecordFeatures, i: number, own: number) => readonly number[],
 ): BlockingRule & { queryKeys: QueryKeys } {
   return {
     ...rule(name, salt, [named, month]),
     queryKeys(f, i, push) {
       const x = named(f, i);
-      const m = x < 0 ? -1 : month(f, i);
-      if (m < 0) return;
-      push(mixKey(salt, x, m), false);
-      push(mixKey(salt, x, m - 1), true);
-      push(mixKey(salt, x, m + 1), true);
-    },
-  };
-}
-
-/**
- * A first name and the month of death as a match rule whose query also reads, as a neighbour, its month of arrest:
- * a family's report knows when he was taken, a forensic line when he died, and many died within weeks (باسل …,
- * taken 09/08/2014 / a forensic line's باسل, died 14/08/2014). Read as a broad rule's, like nearMonthRule's
- * neighbours. World C, dev seed 7, match top 10 (4,000 queries): 0.9845 → 0.9850 (20k people), 0.9825 → 0.9832
- * (100k); the others the same; candidates a query at 300k athar synth records +0.8%. The month after the arrest as
- * well found nothing more.
- */
-function deathByArrestRule(name: string, salt: number): BlockingRule & { queryKeys: QueryKeys } {
-  return {
-    ...rule(name, salt, [first, deathMonth]),
-    queryKeys(f, i, push) {
-      const x = first(f, i);
       if (x < 0) return;
-      const death = deathMonth(f, i);
-      if (death >= 0) push(mixKey(salt, x, death), false);
-      const arrest = arrestMonth(f, i);
-      if (arrest >= 0 && arrest !== death) push(mixKey(salt, x, arrest), true);
+      const own = month(f, i);
+      if (own >= 0) push(mixKey(salt, x, own), false);
+      for (const m of alsoRead(f, i, own)) if (m >= 0 && m !== own) push(mixKey(salt, x, m), true);
     },
   };
 }
@@ -293,14 +271,20 @@ export const matchRules: readonly (BlockingRule & {
   // A first name with a year of birth or a month of arrest finds a woman listed under another family name, and a
   // family name with a month of arrest a man listed by his kunya (Abu Muhammad): a query affords such blocks.
   { ...rule('first+birth_year', 18, [first, birthYear]), alikeFamily: true },
-  // Its query also reads the months either side (nearMonthRule): a woman under another family name in a list dated
+  // Its query also reads the months either side (monthRule): a woman under another family name in a list dated
   // weeks off across a month's end (مريم … 2012-05-13 / Maryam Mazib, 26/04/2012). Dev seed 7, match top 10 (4,000
   // queries): A +0.0005 at 20k people, +0.0003 at 100k; C +0.0005 at 20k, the same at 100k. The same for the family
   // name's and the death's month rules found nothing more at 100k and was left out.
-  nearMonthRule('first+arrest_month', 19, first, arrestMonth),
+  monthRule('first+arrest_month', 19, first, arrestMonth, (_f, _i, own) =>
+    own < 0 ? [] : [own - 1, own + 1],
+  ),
   rule('family+arrest_month', 20, [family, arrestMonth]),
-  // The death's month rule's query also reads its month of arrest (deathByArrestRule).
-  deathByArrestRule('first+death_month', 26),
+  // The death's month rule's query also reads its month of arrest: a family's report knows when he was taken, a
+  // forensic line when he died, and many died within weeks (باسل …, taken 09/08/2014 / a forensic line's باسل, died
+  // 14/08/2014). World C, dev seed 7, match top 10 (4,000 queries): 0.9845 → 0.9850 (20k people), 0.9825 → 0.9832
+  // (100k); the others the same; candidates a query at 300k athar synth records +0.8%. The month after the arrest
+  // as well found nothing more.
+  monthRule('first+death_month', 26, first, deathMonth, (f, i) => [arrestMonth(f, i)]),
   // And a first name with the town: a woman a press list names by her husband's family name and her town alone
   // (Fatma El-Lahkhi, Al-Qabun / فاطمة عبدالحميد السنحة, القابون). Dev seed 7, match top 10 (4,000 queries): A
   // +0.001 at 20k and 100k people, C +0.0008 at 20k.

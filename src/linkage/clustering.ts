@@ -149,7 +149,13 @@ export function clusterPairs(
     if (ra === rb) continue;
     const ma = members[ra] ?? [ra];
     const mb = members[rb] ?? [rb];
-    const verdict = outOfOrder(deathBy, arrestFrom, ra, rb)
+    const verdict = outOfOrder(
+      deathBy[ra] as number,
+      arrestFrom[ra] as number,
+      deathBy[rb] as number,
+      arrestFrom[rb] as number,
+      chronologySlack,
+    )
       ? 'chronology'
       : guard(f, ma, mb, scorer, options, maxGuard);
     if (verdict === 'registry') stats.refusedRegistryConflict++;
@@ -182,8 +188,12 @@ export function clusterPairs(
   const couldBe = (x: number, r: number): boolean => {
     const s = f.source[x] as number;
     if (s >= 0 && listsOf(r).has(s) && listsOf(root[x] as number).get(s) === 1) return false;
-    return (
-      latestDeathDay(f, x) >= (arrestFrom[r] as number) && (deathBy[r] as number) >= earliestArrestDay(f, x)
+    return !outOfOrder(
+      latestDeathDay(f, x),
+      earliestArrestDay(f, x),
+      deathBy[r] as number,
+      arrestFrom[r] as number,
+      0,
     );
   };
   const alone = detachAmbiguous(n, root, links, pairA, pairB, weights, options, couldBe);
@@ -231,14 +241,19 @@ function earliestArrestDay(f: RecordFeatures, i: number): number {
 }
 
 /**
- * Whether one cluster's records say the person died more than `chronologySlack` days before the other's say the
- * person was arrested: nobody is arrested after death, so these are two people however alike their names.
+ * Whether one side's records say the person died more than `slack` days before the other's say the person was
+ * arrested (each side: its latest day of death, its earliest day of arrest): nobody is arrested after death, so these
+ * are two people however alike their names. The merges allow `chronologySlack`; an ambiguous record's other cluster
+ * none (`couldBe`).
  */
-function outOfOrder(deathBy: Float64Array, arrestFrom: Float64Array, ra: number, rb: number): boolean {
-  return (
-    (deathBy[ra] as number) + chronologySlack < (arrestFrom[rb] as number) ||
-    (deathBy[rb] as number) + chronologySlack < (arrestFrom[ra] as number)
-  );
+function outOfOrder(
+  deathA: number,
+  arrestA: number,
+  deathB: number,
+  arrestB: number,
+  slack: number,
+): boolean {
+  return deathA + slack < arrestB || deathB + slack < arrestA;
 }
 
 function guard(

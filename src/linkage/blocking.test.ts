@@ -95,6 +95,24 @@ describe('blocking', () => {
     ]);
   });
 
+  it('pairs a Caesar line read as first and family name with the whole chain by the day of death, not the month', () => {
+    const f = featuresOf([
+      // محود (محمود a letter short) is no listed first name, so the line reads as first + family name.
+      { full_name: 'عمار محود', arresting_branch: '215', detainee_number: '4560', death_date: '2014-12-09' },
+      { first_name: 'عمار', father_name: 'محمود', family_name: 'طروس', death_date: '2014-12-09' },
+      { first_name: 'عمار', father_name: 'خالد', family_name: 'الحلبي', death_date: '2014-12-20' },
+      { first_name: 'عمار', father_name: 'سامر', family_name: 'النجار', death_date: '2014-12-09' },
+    ]);
+    expect(f.father[0]).toBeLessThan(0);
+    expect(f.family[0]).toBeGreaterThanOrEqual(0);
+    // Two whole chains of one day (1, 3) are the other rules' to meet, or not.
+    expect(pairsUnder(f, 'first+death_day (no father)')).toEqual([
+      [0, 1],
+      [0, 3],
+    ]);
+    expect(pairsUnder(f, 'first+death_month (no family)')).toEqual([]);
+  });
+
   it('pairs a kunya and family name with the whole chain by the month of arrest, never two records with first names', () => {
     const f = featuresOf([
       { first_name: 'Abu Yasser', family_name: 'El-Kalsah', arrest_date: '2017-12-31' },

@@ -242,6 +242,47 @@ describe('guarded clustering', () => {
     expect(both.stats.ambiguous).toBe(1);
   });
 
+  it('keeps an ambiguous record in its cluster when that cluster agrees with it more on average', () => {
+    // The family's row links to both registry lines about equally (30, 29.7), but the other record of line 100's
+    // cluster (3) agrees with it too (25), while the other record of line 200's (4) disagrees (−10): means 27.5
+    // against 9.85, over three bits apart.
+    const rows = [
+      { first_name: 'a', source: 'registry-235', detainee_number: '100' },
+      { first_name: 'a', source: 'family' },
+      { first_name: 'a', source: 'registry-235', detainee_number: '200' },
+      { first_name: 'a', source: 'notices' },
+      { first_name: 'a', source: 'press' },
+    ];
+    const pairs = (against: number): [number, number, number][] => [
+      [0, 3, 31],
+      [2, 4, 31],
+      [0, 1, 30],
+      [1, 2, 29.7],
+      [1, 3, 25],
+      [1, 4, against],
+    ];
+    const agreed = cluster(rows, pairs(-10), {});
+    expect(Array.from(agreed.clusterOf)).toEqual([0, 0, 2, 0, 2]);
+    expect(agreed.stats.ambiguous).toBe(0);
+    // Line 200's other record agrees about as well (24: means 27.5 and 26.85): a guess again, left on its own.
+    const even = cluster(rows, pairs(24), {});
+    expect(even.clusterOf[1]).toBe(1);
+    expect(even.stats.ambiguous).toBe(1);
+    // Without the test (0), only the strongest links count: on its own.
+    const f = featuresOf(rows);
+    const links = pairs(-10);
+    const off = clusterPairs(
+      f,
+      Int32Array.from(links, (l) => l[0]),
+      Int32Array.from(links, (l) => l[1]),
+      Float32Array.from(links, (l) => l[2]),
+      links.length,
+      table({}),
+      { thresholdWeight: 10, guardWeight: -5, ambiguitySupportBits: 0 },
+    );
+    expect(off.clusterOf[1]).toBe(1);
+  });
+
   it("keeps a reviewer's rejected pair apart, even through a third record", () => {
     const { clusterOf, stats } = cluster(
       named(3),

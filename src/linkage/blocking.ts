@@ -2,6 +2,7 @@ import { similarSimilarity } from './comparisons.js';
 import { monthOfEpochDay } from './dates.js';
 import { branchRoot, isWoman, precision, type RecordFeatures } from './features.js';
 import {
+  coarseSkeleton,
   digraphSplitReading,
   firstNameReadings,
   habitReadings,
@@ -95,29 +96,6 @@ const arrestHalfMonth = (f: RecordFeatures, i: number) => {
   return monthOfEpochDay(p === precision.month ? day : day + 15);
 };
 
-/**
- * A coarser skeleton for the spellings that transliteration habits disagree on: the letters lists render in
- * incompatible ways (ه ح خ as h, kh, ch or nothing; ج as j, dj, dsch, c, g — and German j for ي) are left out, the
- * sibilants and interdentals (س ز ص ظ ث ش: s, z, ss, th, sh, sch, ş) fall together, as do ك ق غ (k, q, g, gh),
- * and a doubled letter counts once. Al-Asma / العظمة, Mudajsch / مديش, Daththan / Dassan / دثان, Abdulrassak /
- * عبد الرزاق meet under it. One to three letters long for most names: used only with another coarse name.
- */
-const coarseLetter: Record<string, string> = { H: '', X: '', J: '', '-': '', Z: 'S', C: 'S', T: 'S', G: 'K' };
-export function coarseSkeleton(key: string): string {
-  let out = '';
-  let last = '';
-  for (const ch of key) {
-    const c = coarseLetter[ch] ?? ch;
-    if (c === '') {
-      // ه ح خ left out part two letters (محمد / أحمد stay apart); a j left out (German j for ي) does not.
-      if (ch !== 'J') last = '';
-      continue;
-    }
-    if (c !== last) out += c;
-    last = c;
-  }
-  return out;
-}
 /** A hash not derived yet (hashes are ≥ 0, or -1 for none). */
 const UNKNOWN = -2;
 /**

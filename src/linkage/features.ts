@@ -11,6 +11,7 @@ import {
 import { isWomansName } from '../names/index.js';
 import { type DateParse, epochDay, parseDate, parseYear } from './dates.js';
 import {
+  coarseSkeleton,
   firstNameForm,
   fullNameOrder,
   nameOrderVote,
@@ -622,6 +623,24 @@ export class RecordFeatures {
       this.nesting.set(key, nest);
     }
     return nest;
+  }
+
+  private readonly alike = new Map<number, boolean>();
+
+  /**
+   * Whether two place codes are one name in two transliteration habits: their coarse skeletons (name-kit
+   * `coarseSkeleton`, the words run together) are the same and at least three letters long — مشهور / Machour,
+   * Salah al-Din / Salahuddin. Shorter ones say too little (حمص and المزة are both MS).
+   */
+  placesAlike(x: number, y: number): boolean {
+    const key = x < y ? x * 65536 + y : y * 65536 + x;
+    let alike = this.alike.get(key);
+    if (alike === undefined) {
+      const cx = coarseSkeleton(this.wordsOfPlace(x).join(''));
+      alike = cx.length >= 3 && cx === coarseSkeleton(this.wordsOfPlace(y).join(''));
+      this.alike.set(key, alike);
+    }
+    return alike;
   }
 
   private wordsOfPlace(code: number): readonly string[] {

@@ -58,6 +58,16 @@ describe('name parts (the seam over src/names)', () => {
     expect(placeKey('جسر الشغور')).toBe(placeKey('Jisr al-Shughur'));
   });
 
+  it("keys a place's construct state (ة spelt t) and assimilated article as Arabic writes them", () => {
+    expect(placeKey('Maarat al-Numan')).toBe(placeKey('معرة النعمان'));
+    expect(placeKey("Ma'arrat an-Nu'man")).toBe(placeKey('معرة النعمان'));
+    expect(placeKey('Khirbet Ghazaleh')).toBe(placeKey('خربة غزالة'));
+    expect(placeKey('Deir ez-Zor')).toBe(placeKey('دير الزور'));
+    // A word's own t before another word is dropped on both sides alike.
+    expect(placeKey('Beit Jinn')).toBe(placeKey('بيت جن'));
+    expect(placeKey('Beit Jinn')).not.toBe(placeKey('Beit Sahem'));
+  });
+
   it('scores names in [0,1]: 1 for the same form, high for one name across scripts, low for two names', () => {
     const p = (t: string) => prepareName(partForm(t));
     expect(compareNames(p('محمد'), p('محمد'))).toBe(1);

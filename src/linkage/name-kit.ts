@@ -207,14 +207,51 @@ export function compareNames(a: PreparedName, b: PreparedName): number {
   return compareTokens(a.token, b.token);
 }
 
-/** A place name's cross-script key: each word without its article, as a skeleton. */
+/** Articles a place name writes between its words, assimilated or not (Ma'arrat an-Nu'man, Deir ez-Zor). */
+const placeArticle = /^(al|el|ul|il|as|ash|ad|adh|ar|at|ath|az|an|es|esh|ech|ed|er|et|ez|en|ال)$/;
+
+/**
+ * A place name's cross-script key: each word without its article, as a skeleton. A word before another drops a final
+ * t — the construct state's ة, which the Arabic skeleton leaves out and Latin spells (Maarat al-Numan / معرة
+ * النعمان, Khirbet Ghazaleh / خربة غزالة, Moadamiyet al-Sham / معضمية الشام).
+ */
 export function placeKey(text: string): string {
-  return normalize(text)
+  const keys = normalize(text)
     .split(' ')
-    .filter((w) => w !== '' && !articleWord.test(w))
+    .filter((w) => w !== '')
+    .filter((w, i) => !articleWord.test(w) && (i === 0 || !placeArticle.test(w)))
     .map((w) => nameKey(w.replace(articlePrefix, '')))
-    .filter((k) => k !== '')
-    .join(' ');
+    .filter((k) => k !== '');
+  for (let i = 0; i < keys.length - 1; i++) {
+    const k = keys[i] as string;
+    if (k.length > 1 && k.endsWith('T')) keys[i] = k.slice(0, -1);
+  }
+  return keys.join(' ');
+}
+
+/**
+ * A coarser skeleton for the spellings that transliteration habits disagree on: the letters lists render in
+ * incompatible ways (ه ح خ as h, kh, ch or nothing; ج as j, dj, dsch, c, g — and German j for ي) are left out, the
+ * sibilants and interdentals (س ز ص ظ ث ش: s, z, ss, th, sh, sch, ş) fall together, as do ك ق غ (k, q, g, gh),
+ * and a doubled letter counts once. Al-Asma / العظمة, Mudajsch / مديش, Daththan / Dassan / دثان, Abdulrassak /
+ * عبد الرزاق meet under it. One to three letters long for most names: used only with another coarse name (blocking),
+ * or when at least three letters long (a place's, features.placesAlike).
+ */
+const coarseLetter: Record<string, string> = { H: '', X: '', J: '', '-': '', Z: 'S', C: 'S', T: 'S', G: 'K' };
+export function coarseSkeleton(key: string): string {
+  let out = '';
+  let last = '';
+  for (const ch of key) {
+    const c = coarseLetter[ch] ?? ch;
+    if (c === '') {
+      // ه ح خ left out part two letters (محمد / أحمد stay apart); a j left out (German j for ي) does not.
+      if (ch !== 'J') last = '';
+      continue;
+    }
+    if (c !== last) out += c;
+    last = c;
+  }
+  return out;
 }
 
 /** Arabic letters by their dotless shape: the letters OCR and hurried hands read one for another. */

@@ -377,9 +377,10 @@ const guardFields = new Float64Array(maxComparisons).fill(Number.NaN);
  * The strongest link is one pair's evidence; a cluster is several records. So a record whose own cluster's records
  * agree with it, on average over all its candidate pairs with them, `ambiguitySupportBits` more than the rival's
  * stays: a bare row in a cluster whose other rows all agree with it, against a namesake one of whose rows links as
- * strongly while the others disagree (another father, another year of birth). Dev seed 7, F1 / ceiling at 20k people: A 0.9361 →
- * 0.9363, B 0.9316 → 0.9317, C +0.0003, athar synth +0.0003; at 100k: A +0.0001, B +0.0003, C +0.0005, athar synth
- * +0.0003. Moving the record into the rival cluster when the rival's mean was the higher lost on every world.
+ * strongly while the others disagree (another father, another year of birth). Dev seed 7, F1 / ceiling at 20k
+ * people: A 0.9361 → 0.9363, B 0.9316 → 0.9317, C +0.0003, athar synth +0.0003; at 100k: A +0.0001, B +0.0003, C
+ * +0.0005, athar synth +0.0003. Moving the record into the rival cluster when the rival's mean was the higher lost on
+ * every world.
  */
 function detachAmbiguous(
   n: number,

@@ -3,6 +3,7 @@
  * name into parts, a cross-script blocking key, and a fast prepared comparison.
  */
 import {
+  ARTICLE_WORDS,
   compareTokens,
   isKunya,
   nicknameNames,
@@ -207,9 +208,6 @@ export function compareNames(a: PreparedName, b: PreparedName): number {
   return compareTokens(a.token, b.token);
 }
 
-/** Articles a place name writes between its words, assimilated or not (Ma'arrat an-Nu'man, Deir ez-Zor). */
-const placeArticle = /^(al|el|ul|il|as|ash|ad|adh|ar|at|ath|az|an|es|esh|ech|ed|er|et|ez|en|ال)$/;
-
 /**
  * A place name's cross-script key: each word without its article, as a skeleton. A word before another drops a final
  * t — the construct state's ة, which the Arabic skeleton leaves out and Latin spells (Maarat al-Numan / معرة
@@ -219,7 +217,9 @@ export function placeKey(text: string): string {
   const keys = normalize(text)
     .split(' ')
     .filter((w) => w !== '')
-    .filter((w, i) => !articleWord.test(w) && (i === 0 || !placeArticle.test(w)))
+    // An article between words, assimilated or not (Ma'arrat an-Nu'man, Deir ez-Zor); a first word such as "at"
+    // may be the name itself.
+    .filter((w, i) => !articleWord.test(w) && (i === 0 || !ARTICLE_WORDS.has(w)))
     .map((w) => nameKey(w.replace(articlePrefix, '')))
     .filter((k) => k !== '');
   for (let i = 0; i < keys.length - 1; i++) {

@@ -2,6 +2,7 @@
  * Names: Arabic and Latin name normalisation, parsing, blocking keys and cross-script similarity. A pure module:
  * no database, no network, no file I/O. See docs/names.md for the design and its measured quality.
  */
+export { ARTICLE_WORDS } from './canonical.js';
 export { keys, phoneticKey } from './keys.js';
 export { isKunya, isWomansName, type LexiconEntry, lexiconEntries, nicknameNames } from './lexicon.js';
 export { clean, detectScript, normalize, type Script, spellMarkedLetters } from './normalize.js';

@@ -98,14 +98,14 @@ function codeLevel(x: number, y: number): number {
 /**
  * Places of origin: one name that holds the other's every word (بصرى / بصرى الشام, Bosra / Busra al-Sham:
  * the same keys) is the same place written shorter. Two names alike but for what transliteration habits disagree on
- * (`placesAlike`: مشهور / Machour) say nothing either way, as a missing one: the same town spelt two ways, or two
- * towns; a lone such disagreement used to weigh one person's records apart past the guard's tolerance.
+ * (`placeRelation`'s alike: مشهور / Machour) say nothing either way, as a missing one: the same town spelt two ways,
+ * or two towns; a lone such disagreement used to weigh one person's records apart past the guard's tolerance.
  */
 function placeLevel(f: RecordFeatures, x: number, y: number): number {
   if (x < 0 || y < 0) return 0;
   if (x === y) return 1;
-  if (f.placesNest(x, y)) return 1;
-  return f.placesAlike(x, y) ? 0 : 2;
+  const relation = f.placeRelation(x, y);
+  return relation === 'nests' ? 1 : relation === 'alike' ? 0 : 2;
 }
 
 /**

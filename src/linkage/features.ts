@@ -30,6 +30,9 @@ export const precision = { none: 0, year: 1, month: 2, day: 3 } as const;
 
 /** Codes above these are places and branches the gazetteer does not know, interned by their alias key. */
 export const unknownGovernorateBase = 100;
+
+/** How two place names relate (RecordFeatures.placeRelation). */
+export type PlaceRelation = 'nests' | 'alike' | 'apart';
 export const unknownBranchBase = 1000;
 /** For each gazetteer unit (its code, the index in `branches`), the codes of the units above it, nearest first. */
 const branchAncestors: readonly (readonly number[])[] = branches.map((b) =>
@@ -609,38 +612,31 @@ export class RecordFeatures {
   }
 
   private readonly placeWords: (readonly string[] | undefined)[] = [];
-  private readonly nesting = new Map<number, boolean>();
+  private readonly placePairs = new Map<number, PlaceRelation>();
 
-  /** Whether one of two place codes names every word of the other (comparisons' place level). */
-  placesNest(x: number, y: number): boolean {
+  /**
+   * How two different place codes relate (comparisons' place level), cached per pair:
+   * - `nests`: one names every word of the other (بصرى / بصرى الشام);
+   * - `alike`: one name in two transliteration habits — their coarse skeletons (name-kit `coarseSkeleton`, the words
+   *   run together) are the same and at least three letters long (مشهور / Machour, Salah al-Din / Salahuddin);
+   *   shorter ones say too little (حمص and المزة are both MS);
+   * - `apart`: neither.
+   */
+  placeRelation(x: number, y: number): PlaceRelation {
     const key = x < y ? x * 65536 + y : y * 65536 + x;
-    let nest = this.nesting.get(key);
-    if (nest === undefined) {
+    let relation = this.placePairs.get(key);
+    if (relation === undefined) {
       const wx = this.wordsOfPlace(x);
       const wy = this.wordsOfPlace(y);
       const [short, long] = wx.length <= wy.length ? [wx, wy] : [wy, wx];
-      nest = short.length > 0 && short.every((w) => long.includes(w));
-      this.nesting.set(key, nest);
+      if (short.length > 0 && short.every((w) => long.includes(w))) relation = 'nests';
+      else {
+        const coarse = coarseSkeleton(wx.join(''));
+        relation = coarse.length >= 3 && coarse === coarseSkeleton(wy.join('')) ? 'alike' : 'apart';
+      }
+      this.placePairs.set(key, relation);
     }
-    return nest;
-  }
-
-  private readonly alike = new Map<number, boolean>();
-
-  /**
-   * Whether two place codes are one name in two transliteration habits: their coarse skeletons (name-kit
-   * `coarseSkeleton`, the words run together) are the same and at least three letters long — مشهور / Machour,
-   * Salah al-Din / Salahuddin. Shorter ones say too little (حمص and المزة are both MS).
-   */
-  placesAlike(x: number, y: number): boolean {
-    const key = x < y ? x * 65536 + y : y * 65536 + x;
-    let alike = this.alike.get(key);
-    if (alike === undefined) {
-      const cx = coarseSkeleton(this.wordsOfPlace(x).join(''));
-      alike = cx.length >= 3 && cx === coarseSkeleton(this.wordsOfPlace(y).join(''));
-      this.alike.set(key, alike);
-    }
-    return alike;
+    return relation;
   }
 
   private wordsOfPlace(code: number): readonly string[] {

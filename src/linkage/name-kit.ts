@@ -235,7 +235,7 @@ export function placeKey(text: string): string {
  * sibilants and interdentals (س ز ص ظ ث ش: s, z, ss, th, sh, sch, ş) fall together, as do ك ق غ (k, q, g, gh),
  * and a doubled letter counts once. Al-Asma / العظمة, Mudajsch / مديش, Daththan / Dassan / دثان, Abdulrassak /
  * عبد الرزاق meet under it. One to three letters long for most names: used only with another coarse name (blocking),
- * or when at least three letters long (a place's, features.placesAlike).
+ * or when at least three letters long (a place's, features.placeRelation).
  */
 const coarseLetter: Record<string, string> = { H: '', X: '', J: '', '-': '', Z: 'S', C: 'S', T: 'S', G: 'K' };
 export function coarseSkeleton(key: string): string {

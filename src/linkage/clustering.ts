@@ -431,31 +431,33 @@ function detachAmbiguous(
   }
   const support = options.ambiguitySupportBits ?? 3;
   if (out.size === 0 || !(support > 0)) return out;
-  // Per ambiguous record: the sum and count of its candidate pairs' weights into its own cluster and the rival.
-  const sums = new Map<number, Float64Array>();
-  for (const x of out) sums.set(x, new Float64Array(4));
+  // Per ambiguous record (its slot; -1 for the rest, most records): the sum and count of its candidate pairs'
+  // weights into its own cluster and into the rival. One pass over every candidate pair, so the test per pair is an
+  // array read.
+  const slot = new Int32Array(n).fill(-1);
+  const ambiguous = [...out];
+  ambiguous.forEach((x, k) => {
+    slot[x] = k;
+  });
+  const sums = new Float64Array(ambiguous.length * 4);
   const tally = (x: number, y: number, w: number) => {
-    const s = sums.get(x);
-    if (s === undefined) return;
+    const k = (slot[x] as number) * 4;
     const r = root[y] as number;
-    if (r === root[x]) {
-      s[0] = (s[0] as number) + w;
-      s[1] = (s[1] as number) + 1;
-    } else if (r === rival[x]) {
-      s[2] = (s[2] as number) + w;
-      s[3] = (s[3] as number) + 1;
-    }
+    const at = r === root[x] ? k : r === rival[x] ? k + 2 : -1;
+    if (at < 0) return;
+    sums[at] = (sums[at] as number) + w;
+    sums[at + 1] = (sums[at + 1] as number) + 1;
   };
   for (let p = 0; p < count; p++) {
     const x = pairA[p] as number;
     const y = pairB[p] as number;
-    tally(x, y, weights[p] as number);
-    tally(y, x, weights[p] as number);
+    if ((slot[x] as number) >= 0) tally(x, y, weights[p] as number);
+    if ((slot[y] as number) >= 0) tally(y, x, weights[p] as number);
   }
-  for (const [x, s] of sums) {
-    const own = (s[0] as number) / Math.max(1, s[1] as number);
-    const other = (s[2] as number) / Math.max(1, s[3] as number);
+  ambiguous.forEach((x, k) => {
+    const own = (sums[4 * k] as number) / Math.max(1, sums[4 * k + 1] as number);
+    const other = (sums[4 * k + 2] as number) / Math.max(1, sums[4 * k + 3] as number);
     if (own - other >= support) out.delete(x);
-  }
+  });
   return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterPairs, disagree, type PairScore, pairKey } from './clustering.js';
+import { type ClusterOptions, clusterPairs, disagree, type PairScore, pairKey } from './clustering.js';
 import { comparisons } from './comparisons.js';
 import { Scorer } from './scorer.js';
 import { TermFrequencies } from './term-frequencies.js';
@@ -32,7 +32,7 @@ function cluster(
   rows: Parameters<typeof featuresOf>[0],
   links: [number, number, number][],
   weights: Record<string, number>,
-  extra: { cannotLink?: Set<number> } = {},
+  extra: Partial<ClusterOptions> = {},
 ) {
   const f = featuresOf(rows);
   const a = Int32Array.from(links, (l) => l[0]);
@@ -183,19 +183,14 @@ describe('guarded clustering', () => {
     expect(Array.from(clear.clusterOf)).toEqual([0, 0, 2]);
     expect(clear.stats.ambiguous).toBe(0);
     // Records people put together stay together, however ambiguous.
-    const f = featuresOf(rows);
-    const kept = clusterPairs(
-      f,
-      Int32Array.from([0, 1]),
-      Int32Array.from([1, 2]),
-      Float32Array.from([30, 29.5]),
-      2,
-      table({}),
-      {
-        thresholdWeight: 10,
-        guardWeight: -5,
-        mustLink: [[0, 1]],
-      },
+    const kept = cluster(
+      rows,
+      [
+        [0, 1, 30],
+        [1, 2, 29.5],
+      ],
+      {},
+      { mustLink: [[0, 1]] },
     );
     expect(kept.clusterOf[1]).toBe(kept.clusterOf[0]);
   });
@@ -269,17 +264,7 @@ describe('guarded clustering', () => {
     expect(even.clusterOf[1]).toBe(1);
     expect(even.stats.ambiguous).toBe(1);
     // Without the test (0), only the strongest links count: on its own.
-    const f = featuresOf(rows);
-    const links = pairs(-10);
-    const off = clusterPairs(
-      f,
-      Int32Array.from(links, (l) => l[0]),
-      Int32Array.from(links, (l) => l[1]),
-      Float32Array.from(links, (l) => l[2]),
-      links.length,
-      table({}),
-      { thresholdWeight: 10, guardWeight: -5, ambiguitySupportBits: 0 },
-    );
+    const off = cluster(rows, pairs(-10), {}, { ambiguitySupportBits: 0 });
     expect(off.clusterOf[1]).toBe(1);
   });
 

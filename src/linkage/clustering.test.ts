@@ -47,6 +47,12 @@ function cluster(
 
 describe('guarded clustering', () => {
   const named = (n: number) => Array.from({ length: n }, (_, i) => ({ first_name: `n${i}` }));
+  /** Two lines of one registry with different detainee numbers, and a family's report between them. */
+  const twoLinesAndAReport = [
+    { first_name: 'a', source: 'registry-235', detainee_number: '100' },
+    { first_name: 'a', source: 'family' },
+    { first_name: 'a', source: 'registry-235', detainee_number: '200' },
+  ];
 
   it('merges records linked above the threshold, strongest first, and names clusters by their first record', () => {
     const { clusterOf, stats } = cluster(
@@ -111,11 +117,7 @@ describe('guarded clustering', () => {
   });
 
   it('never puts two lines of one registry with different detainee numbers in one cluster', () => {
-    const rows = [
-      { first_name: 'a', source: 'registry-235', detainee_number: '100' },
-      { first_name: 'a', source: 'family' },
-      { first_name: 'a', source: 'registry-235', detainee_number: '200' },
-    ];
+    const rows = twoLinesAndAReport;
     const { clusterOf, stats } = cluster(
       rows,
       [
@@ -155,11 +157,7 @@ describe('guarded clustering', () => {
   });
 
   it('leaves on its own a record that fits two people the guard kept apart about equally', () => {
-    const rows = [
-      { first_name: 'a', source: 'registry-235', detainee_number: '100' },
-      { first_name: 'a', source: 'family' },
-      { first_name: 'a', source: 'registry-235', detainee_number: '200' },
-    ];
+    const rows = twoLinesAndAReport;
     // The family's record links to both registry lines, 30 and 29.7 bits: either would be a guess.
     const { clusterOf, stats } = cluster(
       rows,
@@ -242,9 +240,7 @@ describe('guarded clustering', () => {
     // cluster (3) agrees with it too (25), while the other record of line 200's (4) disagrees (−10): means 27.5
     // against 9.85, over three bits apart.
     const rows = [
-      { first_name: 'a', source: 'registry-235', detainee_number: '100' },
-      { first_name: 'a', source: 'family' },
-      { first_name: 'a', source: 'registry-235', detainee_number: '200' },
+      ...twoLinesAndAReport,
       { first_name: 'a', source: 'notices' },
       { first_name: 'a', source: 'press' },
     ];

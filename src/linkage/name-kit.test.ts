@@ -23,6 +23,7 @@ describe('name parts (the seam over src/names)', () => {
     ['en-Naouagh', 'naouagh'],
     ['Ech-Chammaa', 'chammaa'],
     ['At-Dattak', 'dattak'],
+    ['Esch-Scharif', 'scharif'],
     ['عبد الرحمن', 'عبدالرحمن'],
     ['أحمد', 'احمد'],
     ['', ''],

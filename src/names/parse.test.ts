@@ -80,6 +80,7 @@ describe('parse', () => {
     ['a loose Latin article', 'Mohammad Al Masri', { first: 'Mohammad', family: 'Al Masri' }],
     ['an assimilated article', 'Ahmad ash-Shami', { first: 'Ahmad', family: 'ash-Shami' }],
     ['a French-style assimilated article', 'Ahmad Ech-Chammaa', { first: 'Ahmad', family: 'Ech-Chammaa' }],
+    ['a German-style assimilated article', 'Salim Esch-Scharif', { first: 'Salim', family: 'Esch-Scharif' }],
     // Titles stay with the family name.
     [
       'a title after an Arabic family name',

@@ -85,6 +85,13 @@ describe('token similarity', () => {
     expect(tokenSimilarity('محمد', 'Ziad')).toBeLessThan(0.5);
   });
 
+  it('reads two neighbouring letters typed the other way round as one slip', () => {
+    // Without the swap both scored as far apart as another name (عدنان / عثمان: 0.52).
+    expect(tokenSimilarity('عدنان', 'عندان')).toBeGreaterThan(0.7);
+    expect(tokenSimilarity('Adnan', 'Andan')).toBeGreaterThan(0.7);
+    expect(tokenSimilarity('عدنان', 'عثمان')).toBeLessThan(0.6);
+  });
+
   it('scores identical tokens 1 and letterless tokens 0', () => {
     expect(tokenSimilarity('Mohammad', 'MOHAMMAD')).toBe(1);
     expect(tokenSimilarity('مُحَمَّد', 'محمد')).toBe(1);

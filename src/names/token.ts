@@ -596,6 +596,7 @@ function alignCost(
   cross: boolean,
   offA: number,
   offB: number,
+  swaps = false,
 ): number {
   const na = pa[a + LENGTH] as number;
   const nb = pb[b + LENGTH] as number;
@@ -621,6 +622,28 @@ function alignCost(
     const bigramRow = cross && i >= 2 ? (bigrams[(pa[ua + i - 2] as number) * unitCount + u] as number) : -1;
     let diag = d[prev] as number;
     if (bigramRow < 0) {
+      // Two neighbouring letters typed the other way round (عندان for عدنان) cost one of them dropped, not two
+      // letters changed (`swaps`: spelling asks only when a pair could have such letters).
+      const before = swaps && i >= 2 && pa[ua + i - 2] !== u ? (pa[ua + i - 2] as number) : -1;
+      if (before >= 0) {
+        const swapCost = Math.max(del, pa[da + i - 2] as number);
+        for (let j = 1; j <= m; j++) {
+          const above = d[prev + j] as number;
+          let best = (diag + (sub[subRow + (pb[ub + j - 1] as number)] as number)) | 0;
+          let t = (above + del - best) | 0;
+          best = (best + (t & (t >> 31))) | 0;
+          t = (left + (pb[db + j - 1] as number) - best) | 0;
+          best = (best + (t & (t >> 31))) | 0;
+          if (pb[ub + j - 1] === before && j >= 2 && pb[ub + j - 2] === u) {
+            t = ((d[prev - w + j - 2] as number) + swapCost - best) | 0;
+            best = (best + (t & (t >> 31))) | 0;
+          }
+          d[row + j] = best;
+          left = best;
+          diag = above;
+        }
+        continue;
+      }
       for (let j = 1; j <= m; j++) {
         const above = d[prev + j] as number;
         let best = (diag + (sub[subRow + (pb[ub + j - 1] as number)] as number)) | 0;
@@ -675,17 +698,46 @@ function spelling(ca: Chunk, a: number, cb: Chunk, b: number): number {
   const hb = cb.halves;
   const ka = (a >> 1) + k;
   const kb = (b >> 1) + k;
-  const whole = similarityOf(alignCost(ba, a, bb, b, cross, 0, 0), ha[ka] as number, hb[kb] as number);
+  let whole = similarityOf(alignCost(ba, a, bb, b, cross, 0, 0), ha[ka] as number, hb[kb] as number);
+  // A typing slip that swapped two letters, within one script: aligned again with swaps only when the pair has two
+  // letters the other way round and is neither alike already nor hopeless (the common case pays nothing).
+  const swapped =
+    !cross &&
+    whole >= SWAP_FROM &&
+    whole < SWAP_BELOW &&
+    reversedPair(ba, a + BODY, ba[a + LENGTH] as number, bb, b);
+  if (swapped)
+    whole = Math.max(
+      whole,
+      similarityOf(alignCost(ba, a, bb, b, false, 0, 0, true), ha[ka] as number, hb[kb] as number),
+    );
   const artA = ba[a + ARTICLE] as number;
   const artB = bb[b + ARTICLE] as number;
   if (artA === 0 && artB === 0) return whole;
   if (ba[a + LENGTH] === artA || bb[b + LENGTH] === artB) return whole;
   const core = similarityOf(
-    alignCost(ba, a, bb, b, cross, artA, artB),
+    alignCost(ba, a, bb, b, cross, artA, artB, swapped),
     ha[ka + 2] as number,
     hb[kb + 2] as number,
   );
   return Math.max(core, whole);
+}
+
+/** Scores between which a same-script pair is aligned again with swaps (below, one swap cannot reach a match). */
+const SWAP_FROM = 0.3;
+const SWAP_BELOW = 0.9;
+
+/** Whether token b has two neighbouring units of token a (units from `ua`, n of them) the other way round. */
+function reversedPair(pa: Uint8Array, ua: number, n: number, pb: Uint8Array, b: number): boolean {
+  const ub = b + BODY;
+  const m = pb[b + LENGTH] as number;
+  for (let i = 1; i < n; i++) {
+    const x = pa[ua + i - 1] as number;
+    const y = pa[ua + i] as number;
+    if (x === y) continue;
+    for (let j = 1; j < m; j++) if (pb[ub + j - 1] === y && pb[ub + j] === x) return true;
+  }
+  return false;
 }
 
 /**

@@ -27,6 +27,9 @@ describe('otherReading (an article running into a عبد … name)', () => {
     ['abd alah', 'abdlah', ''],
     ['abdalah', 'abdlah', ''],
     ['abdulah', 'abdlah', ''],
+    // عبد الله typed with one lam.
+    ['عبداله', 'عبدله', ''],
+    ['عبد اله', 'عبدله', ''],
     ['nasr alah', 'nasrlah', ''],
     // الإله is another name.
     ['abdulilah', 'abdilah', 'abdlilah'],

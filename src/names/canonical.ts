@@ -192,6 +192,8 @@ function canonicalLatin(j: string): string {
 const LATIN_SUN_ARTICLE = /^(?:e([tdrzsnl])\1(?=[a-z]{4})|a([tdrzsnl])\2(?=[a-z]{5}))/;
 
 function canonicalArabic(j: string): string {
+  // عبد الله typed with one lam (عبداله, عبد اله; عبدالة once ة is folded): no other name is written so.
+  if (j === 'عبداله') return 'عبدله';
   if (j.startsWith('عبد') && j.length >= 5) return `عبد${stripArabicArticle(j.slice(3))}`;
   if (j.startsWith('ابو') && j.length >= 6 && j.slice(3).startsWith('ال')) return `ابو${j.slice(5)}`;
   if (j.length >= 7 && j.endsWith('الدين')) return `${j.slice(0, -5)}دين`;

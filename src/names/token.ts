@@ -622,28 +622,6 @@ function alignCost(
     const bigramRow = cross && i >= 2 ? (bigrams[(pa[ua + i - 2] as number) * unitCount + u] as number) : -1;
     let diag = d[prev] as number;
     if (bigramRow < 0) {
-      // Two neighbouring letters typed the other way round (عندان for عدنان) cost one of them dropped, not two
-      // letters changed (`swaps`: spelling asks only when a pair could have such letters).
-      const before = swaps && i >= 2 && pa[ua + i - 2] !== u ? (pa[ua + i - 2] as number) : -1;
-      if (before >= 0) {
-        const swapCost = Math.max(del, pa[da + i - 2] as number);
-        for (let j = 1; j <= m; j++) {
-          const above = d[prev + j] as number;
-          let best = (diag + (sub[subRow + (pb[ub + j - 1] as number)] as number)) | 0;
-          let t = (above + del - best) | 0;
-          best = (best + (t & (t >> 31))) | 0;
-          t = (left + (pb[db + j - 1] as number) - best) | 0;
-          best = (best + (t & (t >> 31))) | 0;
-          if (pb[ub + j - 1] === before && j >= 2 && pb[ub + j - 2] === u) {
-            t = ((d[prev - w + j - 2] as number) + swapCost - best) | 0;
-            best = (best + (t & (t >> 31))) | 0;
-          }
-          d[row + j] = best;
-          left = best;
-          diag = above;
-        }
-        continue;
-      }
       for (let j = 1; j <= m; j++) {
         const above = d[prev + j] as number;
         let best = (diag + (sub[subRow + (pb[ub + j - 1] as number)] as number)) | 0;
@@ -657,6 +635,8 @@ function alignCost(
         left = best;
         diag = above;
       }
+      if (swaps && i >= 2)
+        swapRow(d, row, w, m, pa[ua + i - 2] as number, u, pb, ub, db, del, pa[da + i - 2] as number);
       continue;
     }
     const bigramBase = bigramRow * unitCount;
@@ -677,6 +657,44 @@ function alignCost(
     }
   }
   return d[n * w + m] as number;
+}
+
+/**
+ * Two neighbouring units the other way round (a typing slip: عندان for عدنان) as one step, costing the dearer of the
+ * two units left unmatched instead of two substitutions: lowers the row's cells where b has a's last two units
+ * swapped, then carries the lowered cells along the row as the alignment's insertions would. Run after the row's
+ * own pass, and only when `spelling` asks for swaps, so the common alignment pays nothing for it.
+ */
+function swapRow(
+  d: Int32Array,
+  row: number,
+  w: number,
+  m: number,
+  before: number,
+  u: number,
+  pb: Uint8Array,
+  ub: number,
+  db: number,
+  del: number,
+  delBefore: number,
+): void {
+  if (before === u) return;
+  const cost = Math.max(del, delBefore);
+  const twoUp = row - 2 * w;
+  let lowered = false;
+  for (let j = 2; j <= m; j++) {
+    if (pb[ub + j - 1] !== before || pb[ub + j - 2] !== u) continue;
+    const c = (d[twoUp + j - 2] as number) + cost;
+    if (c < (d[row + j] as number)) {
+      d[row + j] = c;
+      lowered = true;
+    }
+  }
+  if (!lowered) return;
+  for (let j = 1; j <= m; j++) {
+    const c = (d[row + j - 1] as number) + (pb[db + j - 1] as number);
+    if (c < (d[row + j] as number)) d[row + j] = c;
+  }
 }
 
 function similarityOf(cost: number, massA: number, massB: number): number {

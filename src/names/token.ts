@@ -663,7 +663,7 @@ function alignCost(
  * Two neighbouring units the other way round (a typing slip: عندان for عدنان) as one step, costing the dearer of the
  * two units left unmatched instead of two substitutions: lowers the row's cells where b has a's last two units
  * swapped, then carries the lowered cells along the row as the alignment's insertions would. Run after the row's
- * own pass, and only when `spelling` asks for swaps, so the common alignment pays nothing for it.
+ * own pass, and only when `spelling` asks for swaps: the alignment's own loop is unchanged.
  */
 function swapRow(
   d: Int32Array,
@@ -718,7 +718,7 @@ function spelling(ca: Chunk, a: number, cb: Chunk, b: number): number {
   const kb = (b >> 1) + k;
   let whole = similarityOf(alignCost(ba, a, bb, b, cross, 0, 0), ha[ka] as number, hb[kb] as number);
   // A typing slip that swapped two letters, within one script: aligned again with swaps only when the pair has two
-  // letters the other way round and is neither alike already nor hopeless (the common case pays nothing).
+  // letters the other way round and is neither alike already nor hopeless.
   const swapped =
     !cross &&
     whole >= SWAP_FROM &&

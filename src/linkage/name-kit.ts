@@ -57,13 +57,21 @@ export function partForm(text: string): string {
   const normal = normalizeName(text);
   // Most parts are one word without an article: nothing to drop or join.
   if (normal.indexOf(' ') < 0 && !mayStartWithArticle(normal)) return normal;
-  const all = normal.split(' ');
-  const words = all.filter(
-    (w, i) => w !== '' && !articleWord.test(w) && (i === all.length - 1 || !ARTICLE_WORDS.has(w)),
-  );
+  const words = withoutArticles(normal, 'last');
   if (words.length === 0) return '';
   words[0] = (words[0] as string).replace(articlePrefix, '');
   return words.join('');
+}
+
+/**
+ * The words of a matching form without its article words: al / el / ال anywhere, and the other article words
+ * (assimilated: en, ech, at, ez …) except where the word may be the name itself — a name part's last word, a place's
+ * first ("At-Tall").
+ */
+function withoutArticles(form: string, nameMayBe: 'first' | 'last'): string[] {
+  const words = form.split(' ').filter((w) => w !== '');
+  const nameAt = nameMayBe === 'first' ? 0 : words.length - 1;
+  return words.filter((w, i) => !articleWord.test(w) && (i === nameAt || !ARTICLE_WORDS.has(w)));
 }
 
 /** Whether a matching form may begin with al, el or ال (the cheap test before articleWord and articlePrefix). */
@@ -220,12 +228,8 @@ export function compareNames(a: PreparedName, b: PreparedName): number {
  * النعمان, Khirbet Ghazaleh / خربة غزالة, Moadamiyet al-Sham / معضمية الشام).
  */
 export function placeKey(text: string): string {
-  const keys = normalize(text)
-    .split(' ')
-    .filter((w) => w !== '')
-    // An article between words, assimilated or not (Ma'arrat an-Nu'man, Deir ez-Zor); a first word such as "at"
-    // may be the name itself.
-    .filter((w, i) => !articleWord.test(w) && (i === 0 || !ARTICLE_WORDS.has(w)))
+  // An article between words, assimilated or not (Ma'arrat an-Nu'man, Deir ez-Zor).
+  const keys = withoutArticles(normalize(text), 'first')
     .map((w) => nameKey(w.replace(articlePrefix, '')))
     .filter((k) => k !== '');
   for (let i = 0; i < keys.length - 1; i++) {

@@ -30,10 +30,10 @@ export const precision = { none: 0, year: 1, month: 2, day: 3 } as const;
 
 /** Codes above these are places and branches the gazetteer does not know, interned by their alias key. */
 export const unknownGovernorateBase = 100;
+export const unknownBranchBase = 1000;
 
 /** How two place names relate (RecordFeatures.placeRelation). */
 export type PlaceRelation = 'nests' | 'alike' | 'apart';
-export const unknownBranchBase = 1000;
 /** For each gazetteer unit (its code, the index in `branches`), the codes of the units above it, nearest first. */
 const branchAncestors: readonly (readonly number[])[] = branches.map((b) =>
   unitsAbove(b).map((u) => branches.indexOf(u)),

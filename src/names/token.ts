@@ -719,11 +719,7 @@ function spelling(ca: Chunk, a: number, cb: Chunk, b: number): number {
   let whole = similarityOf(alignCost(ba, a, bb, b, cross, 0, 0), ha[ka] as number, hb[kb] as number);
   // A typing slip that swapped two letters, within one script: aligned again with swaps only when the pair has two
   // letters the other way round and is neither alike already nor hopeless.
-  const swapped =
-    !cross &&
-    whole >= SWAP_FROM &&
-    whole < SWAP_BELOW &&
-    reversedPair(ba, a + BODY, ba[a + LENGTH] as number, bb, b);
+  const swapped = !cross && whole >= SWAP_FROM && whole < SWAP_BELOW && reversedPair(ba, a, bb, b);
   if (swapped)
     whole = Math.max(
       whole,
@@ -745,8 +741,10 @@ function spelling(ca: Chunk, a: number, cb: Chunk, b: number): number {
 const SWAP_FROM = 0.3;
 const SWAP_BELOW = 0.9;
 
-/** Whether token b has two neighbouring units of token a (units from `ua`, n of them) the other way round. */
-function reversedPair(pa: Uint8Array, ua: number, n: number, pb: Uint8Array, b: number): boolean {
+/** Whether token b (at b in pb) has two neighbouring units of token a (at a in pa) the other way round. */
+function reversedPair(pa: Uint8Array, a: number, pb: Uint8Array, b: number): boolean {
+  const ua = a + BODY;
+  const n = pa[a + LENGTH] as number;
   const ub = b + BODY;
   const m = pb[b + LENGTH] as number;
   for (let i = 1; i < n; i++) {

@@ -92,6 +92,17 @@ describe('token similarity', () => {
     expect(tokenSimilarity('عدنان', 'عثمان')).toBeLessThan(0.6);
   });
 
+  it('reads a Latin digraph as the two Arabic letters it may spell, and ai as alif and a dropped ʿayn', () => {
+    // sh for ص + ه (Mashe / مصهة) scored 0.47 and ai for اع (Rain / راعن, Qaid / قاعد) 0.85 and 0.83 before.
+    expect(tokenSimilarity('Mashe', 'مصهة')).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
+    expect(tokenSimilarity('Dashi', 'دصحي')).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
+    expect(tokenSimilarity('Rain', 'راعن')).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
+    expect(tokenSimilarity('Qaid', 'قاعد')).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
+    // The one-letter readings keep theirs.
+    expect(tokenSimilarity('Mashe', 'مسح')).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
+    expect(tokenSimilarity('Rain', 'رين')).toBeGreaterThanOrEqual(TOKEN_MATCH_THRESHOLD);
+  });
+
   it('scores identical tokens 1 and letterless tokens 0', () => {
     expect(tokenSimilarity('Mohammad', 'MOHAMMAD')).toBe(1);
     expect(tokenSimilarity('مُحَمَّد', 'محمد')).toBe(1);

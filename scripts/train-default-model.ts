@@ -1,11 +1,14 @@
 /**
  * Retrains the model that ships (src/linkage/default-model.json) by EM on synthetic data, reproducibly:
- *   npx tsx scripts/train-default-model.ts [--people 100000] [--seed 1]
- * The starting values are the current file's; the result is labelled as trained on synthetic data.
+ *   npx tsx scripts/train-default-model.ts [--people 100000] [--seed 1] [--split-near]
+ * The starting values are the current file's; the result is labelled as trained on synthetic data. With
+ * --split-near only the name comparisons' near and similar levels change: their m and u together stay the file's
+ * and are shared out as EM finds them — how the near levels (split from similar) got their values without moving
+ * the weights the other levels had been measured with.
  */
 import fs from 'node:fs';
 import { RecordFeatures } from '../src/linkage/features.js';
-import { parseModel } from '../src/linkage/model.js';
+import { modelVersion, parseModel } from '../src/linkage/model.js';
 import { generate } from '../src/linkage/synth/generator.js';
 import { trainModel } from '../src/linkage/train.js';
 
@@ -16,11 +19,44 @@ const arg = (name: string, fallback: string) => {
 const people = Number(arg('people', '100000'));
 const seed = Number(arg('seed', '1'));
 const file = new URL('../src/linkage/default-model.json', import.meta.url);
-const base = parseModel(JSON.parse(fs.readFileSync(file, 'utf8')), file.pathname);
+const raw: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+const base = parseModel(raw, file.pathname);
 const { records } = generate({ people, seed });
 const features = new RecordFeatures(records.length);
 for (const r of records) features.add(r.fields.record_id, r.fields);
-const { model, report } = trainModel(features, base, { seed, synthetic: true, versionPrefix: 'synthetic' });
+const trained = trainModel(features, base, { seed, synthetic: true, versionPrefix: 'synthetic' });
+const { report } = trained;
+let model = trained.model;
+if (process.argv.includes('--split-near')) {
+  // Each name comparison's similar level is shared out between near and similar as EM finds them on the data, m
+  // and each u alike; every other level keeps the file's values, and each group still sums to 1.
+  const hadNear = JSON.stringify(raw).includes('"transliteration_near"');
+  const { version: _, ...kept } = base;
+  kept.comparisons = base.comparisons.map((c, i) => {
+    const levels = c.levels.map((l) => ({ ...l }));
+    const at = (label: string) => levels.find((l) => l.label === label);
+    const est = (label: string) => trained.model.comparisons[i]?.levels.find((l) => l.label === label);
+    for (const [near, similar] of [
+      ['near', 'similar'],
+      ['transliteration_near', 'transliteration_similar'],
+    ] as const) {
+      const n = at(near);
+      const s = at(similar);
+      const en = est(near);
+      const es = est(similar);
+      if (!n || !s || !en || !es) continue;
+      for (const key of ['m', 'u', 'uSameFamilyName', 'uWithinFamily'] as const) {
+        const total = (s[key] ?? 0) + (hadNear ? (n[key] ?? 0) : 0);
+        const share = (en[key] ?? 0) / ((en[key] ?? 0) + (es[key] ?? 0));
+        if (s[key] === undefined || !(share >= 0)) continue;
+        n[key] = total * share;
+        s[key] = total * (1 - share);
+      }
+    }
+    return { ...c, levels };
+  });
+  model = { ...kept, version: modelVersion(kept, 'synthetic') };
+}
 model.description = `The model that ships: trained by EM on athar synth data (${people} people, seed ${seed}); retrain on your own data with athar link --train.`;
 fs.writeFileSync(file, `${JSON.stringify(model, null, 2)}\n`);
 process.stderr.write(`${model.version}: ${JSON.stringify(report)}\n`);

@@ -17,6 +17,8 @@ describe('field agreement for reviewers', () => {
     ['exact_date', 'agree'],
     ['same_number_same_branch', 'agree'],
     ['similar', 'partial'],
+    ['near', 'partial'],
+    ['transliteration_near', 'partial'],
     ['within_30_days', 'partial'],
     ['year_off_by_one', 'partial'],
     ['different', 'disagree'],

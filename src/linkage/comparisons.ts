@@ -31,13 +31,18 @@ export interface Comparison {
   show(f: RecordFeatures, i: number): string;
 }
 
-/** Name similarity thresholds of the "variant" and "similar" levels. */
+/** Name similarity thresholds of the "variant", "near" and "similar" levels. */
 export const variantSimilarity = 0.9;
+export const nearSimilarity = 0.8;
 export const similarSimilarity = 0.68;
 
 /**
- * Name levels: within one script (exact, variant, similar, different) and across scripts (transliteration —
- * محمد / Mohammad —, similar, different), the two groups weighed separately.
+ * Name levels: within one script (exact, variant, near, similar, different) and across scripts (transliteration —
+ * محمد / Mohammad —, near, similar, different), the two groups weighed separately. `near` (0.8–0.9: one habit or
+ * slip short of a variant, Mudajsch / مديش, Rain / راعن) was part of `similar`, whose pairs run from a typing slip to
+ * two names that share half their letters, all with one weight; apart, a near pair weighs more than a similar one.
+ * The near levels come last so that the older levels keep their positions, and a model file written before them
+ * still reads (parseModel gives them the similar levels' m and u: the same weights as before).
  */
 const nameLevels = [
   'missing',
@@ -48,10 +53,12 @@ const nameLevels = [
   'transliteration',
   'transliteration_similar',
   'transliteration_different',
+  'near',
+  'transliteration_near',
 ] as const;
 const nameGroups = [
-  [1, 2, 3, 4],
-  [5, 6, 7],
+  [1, 2, 8, 3, 4],
+  [5, 9, 6, 7],
 ] as const;
 
 /** Name levels that count as agreement and as disagreement. */
@@ -68,9 +75,11 @@ function nameLevel(f: RecordFeatures, va: number, vb: number, sim: NameSimilarit
   const s = sim.get(va, vb);
   if (f.names.latin(va) === f.names.latin(vb)) {
     if (s >= variantSimilarity) return 2;
+    if (s >= nearSimilarity) return 8;
     return s >= similarSimilarity ? 3 : 4;
   }
   if (s >= variantSimilarity) return 5;
+  if (s >= nearSimilarity) return 9;
   return s >= similarSimilarity ? 6 : 7;
 }
 

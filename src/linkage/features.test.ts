@@ -292,6 +292,15 @@ describe('comparison levels', () => {
     expect(level([{ first_name: 'محمد' }, { first_name: 'محمد' }], 'first_name')).toBe('exact');
     expect(level([{ first_name: 'محمد' }, { first_name: 'Mohammad' }], 'first_name')).toBe('transliteration');
     expect(level([{ first_name: 'Mohammad' }, { first_name: 'Mohamad' }], 'first_name')).toBe('variant');
+    // A vowel or a habit short of a variant: near (0.8–0.9), weighed above similar.
+    expect(level([{ family_name: 'Mahbabe' }, { family_name: 'Mahbube' }], 'family_name')).toBe('near');
+    expect(level([{ family_name: 'Dakih' }, { family_name: 'Dakir' }], 'family_name')).toBe('similar');
+    expect(level([{ family_name: 'Thamaw' }, { family_name: 'ثماو' }], 'family_name')).toBe(
+      'transliteration_near',
+    );
+    expect(level([{ first_name: 'Samir' }, { first_name: 'سامر' }], 'first_name')).toBe(
+      'transliteration_similar',
+    );
     expect(level([{ first_name: 'سامر' }, { first_name: 'Khaled' }], 'first_name')).toBe(
       'transliteration_different',
     );

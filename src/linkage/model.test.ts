@@ -10,6 +10,27 @@ describe('the model file', () => {
     expect(compiled.priorWeight(1_000_000)).toBeLessThan(compiled.priorWeight(1000));
   });
 
+  it('reads a model file written before the near levels as it was: near weighs as similar did', () => {
+    const older = structuredClone(shippedModel());
+    for (const c of older.comparisons) c.levels = c.levels.filter((l) => !l.label.endsWith('near'));
+    const family = parseModel(older).comparisons[0]!;
+    const at = (label: string) => family.levels.find((l) => l.label === label);
+    expect(at('near')).toEqual({ ...at('similar'), label: 'near' });
+    expect(at('transliteration_near')).toEqual({
+      ...at('transliteration_similar'),
+      label: 'transliteration_near',
+    });
+    // The shipped file's near levels are its own, not copies.
+    const shipped = shippedModel().comparisons[0]!;
+    expect(shipped.levels.find((l) => l.label === 'near')?.m).not.toBe(
+      shipped.levels.find((l) => l.label === 'similar')?.m,
+    );
+    // A file with one of the two is not an older file: refused.
+    const half = structuredClone(shippedModel());
+    half.comparisons[0]!.levels = half.comparisons[0]!.levels.filter((l) => l.label !== 'near');
+    expect(() => parseModel(half)).toThrow(/family_name levels must be/);
+  });
+
   it('names the field that is wrong', () => {
     const model = structuredClone(shippedModel());
     model.comparisons[0]!.levels[0]!.m = 2;

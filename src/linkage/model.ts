@@ -87,6 +87,27 @@ export class ModelError extends Error {
   }
 }
 
+/** The name levels split from the similar ones (comparisons.ts), and the level each was part of. */
+const nearLevels: readonly (readonly [string, string])[] = [
+  ['near', 'similar'],
+  ['transliteration_near', 'transliteration_similar'],
+];
+
+/**
+ * A model file written before the near levels (a model trained and saved by an earlier athar) gets them as copies
+ * of the levels they were part of: it scores every pair as it did.
+ */
+function addNearLevels(want: readonly string[], levels: ModelLevel[] | undefined): void {
+  if (!levels || !want.includes('near')) return;
+  const labels = levels.map((l) => l.label);
+  const older = want.slice(1).filter((label) => !nearLevels.some(([near]) => near === label));
+  if (labels.join(',') !== older.join(',')) return;
+  for (const [near, from] of nearLevels) {
+    const level = levels.find((l) => l.label === from);
+    if (level) levels.push({ ...level, label: near });
+  }
+}
+
 /** Validates a parsed model file against the comparisons this code knows; one line per problem. */
 export function parseModel(value: unknown, where = 'model'): LinkageModel {
   const parsed = modelSchema.safeParse(value);
@@ -103,6 +124,7 @@ export function parseModel(value: unknown, where = 'model'): LinkageModel {
     );
   }
   comparisons.forEach((comparison, c) => {
+    addNearLevels(comparison.levels, model.comparisons[c]?.levels);
     const levels = model.comparisons[c]?.levels ?? [];
     const labels = levels.map((l) => l.label);
     const want = comparison.levels.slice(1);

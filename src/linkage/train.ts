@@ -87,6 +87,7 @@ function tieScripts(m: number[], c: number): number[] {
   out[5] = (m[1] as number) + (m[2] as number);
   out[6] = m[3] as number;
   out[7] = m[4] as number;
+  out[9] = m[8] as number;
   return out;
 }
 

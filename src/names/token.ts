@@ -34,7 +34,7 @@ export const LEXICON_SAME_SCORE = 0.97;
 export const LEXICON_DIFFERENT_CEILING = 0.55;
 /**
  * Two listed names of which one is a pet or short form of the other (حمودة / محمد, Barhoum / إبراهيم: lexicon
- * NICKNAMES): alike, not the same name — above linkage's `similar` level (0.68), below its `variant` (0.9).
+ * NICKNAMES): alike, not the same name — linkage's `near` level (0.8–0.9), below its `variant`.
  */
 export const NICKNAME_SCORE = 0.8;
 /** The same two figures when a side's entry was inferred (an unlisted spelling close to one entry only). */

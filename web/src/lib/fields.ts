@@ -77,9 +77,11 @@ export function fieldLabel(field: string): string {
 const levelLabels: Record<string, string> = {
   exact: msg('exact'),
   variant: msg('spelling variant'),
+  near: msg('close spelling'),
   similar: msg('similar'),
   different: msg('different'),
   transliteration: msg('same name in the other script'),
+  transliteration_near: msg('close in the other script'),
   transliteration_similar: msg('similar in the other script'),
   transliteration_different: msg('different in the other script'),
   different_for_a_woman: msg('different (a woman may be listed under her husband’s family name)'),

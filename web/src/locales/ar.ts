@@ -87,9 +87,11 @@ export const ar: Record<string, string> = {
   // Comparison levels
   exact: 'مطابق',
   'spelling variant': 'تهجئة أخرى للاسم نفسه',
+  'close spelling': 'تهجئة قريبة',
   similar: 'متشابه',
   different: 'مختلف',
   'same name in the other script': 'الاسم نفسه بالحروف الأخرى',
+  'close in the other script': 'قريب بالحروف الأخرى',
   'similar in the other script': 'متشابه بالحروف الأخرى',
   'different in the other script': 'مختلف بالحروف الأخرى',
   'different (a woman may be listed under her husband’s family name)':

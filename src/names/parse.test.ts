@@ -154,6 +154,11 @@ describe('parse', () => {
     ['before a given name ending in -y', 'LOUHAIK Ghazy', { first: 'Ghazy', family: 'LOUHAIK' }],
     ['not before a nisba', 'HUMAM Hajefi', { first: 'HUMAM', family: 'Hajefi' }],
     ['a given name in capitals is not a family name', 'FAHAD Takkazi', { first: 'FAHAD', family: 'Takkazi' }],
+    [
+      'in capitals with its article, before an unlisted -y name',
+      'AL-HOUSSAIN Qousay',
+      { first: 'Qousay', family: 'AL-HOUSSAIN' },
+    ],
     ['all in capitals says nothing', 'AHMAD HASSAN', { first: 'AHMAD', family: 'HASSAN' }],
     // Abbreviations and initials.
     ['an abbreviation with a dot', 'Mhd. Ahmad Masri', { first: 'Mhd', father: 'Ahmad', family: 'Masri' }],

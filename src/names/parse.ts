@@ -325,9 +325,10 @@ function capitalised(groups: readonly Group[]): number {
     const caps =
       letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
     if (!caps) continue;
-    // A given name in capitals is emphasis or noise ("FAHAD Takkazi"), not the family name.
+    // A given name in capitals is emphasis or noise ("FAHAD Takkazi"), not the family name; with an article it is
+    // one (AL-HOUSSAIN: no given name takes al-).
     const listed = listedAs(groups[g] as Group);
-    if (listed.given && !listed.family) continue;
+    if (listed.given && !listed.family && !hasArticle(groups[g] as Group)) continue;
     if (at >= 0) return -1;
     at = g;
   }
@@ -454,10 +455,13 @@ function parseUncached(fullName: string): NameParts {
     groups.length >= 2 &&
     script === 'latn' &&
     capitalised(groups) === 0 &&
-    (!looksLikeFamily(groups[groups.length - 1] as Group) || readsAsGiven(groups[groups.length - 1] as Group))
+    (!looksLikeFamily(groups[groups.length - 1] as Group) ||
+      readsAsGiven(groups[groups.length - 1] as Group) ||
+      (hasArticle(groups[0] as Group) && !hasArticle(groups[groups.length - 1] as Group)))
   ) {
     // "DHANI Ahmad": lists kept in English and French write the family name in capitals, often first (also before
-    // an unlisted spelling of a given name ending in -y: LOUHAIK Ghazy).
+    // an unlisted spelling of a given name ending in -y: LOUHAIK Ghazy; and, in capitals with its article, before
+    // any name without one: AL-HOUSSAIN Qousay, whose -y alone looked like a nisba).
     ordered = [...groups.slice(1), groups[0] as Group];
     familyFirst = true;
     confidence = 0.75;

@@ -58,5 +58,7 @@ if (process.argv.includes('--split-near')) {
   model = { ...kept, version: modelVersion(kept, 'synthetic') };
 }
 model.description = `The model that ships: trained by EM on athar synth data (${people} people, seed ${seed}); retrain on your own data with athar link --train.`;
-fs.writeFileSync(file, `${JSON.stringify(model, null, 2)}\n`);
+// Keys in the file's own order, so that a diff of the file shows only what changed.
+const order = [...new Set([...Object.keys(raw as object), ...Object.keys(model)])] as (keyof typeof model)[];
+fs.writeFileSync(file, `${JSON.stringify(Object.fromEntries(order.map((k) => [k, model[k]])), null, 2)}\n`);
 process.stderr.write(`${model.version}: ${JSON.stringify(report)}\n`);

@@ -133,6 +133,24 @@ describe('parse', () => {
       { first: 'Ahmad', father: 'Mohammad', family: 'Al-Ali' },
     ],
     ['s/o as bin', 'Ahmad s/o Mohammad Al-Ali', { first: 'Ahmad', father: 'Mohammad', family: 'Al-Ali' }],
+    ['a kunya in double quotes', 'Mohammad "Abu Ali" Khatib', { first: 'Mohammad', family: 'Khatib' }],
+    [
+      'a nickname in guillemets',
+      'محمد «حمودة» أحمد العلي',
+      { first: 'محمد', father: 'أحمد', family: 'العلي' },
+    ],
+    // A number beside the name (an age, a row number) is no part of it: it was read as a first name after a comma.
+    [
+      'an age after a comma',
+      'Mohammad Ahmad Al-Khatib, 35',
+      { first: 'Mohammad', father: 'Ahmad', family: 'Al-Khatib' },
+    ],
+    [
+      'a row number before the name',
+      '١٢ محمد أحمد الخطيب',
+      { first: 'محمد', father: 'أحمد', family: 'الخطيب' },
+    ],
+    ['digits inside a word stay (Arabizi)', 'A7mad 3ali', { first: 'A7mad', family: '3ali' }],
     // A register writing the family name first, without an article: an unlisted first part, given names after it.
     [
       'a register family name first',

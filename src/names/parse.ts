@@ -396,15 +396,27 @@ export function parseParts(fullName: string): NameParts {
 }
 
 /**
- * A full name without what is written beside it in brackets (a kunya or nickname: "أحمد محمد العلي (أبو عمر)") — an
- * aside, not a part of the chain — and with "s/o" and "d/o" (son of, daughter of) read as bin. The text as it was
- * when nothing else is left.
+ * A full name without what is written beside it in brackets or double quotes (a kunya or nickname: "أحمد محمد العلي
+ * (أبو عمر)", Mohammad "Abu Ali" Khatib) — an aside, not a part of the chain —, without a number standing alone (an
+ * age or a row number beside the name: "Mohammad Ahmad Al-Khatib, 35"), and with "s/o" and "d/o" (son of, daughter
+ * of) read as bin. The text as it was when nothing else is left.
  */
 function withoutAsides(text: string): string {
   let out = text;
-  if (/[([{]/.test(out)) {
-    const bare = out.replace(/\s*(\([^()]*\)|\[[^[\]]*\]|\{[^{}]*\})\s*/g, ' ').trim();
+  if (/[([{"“«„]/.test(out)) {
+    const bare = out
+      .replace(/\s*(\([^()]*\)|\[[^[\]]*\]|\{[^{}]*\})\s*/g, ' ')
+      .replace(/(^|\s)["“«„][^"“”«»„]*["”»“](?=\s|$)/g, ' ')
+      .trim();
     if (bare !== '') out = bare;
+  }
+  if (/[0-9٠-٩۰-۹]/.test(out)) {
+    // A trailing comma or dash it leaves says nothing more.
+    const bare = out
+      .replace(/(^|[\s,،;-])[0-9٠-٩۰-۹]+(?=$|[\s,،;-])/g, '$1')
+      .replace(/[\s,،;-]+$/, '')
+      .trim();
+    if (/\p{L}/u.test(bare)) out = bare;
   }
   if (out.includes('/')) out = out.replace(/(^|\s)[sd]\/o(?=\s)/gi, '$1bin');
   return out;

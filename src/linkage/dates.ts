@@ -113,12 +113,28 @@ const hedgeBefore =
 const hedgeAfter = /\s*(\?|؟|approx\.?|env\.?|ca\.?|تقريبا|تقريباً|تقريبًا)$/iu;
 
 /**
- * A date without the words that say it is approximate ("حوالي 1985", "1985 تقريبا", "c. 1985", "1985?"): families
- * give years so, and the comparison already allows a year off by one. The text unchanged when that leaves nothing.
+ * Words for a part of a year, or for "the year" ("أواخر عام 2012", "صيف 2013", "early 2013", "mi-2013", "Anfang
+ * 2014", "2013 sonu"): a family remembers a season or the end of a year, and what the words leave — the year, or a
+ * month when one is named — is what such a date says.
+ */
+const partBefore =
+  /^(?:(?:early|mid|middle of|late|beginning of|start of|end of|summer of|summer|winter of|winter|spring of|spring|autumn of|autumn|fall of|fall|début|debut|mi|fin|été|ete|hiver|printemps|automne|anfang|mitte|ende|sommer|frühjahr|fruhjahr|frühling|fruhling|herbst|منتصف|أواسط|اواسط|أوائل|اوائل|أواخر|اواخر|بداية|بدايات|نهاية|نهايات|مطلع|أول|اول|آخر|اخر|صيف|شتاء|ربيع|خريف)(?:\s+|-))?(?:(?:عام|سنة|العام)\s+)?/iu;
+const partAfter =
+  /\s+(?:başı|basi|ortası|ortasi|sonu|yazı|yazi|kışı|kisi|baharı|bahari|sonbaharı|sonbahari)$/iu;
+
+/**
+ * A date without the words that say it is approximate ("حوالي 1985", "1985 تقريبا", "c. 1985", "1985?") or name a
+ * part of the year (partBefore): families give years so, and the comparison already allows a year off by one. The
+ * text unchanged when that leaves nothing.
  */
 function unhedged(text: string): string {
   if (/^\d/.test(text) && /\d$/.test(text)) return text;
-  const bare = text.replace(hedgeBefore, '').replace(hedgeAfter, '').trim();
+  const bare = text
+    .replace(hedgeBefore, '')
+    .replace(hedgeAfter, '')
+    .replace(partBefore, '')
+    .replace(partAfter, '')
+    .trim();
   return bare === '' ? text : bare;
 }
 

@@ -81,7 +81,7 @@ describe('prepared records', () => {
 
   it('counts rows without any name and unreadable dates per column, treating them as missing', () => {
     const f = featuresOf([
-      { mother_name: 'فاطمة', birth_date: '31/02/1990', arrest_date: 'spring 2013' },
+      { mother_name: 'فاطمة', birth_date: '31/02/1990', arrest_date: '2013-2014' },
       { first_name: 'Ali', birth_date: '1990-01-01', birth_year: 'nineteen', death_date: '2015-13-01' },
     ]);
     expect(f.issues.rowsWithoutName).toBe(1);

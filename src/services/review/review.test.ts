@@ -132,6 +132,32 @@ describeEachDialect('the review queue', (store) => {
     expect(await review.rejectedPairs()).toEqual([[ids[2], ids[3]].sort()]);
   });
 
+  it('proposes more than a thousand pairs in rounds: each pair once, decided ones left out in any round', async () => {
+    const many = await storeRecords(
+      store(),
+      Array.from({ length: 60 }, (_, i) => ({
+        first: 'Synthetic',
+        family: `Round ${i}`,
+      })),
+    );
+    await review.decide({
+      recordA: many[58],
+      recordB: many[59],
+      decision: 'non_match',
+      reviewerId: 'reviewer-3',
+    });
+    const pairs = [];
+    for (let a = 0; a < many.length; a++)
+      for (let b = a + 1; b < many.length; b++)
+        pairs.push({ ...pair(0, 1), recordA: many[a] as string, recordB: many[b] as string });
+    // 1,770 pairs, each also given the other way round: three rounds of a thousand.
+    const result = await review.propose([
+      ...pairs,
+      ...pairs.map((p) => ({ ...p, recordA: p.recordB, recordB: p.recordA })),
+    ]);
+    expect(result).toEqual({ proposed: 1769, skippedDecided: 1, skippedSamePerson: 0 });
+  });
+
   it('undoing a match closes the links it made (never deletes them) and reopens the pair', async () => {
     const decision = (await review.history(ids[0]!, ids[1]!)).at(-1)!;
     const undone = await review.undo(decision.id, 'reviewer-3', 'wrong person');

@@ -1,5 +1,6 @@
 import { DomainError } from '../../domain/errors.js';
 import type { Verdict } from '../../domain/review.js';
+import { nextTurn } from '../../event-loop.js';
 import { nowIso } from '../../ids.js';
 import {
   type CandidatePair,
@@ -41,6 +42,9 @@ export interface ProposeResult {
  * provenance); every decision can be undone, and undoing a match takes back the links it made. Records are never
  * edited or deleted. Every change goes through the linkage journal.
  */
+/** Pairs proposed per round of queries (propose). */
+const proposeChunk = 1000;
+
 export class ReviewService {
   private readonly clock: () => number;
   private readonly linker: PairLinker;
@@ -53,7 +57,11 @@ export class ReviewService {
     this.linker = options.linker ?? new RecordLinkLinker();
   }
 
-  /** Queues pairs for review, leaving out decided pairs and pairs already one person. */
+  /**
+   * Queues pairs for review, leaving out decided pairs and pairs already one person. A thousand pairs at a time,
+   * with a turn of the event loop between: on SQLite every query resolves at once, and the tracing loop proposes a
+   * batch's pairs — 12,000 of 500 records of one common name, 370 ms of queries in one stretch (tracing-yields.test).
+   */
   async propose(pairs: readonly NewCandidatePair[]): Promise<ProposeResult> {
     const result: ProposeResult = { proposed: 0, skippedDecided: 0, skippedSamePerson: 0 };
     const distinct = new Map<string, NewCandidatePair>();
@@ -62,27 +70,33 @@ export class ReviewService {
       const [a, b] = orderedPair(p.recordA, p.recordB);
       distinct.set(`${a}\u0000${b}`, { ...p, recordA: a, recordB: b });
     }
-    const decided = await new DecisionRepository(this.store.db).currentAmong(
-      [...distinct.values()].map((p) => [p.recordA, p.recordB] as [string, string]),
-    );
-    const records = new Set<string>();
-    for (const pair of distinct.values()) records.add(pair.recordA).add(pair.recordB);
-    const personOf = await new RecordLinkRepository(this.store.db).activePersons([...records]);
-    const fresh: NewCandidatePair[] = [];
-    for (const [key, pair] of distinct) {
-      if (decided.has(key)) {
-        result.skippedDecided++;
-        continue;
+    const all = [...distinct.entries()];
+    const at = nowIso(this.clock);
+    for (let from = 0; from < all.length; from += proposeChunk) {
+      if (from > 0) await nextTurn();
+      const chunk = all.slice(from, from + proposeChunk);
+      const decided = await new DecisionRepository(this.store.db).currentAmong(
+        chunk.map(([, p]) => [p.recordA, p.recordB] as [string, string]),
+      );
+      const records = new Set<string>();
+      for (const [, pair] of chunk) records.add(pair.recordA).add(pair.recordB);
+      const personOf = await new RecordLinkRepository(this.store.db).activePersons([...records]);
+      const fresh: NewCandidatePair[] = [];
+      for (const [key, pair] of chunk) {
+        if (decided.has(key)) {
+          result.skippedDecided++;
+          continue;
+        }
+        const [la, lb] = [personOf.get(pair.recordA), personOf.get(pair.recordB)];
+        if (la && lb && la === lb) {
+          result.skippedSamePerson++;
+          continue;
+        }
+        fresh.push(pair);
       }
-      const [la, lb] = [personOf.get(pair.recordA), personOf.get(pair.recordB)];
-      if (la && lb && la === lb) {
-        result.skippedSamePerson++;
-        continue;
-      }
-      fresh.push(pair);
+      const repo = new CandidatePairRepository(this.store.db, this.store.capabilities);
+      result.proposed += await repo.upsert(fresh, at);
     }
-    const repo = new CandidatePairRepository(this.store.db, this.store.capabilities);
-    result.proposed = await repo.upsert(fresh, nowIso(this.clock));
     return result;
   }
 

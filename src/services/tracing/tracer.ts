@@ -231,7 +231,7 @@ export class Tracer {
 
   /**
    * New records, a batch at a time: into the index, each matched against the registry (its top candidates), and
-   * through the policy — the merges of the batch in one transaction, its review pairs in one upsert. The persons
+   * through the policy — the merges of the batch in one transaction, its review pairs a thousand at a time. The persons
    * of the batch are read once and followed as the batch merges them, so a chain of merges within it is guarded
    * against every record it would join.
    */

@@ -1,14 +1,15 @@
 /**
  * Retrains the model that ships (src/linkage/default-model.json) by EM on synthetic data, reproducibly:
- *   npx tsx scripts/train-default-model.ts [--people 100000] [--seed 1] [--split-near]
+ *   npx tsx scripts/train-default-model.ts [--people 100000] [--seed 1] [--split-later]
  * The starting values are the current file's; the result is labelled as trained on synthetic data. With
- * --split-near only the name comparisons' near and similar levels change: their m and u together stay the file's
- * and are shared out as EM finds them — how the near levels (split from similar) got their values without moving
- * the weights the other levels had been measured with.
+ * --split-later only the levels the file lacks (model.ts laterLevels) and the levels they were part of change: the
+ * latter's m and u are shared out between the two as EM finds them — how the near levels (out of similar) and
+ * within_two_years (out of different) got their values without moving the weights the other levels had been
+ * measured with.
  */
 import fs from 'node:fs';
 import { RecordFeatures } from '../src/linkage/features.js';
-import { modelVersion, parseModel } from '../src/linkage/model.js';
+import { laterLevels, modelVersion, parseModel } from '../src/linkage/model.js';
 import { generate } from '../src/linkage/synth/generator.js';
 import { trainModel } from '../src/linkage/train.js';
 
@@ -27,28 +28,27 @@ for (const r of records) features.add(r.fields.record_id, r.fields);
 const trained = trainModel(features, base, { seed, synthetic: true, versionPrefix: 'synthetic' });
 const { report } = trained;
 let model = trained.model;
-if (process.argv.includes('--split-near')) {
-  // Each name comparison's similar level is shared out between near and similar as EM finds them on the data, m
-  // and each u alike; every other level keeps the file's values, and each group still sums to 1.
-  const hadNear = JSON.stringify(raw).includes('"transliteration_near"');
+if (process.argv.includes('--split-later')) {
+  // Each later level the file lacks (model.ts laterLevels: near, within_two_years) is shared out of the level it was
+  // part of as EM finds the two on the data, m and each u alike; every other level keeps the file's values, and each
+  // group still sums to 1.
+  const rawComparisons = (raw as { comparisons?: { levels?: { label?: string }[] }[] }).comparisons ?? [];
   const { version: _, ...kept } = base;
   kept.comparisons = base.comparisons.map((c, i) => {
     const levels = c.levels.map((l) => ({ ...l }));
+    const inFile = new Set((rawComparisons[i]?.levels ?? []).map((l) => l.label));
     const at = (label: string) => levels.find((l) => l.label === label);
     const est = (label: string) => trained.model.comparisons[i]?.levels.find((l) => l.label === label);
-    for (const [near, similar] of [
-      ['near', 'similar'],
-      ['transliteration_near', 'transliteration_similar'],
-    ] as const) {
-      const n = at(near);
-      const s = at(similar);
-      const en = est(near);
-      const es = est(similar);
-      if (!n || !s || !en || !es) continue;
+    for (const [added, from] of laterLevels) {
+      const n = at(added);
+      const s = at(from);
+      const en = est(added);
+      const es = est(from);
+      if (!n || !s || !en || !es || inFile.has(added)) continue;
       for (const key of ['m', 'u', 'uSameFamilyName', 'uWithinFamily'] as const) {
-        const total = (s[key] ?? 0) + (hadNear ? (n[key] ?? 0) : 0);
+        const total = s[key];
         const share = (en[key] ?? 0) / ((en[key] ?? 0) + (es[key] ?? 0));
-        if (s[key] === undefined || !(share >= 0)) continue;
+        if (total === undefined || !(share >= 0)) continue;
         n[key] = total * share;
         s[key] = total * (1 - share);
       }

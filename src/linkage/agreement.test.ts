@@ -21,6 +21,7 @@ describe('field agreement for reviewers', () => {
     ['transliteration_near', 'partial'],
     ['within_30_days', 'partial'],
     ['year_off_by_one', 'partial'],
+    ['within_two_years', 'partial'],
     ['different', 'disagree'],
     ['transliteration_different', 'disagree'],
     ['different_number_same_branch', 'disagree'],

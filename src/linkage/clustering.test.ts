@@ -393,7 +393,7 @@ describe('a circumstance never makes two people by itself', () => {
   it('leaves the date of death out of the evidence against a pair (a civil registry records a date of its own)', () => {
     const f = featuresOf([
       { first_name: 'ياسر', father_name: 'علي', family_name: 'المصري', death_date: '2012-10-03' },
-      { first_name: 'ياسر', father_name: 'علي', family_name: 'المصري', death_date: '2014-05-05' },
+      { first_name: 'ياسر', father_name: 'علي', family_name: 'المصري', death_date: '2015-05-05' },
     ]);
     const scorer = new Scorer(f, compiledShippedModel(), TermFrequencies.of(f));
     const weight = scorer.score(0, 1);

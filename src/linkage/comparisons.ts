@@ -159,7 +159,10 @@ function birthLevel(f: RecordFeatures, a: number, b: number): number {
 /**
  * Proximity of two event dates given at day, month or year precision, judged at the coarser precision of the two:
  * a date known to the month (or the year) that falls in the other's month (year) agrees on all both know, which is
- * its own level (`same_month`, `same_year`) and not "a few days or months apart".
+ * its own level (`same_month`, `same_year`) and not "a few days or months apart". A family that misremembers the
+ * year of an arrest is more often one or two years out than more: `within_two_years` (a year to two apart) was
+ * part of `different`; apart, it weighs against a pair less than dates further apart (world B, dev seed 7: F1 /
+ * ceiling +0.0037 at 20k, +0.0035 at 100k; A +0.0003, −0.0002).
  */
 function eventLevel(dayA: number, pa: number, dayB: number, pb: number): number {
   if (pa === precision.none || pb === precision.none) return 0;
@@ -167,18 +170,18 @@ function eventLevel(dayA: number, pa: number, dayB: number, pb: number): number 
   if (pa === precision.day && pb === precision.day) {
     if (d === 0) return 1;
     if (d <= 30) return 3;
-    return d <= 365 ? 5 : 6;
+    return d <= 365 ? 5 : d <= 730 ? 7 : 6;
   }
   const ma = monthOfEpochDay(dayA);
   const mb = monthOfEpochDay(dayB);
   if (pa >= precision.month && pb >= precision.month) {
     if (ma === mb) return 2;
     if (d <= 45) return 3;
-    return d <= 396 ? 5 : 6;
+    return d <= 396 ? 5 : d <= 761 ? 7 : 6;
   }
   const years = Math.abs(Math.floor(ma / 12) - Math.floor(mb / 12));
   if (years === 0) return 4;
-  return years === 1 ? 5 : 6;
+  return years === 1 ? 5 : years === 2 ? 7 : 6;
 }
 
 function detaineeLevel(f: RecordFeatures, a: number, b: number): number {
@@ -270,6 +273,8 @@ function eventComparison(
       'same_year',
       'within_a_year',
       'different',
+      // Last, so that a model file written before it keeps its levels' positions (parseModel: a copy of different).
+      'within_two_years',
     ],
     show(f, i) {
       const p = f[prec][i] as number;

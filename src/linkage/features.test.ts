@@ -236,7 +236,9 @@ describe('comparison levels', () => {
     [{ arrest_date: '2013-05-01' }, { arrest_date: '2013-05-01' }, 'same_day'],
     [{ arrest_date: '2013-05-01' }, { arrest_date: '2013-05-20' }, 'within_30_days'],
     [{ arrest_date: '2013-05-01' }, { arrest_date: '2014-03-01' }, 'within_a_year'],
-    [{ arrest_date: '2013-05-01' }, { arrest_date: '2015-05-01' }, 'different'],
+    // A year to two apart (a family that misremembers the year), and further.
+    [{ arrest_date: '2013-05-01' }, { arrest_date: '2015-05-01' }, 'within_two_years'],
+    [{ arrest_date: '2013-05-01' }, { arrest_date: '2015-05-02' }, 'different'],
     // Known to the month against a full date or a month: agreement on all both give.
     [{ arrest_date: '2013-05' }, { arrest_date: '2013-05-20' }, 'same_month'],
     [{ arrest_date: '2013-05' }, { arrest_date: '20/05/2013' }, 'same_month'],
@@ -244,6 +246,7 @@ describe('comparison levels', () => {
     [{ arrest_date: '2013-05' }, { arrest_date: '2013-06-10' }, 'within_30_days'],
     [{ arrest_date: '2013-05' }, { arrest_date: '2013-04' }, 'within_30_days'],
     [{ arrest_date: '2013-05' }, { arrest_date: '2013-12-31' }, 'within_a_year'],
+    [{ arrest_date: '2013-05' }, { arrest_date: '2015-03' }, 'within_two_years'],
     [{ arrest_date: '2013-05' }, { arrest_date: '2016-05-20' }, 'different'],
     // Known to the year: the calendar year decides, not the distance from 1 January.
     [{ arrest_date: '2013' }, { arrest_date: '2013-11-20' }, 'same_year'],
@@ -252,7 +255,8 @@ describe('comparison levels', () => {
     [{ arrest_date: '2013' }, { arrest_date: '2013' }, 'same_year'],
     [{ arrest_date: '2013' }, { arrest_date: '2012-12-31' }, 'within_a_year'],
     [{ arrest_date: '2013' }, { arrest_date: '2014-11' }, 'within_a_year'],
-    [{ arrest_date: '2013' }, { arrest_date: '2015-01-01' }, 'different'],
+    [{ arrest_date: '2013' }, { arrest_date: '2015-12-31' }, 'within_two_years'],
+    [{ arrest_date: '2013' }, { arrest_date: '2016-01-01' }, 'different'],
     [{ arrest_date: '2013' }, {}, 'missing'],
   ])('arrest %j vs %j is %s', (a, b, want) => {
     expect(level([a, b], 'arrest_date')).toBe(want);

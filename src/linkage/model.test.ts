@@ -10,7 +10,7 @@ describe('the model file', () => {
     expect(compiled.priorWeight(1_000_000)).toBeLessThan(compiled.priorWeight(1000));
   });
 
-  it('reads a model file written before the near levels as it was: near weighs as similar did', () => {
+  it('reads a model file written before the later levels as it was: near weighs as similar did, within two years as different', () => {
     const older = structuredClone(shippedModel());
     for (const c of older.comparisons) c.levels = c.levels.filter((l) => !l.label.endsWith('near'));
     const family = parseModel(older).comparisons[0]!;
@@ -25,6 +25,18 @@ describe('the model file', () => {
     expect(shipped.levels.find((l) => l.label === 'near')?.m).not.toBe(
       shipped.levels.find((l) => l.label === 'similar')?.m,
     );
+    // The event dates' within_two_years, likewise a copy of different.
+    const arrest = parseModel(older).comparisons.find((c) => c.name === 'arrest_date')!;
+    const olderArrest = structuredClone(shippedModel());
+    for (const c of olderArrest.comparisons)
+      c.levels = c.levels.filter((l) => l.label !== 'within_two_years');
+    const read = parseModel(olderArrest).comparisons.find((c) => c.name === 'arrest_date')!;
+    const of = (levels: typeof read.levels, label: string) => levels.find((l) => l.label === label);
+    expect(of(read.levels, 'within_two_years')).toEqual({
+      ...of(read.levels, 'different'),
+      label: 'within_two_years',
+    });
+    expect(of(arrest.levels, 'within_two_years')?.m).not.toBe(of(arrest.levels, 'different')?.m);
     // A file with one of the two is not an older file: refused.
     const half = structuredClone(shippedModel());
     half.comparisons[0]!.levels = half.comparisons[0]!.levels.filter((l) => l.label !== 'near');

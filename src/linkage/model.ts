@@ -87,24 +87,29 @@ export class ModelError extends Error {
   }
 }
 
-/** The name levels split from the similar ones (comparisons.ts), and the level each was part of. */
-const nearLevels: readonly (readonly [string, string])[] = [
+/**
+ * Levels added after the model file's format was set (comparisons.ts), each with the level it was part of: the name
+ * comparisons' near levels (out of similar) and the event dates' within_two_years (out of different).
+ */
+export const laterLevels: readonly (readonly [string, string])[] = [
   ['near', 'similar'],
   ['transliteration_near', 'transliteration_similar'],
+  ['within_two_years', 'different'],
 ];
 
 /**
- * A model file written before the near levels (a model trained and saved by an earlier athar) gets them as copies
- * of the levels they were part of: it scores every pair as it did.
+ * A model file written before some of the later levels (a model trained and saved by an earlier athar) gets them as
+ * copies of the levels they were part of: it scores every pair as it did. Only a file whose levels are exactly the
+ * comparison's without any of its later ones; anything else is left for the check that names the levels it needs.
  */
-function addNearLevels(want: readonly string[], levels: ModelLevel[] | undefined): void {
-  if (!levels || !want.includes('near')) return;
-  const labels = levels.map((l) => l.label);
-  const older = want.slice(1).filter((label) => !nearLevels.some(([near]) => near === label));
-  if (labels.join(',') !== older.join(',')) return;
-  for (const [near, from] of nearLevels) {
+function addLaterLevels(want: readonly string[], levels: ModelLevel[] | undefined): void {
+  const later = laterLevels.filter(([added]) => want.includes(added));
+  if (!levels || later.length === 0) return;
+  const older = want.slice(1).filter((label) => !later.some(([added]) => added === label));
+  if (levels.map((l) => l.label).join(',') !== older.join(',')) return;
+  for (const [added, from] of later) {
     const level = levels.find((l) => l.label === from);
-    if (level) levels.push({ ...level, label: near });
+    if (level) levels.push({ ...level, label: added });
   }
 }
 
@@ -124,7 +129,7 @@ export function parseModel(value: unknown, where = 'model'): LinkageModel {
     );
   }
   comparisons.forEach((comparison, c) => {
-    addNearLevels(comparison.levels, model.comparisons[c]?.levels);
+    addLaterLevels(comparison.levels, model.comparisons[c]?.levels);
     const levels = model.comparisons[c]?.levels ?? [];
     const labels = levels.map((l) => l.label);
     const want = comparison.levels.slice(1);

@@ -103,6 +103,7 @@ const levelLabels: Record<string, string> = {
   same_year_date_differs: msg('same year, date differs'),
   within_30_days: msg('within 30 days'),
   within_a_year: msg('within a year'),
+  within_two_years: msg('a year to two apart'),
   year_off_by_one: msg('a year apart'),
   same_number: msg('same number'),
   same_number_same_branch: msg('same number, same branch'),

@@ -112,6 +112,7 @@ export const ar: Record<string, string> = {
   'same year, date differs': 'السنة نفسها والتاريخ مختلف',
   'within 30 days': 'خلال ثلاثين يوماً',
   'within a year': 'خلال سنة',
+  'a year to two apart': 'بفارق سنة إلى سنتين',
   'a year apart': 'بفارق سنة',
   'same number': 'الرقم نفسه',
   'same number, same branch': 'الرقم نفسه والفرع نفسه',

@@ -2,14 +2,15 @@
  * Retrains the model that ships (src/linkage/default-model.json) by EM on synthetic data, reproducibly:
  *   npx tsx scripts/train-default-model.ts [--people 100000] [--seed 1] [--split-later]
  * The starting values are the current file's; the result is labelled as trained on synthetic data. With
- * --split-later only the levels the file lacks (model.ts laterLevels) and the levels they were part of change: the
+ * --split-later only the levels the file lacks (comparisons.ts `later`) and the levels they were part of change: the
  * latter's m and u are shared out between the two as EM finds them — how the near levels (out of similar) and
  * within_two_years (out of different) got their values without moving the weights the other levels had been
  * measured with.
  */
 import fs from 'node:fs';
+import { comparisons } from '../src/linkage/comparisons.js';
 import { RecordFeatures } from '../src/linkage/features.js';
-import { laterLevels, modelVersion, parseModel } from '../src/linkage/model.js';
+import { modelVersion, parseModel } from '../src/linkage/model.js';
 import { generate } from '../src/linkage/synth/generator.js';
 import { trainModel } from '../src/linkage/train.js';
 
@@ -29,7 +30,7 @@ const trained = trainModel(features, base, { seed, synthetic: true, versionPrefi
 const { report } = trained;
 let model = trained.model;
 if (process.argv.includes('--split-later')) {
-  // Each later level the file lacks (model.ts laterLevels: near, within_two_years) is shared out of the level it was
+  // Each later level the file lacks (comparisons.ts `later`: near, within_two_years) is shared out of the level it was
   // part of as EM finds the two on the data, m and each u alike; every other level keeps the file's values, and each
   // group still sums to 1.
   const rawComparisons = (raw as { comparisons?: { levels?: { label?: string }[] }[] }).comparisons ?? [];
@@ -39,7 +40,7 @@ if (process.argv.includes('--split-later')) {
     const inFile = new Set((rawComparisons[i]?.levels ?? []).map((l) => l.label));
     const at = (label: string) => levels.find((l) => l.label === label);
     const est = (label: string) => trained.model.comparisons[i]?.levels.find((l) => l.label === label);
-    for (const [added, from] of laterLevels) {
+    for (const [added, from] of comparisons[i]?.later ?? []) {
       const n = at(added);
       const s = at(from);
       const en = est(added);

@@ -22,6 +22,11 @@ export interface Comparison {
   /** The name column whose term frequency adjusts the agreeing levels, and those levels. */
   readonly termFrequency?: { column: FeatureColumn; levels: readonly number[] };
   /**
+   * Levels added after the model file's format was set, each with the level it was part of: they come last in
+   * `levels`, and a model file written before them reads with copies of those levels (parseModel).
+   */
+  readonly later?: readonly (readonly [added: string, from: string])[];
+  /**
    * A circumstance, not identity: it weighs in the pair's score, but a disagreement on it never by itself makes
    * two people in the clustering guard (the arresting branch: detainees were moved between branches, prisons and
    * hospitals, and a list records whichever unit it knew; the date of death: see below).
@@ -250,6 +255,10 @@ function nameComparison(name: string, column: 'first' | 'father' | 'grandfather'
     lineage: column !== 'first',
     groups: nameGroups,
     termFrequency: { column, levels: [1, 2, 5] },
+    later: [
+      ['near', 'similar'],
+      ['transliteration_near', 'transliteration_similar'],
+    ],
     show: (f, i) => showName(f, f[column][i] as number),
   };
 }
@@ -273,9 +282,9 @@ function eventComparison(
       'same_year',
       'within_a_year',
       'different',
-      // Last, so that a model file written before it keeps its levels' positions (parseModel: a copy of different).
       'within_two_years',
     ],
+    later: [['within_two_years', 'different']],
     show(f, i) {
       const p = f[prec][i] as number;
       if (p === precision.none) return '';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { type Context, comparisons, familyNameAt, nameDiffers } from './comparisons.js';
+import { type Comparison, type Context, comparisons, familyNameAt, nameDiffers } from './comparisons.js';
 
 export const modelFormat = 'athar-linkage-model';
 export const modelFormatVersion = 1;
@@ -88,24 +88,15 @@ export class ModelError extends Error {
 }
 
 /**
- * Levels added after the model file's format was set (comparisons.ts), each with the level it was part of: the name
- * comparisons' near levels (out of similar) and the event dates' within_two_years (out of different).
+ * A model file written before some of a comparison's later levels (`Comparison.later`: a model trained and saved by
+ * an earlier athar) gets them as copies of the levels they were part of: it scores every pair as it did. Only a file
+ * whose levels are exactly the comparison's without its later ones; anything else is left for the check that names
+ * the levels it needs.
  */
-export const laterLevels: readonly (readonly [string, string])[] = [
-  ['near', 'similar'],
-  ['transliteration_near', 'transliteration_similar'],
-  ['within_two_years', 'different'],
-];
-
-/**
- * A model file written before some of the later levels (a model trained and saved by an earlier athar) gets them as
- * copies of the levels they were part of: it scores every pair as it did. Only a file whose levels are exactly the
- * comparison's without any of its later ones; anything else is left for the check that names the levels it needs.
- */
-function addLaterLevels(want: readonly string[], levels: ModelLevel[] | undefined): void {
-  const later = laterLevels.filter(([added]) => want.includes(added));
+function addLaterLevels(comparison: Comparison, levels: ModelLevel[] | undefined): void {
+  const later = comparison.later ?? [];
   if (!levels || later.length === 0) return;
-  const older = want.slice(1).filter((label) => !later.some(([added]) => added === label));
+  const older = comparison.levels.slice(1).filter((label) => !later.some(([added]) => added === label));
   if (levels.map((l) => l.label).join(',') !== older.join(',')) return;
   for (const [added, from] of later) {
     const level = levels.find((l) => l.label === from);
@@ -129,7 +120,7 @@ export function parseModel(value: unknown, where = 'model'): LinkageModel {
     );
   }
   comparisons.forEach((comparison, c) => {
-    addLaterLevels(comparison.levels, model.comparisons[c]?.levels);
+    addLaterLevels(comparison, model.comparisons[c]?.levels);
     const levels = model.comparisons[c]?.levels ?? [];
     const labels = levels.map((l) => l.label);
     const want = comparison.levels.slice(1);

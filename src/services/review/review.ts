@@ -72,15 +72,18 @@ export class ReviewService {
     }
     const all = [...distinct.entries()];
     const at = nowIso(this.clock);
+    const decisions = new DecisionRepository(this.store.db);
+    const links = new RecordLinkRepository(this.store.db);
+    const queue = new CandidatePairRepository(this.store.db, this.store.capabilities);
     for (let from = 0; from < all.length; from += proposeChunk) {
       if (from > 0) await nextTurn();
       const chunk = all.slice(from, from + proposeChunk);
-      const decided = await new DecisionRepository(this.store.db).currentAmong(
+      const decided = await decisions.currentAmong(
         chunk.map(([, p]) => [p.recordA, p.recordB] as [string, string]),
       );
       const records = new Set<string>();
       for (const [, pair] of chunk) records.add(pair.recordA).add(pair.recordB);
-      const personOf = await new RecordLinkRepository(this.store.db).activePersons([...records]);
+      const personOf = await links.activePersons([...records]);
       const fresh: NewCandidatePair[] = [];
       for (const [key, pair] of chunk) {
         if (decided.has(key)) {
@@ -94,8 +97,7 @@ export class ReviewService {
         }
         fresh.push(pair);
       }
-      const repo = new CandidatePairRepository(this.store.db, this.store.capabilities);
-      result.proposed += await repo.upsert(fresh, at);
+      result.proposed += await queue.upsert(fresh, at);
     }
     return result;
   }

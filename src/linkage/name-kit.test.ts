@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compareNames,
   digraphSplitReading,
+  ghainReadings,
   habitReadings,
   nameKey,
   parseFullName,
@@ -102,6 +103,16 @@ describe('names as other habits of lists write them', () => {
     expect(habitReadings('djahir')).toEqual([]);
     expect(habitReadings('haddad')).toEqual([]);
     expect(habitReadings('بطيخ')).toEqual([]);
+  });
+
+  it('reads a Latin r as gh (French r for غ), each in turn and all at once', () => {
+    expect(ghainReadings('ralir')).toEqual(['ghalir', 'raligh', 'ghaligh']);
+    expect(nameKey(ghainReadings('ranabe')[0] as string)).toBe(nameKey('غنابه'));
+    expect(ghainReadings('larrad')).toEqual(['laghrad', 'larghad', 'laghghad']);
+    // No r, four of them, or Arabic script: none.
+    expect(ghainReadings('haddad')).toEqual([]);
+    expect(ghainReadings('rarrar')).toEqual([]);
+    expect(ghainReadings('غنابه')).toEqual([]);
   });
 
   it('reads German and French s as ز for similarity, but not ss, sh, sch or ts', () => {

@@ -171,6 +171,21 @@ export function digraphSplitReading(form: string): string | undefined {
   return form.replace(/(?<!^)([dtks])h/g, '$1ah');
 }
 
+/**
+ * A Latin form with an r read as gh: lists in French now and then write غ as r (Rassan for غسان, Loubayri / لبيغي,
+ * Ranabe / غنابه), which name similarity weighs as a near spelling already (names' learned cost of r for غ) but no
+ * key meets. Each r in turn, and every r at once; none for a form of more than three r's. For blocking keys only.
+ */
+export function ghainReadings(form: string): string[] {
+  if (!/^[a-z]+$/.test(form)) return [];
+  const at: number[] = [];
+  for (let k = 0; k < form.length; k++) if (form[k] === 'r') at.push(k);
+  if (at.length === 0 || at.length > 3) return [];
+  const out = at.map((k) => `${form.slice(0, k)}gh${form.slice(k + 1)}`);
+  if (at.length > 1) out.push(form.replace(/r/g, 'gh'));
+  return out;
+}
+
 /** An s that is a letter of its own: not in ss, sh, sc(h) or ts. */
 const LONE_S = /(?<![st])s(?![chs])/g;
 

@@ -91,6 +91,21 @@ describe('prepared records', () => {
     expect(f.hasName(1)).toBe(true);
   });
 
+  it('reads a name family first from the lexicon alone only when its list writes so', () => {
+    const f = featuresOf([
+      // سليمان, a given name the lexicon does not list: in a family's reports it is the first name.
+      { full_name: 'سليمان ياسر حمدان', source: 'family' },
+      { full_name: 'محمد احمد مصطفى النرشاوي', source: 'family' },
+      // In a register whose other names are written family first, it is the family name.
+      { full_name: 'سليمان ياسر حمدان', source: 'register' },
+      { full_name: 'الحراكي خديجة جميل سمير', source: 'register' },
+    ]);
+    f.settleNameOrder();
+    const form = (column: 'first' | 'family', i: number) => f.names.form(f[column][i] as number);
+    expect([form('first', 0), form('family', 0)]).toEqual([partForm('سليمان'), partForm('حمدان')]);
+    expect([form('first', 2), form('family', 2)]).toEqual([partForm('ياسر'), partForm('سليمان')]);
+  });
+
   it('reads family name first the names a list could write either way, when its other names say it writes so', () => {
     const f = featuresOf([
       // A register: two names that say they are written family first, one that cannot say.

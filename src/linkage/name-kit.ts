@@ -103,8 +103,9 @@ function inMatchingForm(parts: Partial<Record<(typeof fullNameParts)[number], st
 
 /** Splits a full name into first / father / grandfather / family (names.parse), each in its matching form. */
 export function parseFullName(fullName: string): NameParts {
-  // Two Arabic parts, the second a given name only ("حسن محمد"): the father's name, as the registry reads it.
-  return inMatchingForm(parse(fullName, { fatherInShortNames: true }));
+  // Two Arabic parts, the second a given name only ("حسن محمد"): the father's name, as the registry reads it. An
+  // unlisted first part before given names is read as written; its list's other names decide (fullNameOrder).
+  return inMatchingForm(parse(fullName, { fatherInShortNames: true, guessOrder: false }));
 }
 
 /**

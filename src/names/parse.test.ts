@@ -264,6 +264,23 @@ describe('orderReading', () => {
     });
   });
 
+  it('leaves to the list a name read family first from the lexicon alone', () => {
+    // سليمان is a given name the lexicon does not list (the names' held-out set): read alone, the name is family
+    // first, but a given name outside the lexicon reads the same, so the list's other names decide.
+    expect(parse('سليمان ياسر حمدان')).toMatchObject({ first: 'ياسر', father: 'حمدان', family: 'سليمان' });
+    expect(orderReading('سليمان ياسر حمدان')).toEqual({
+      vote: 'either',
+      familyFirst: { first: 'ياسر', father: 'حمدان', family: 'سليمان' },
+    });
+    expect(parse('سليمان ياسر حمدان', { guessOrder: false })).toMatchObject({
+      first: 'سليمان',
+      father: 'ياسر',
+      family: 'حمدان',
+    });
+    // Read family first from more than the lexicon (an article first), it still votes so.
+    expect(parse('الحراكي خديجة جميل سمير', { guessOrder: false })).toMatchObject({ first: 'خديجة' });
+  });
+
   it('says nothing of two parts, a Latin name or a chain without a family name', () => {
     expect(orderReading('حسن محمد')).toBeUndefined();
     expect(orderReading('Naala Ibrahim Muhammad')).toBeUndefined();

@@ -320,31 +320,20 @@ const HONORIFIC_WORDS = new Set([
  * The one part written in capitals among parts that are not (the family name in "DHANI Ahmad"), or -1: none, or
  * more than one (a name written all in capitals says nothing). A listed given name in capitals does not count.
  */
-function isCapitals(group: Group): boolean {
-  const letters = group.words
-    .map((w) => w.display)
-    .join('')
-    .replace(/[^\p{L}]/gu, '');
-  return letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
-}
-
 function capitalised(groups: readonly Group[]): number {
   let at = -1;
   for (let g = 0; g < groups.length; g++) {
-    if (!isCapitals(groups[g] as Group)) continue;
+    const letters = (groups[g] as Group).words
+      .map((w) => w.display)
+      .join('')
+      .replace(/[^\p{L}]/gu, '');
+    const caps =
+      letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+    if (!caps) continue;
     // A given name in capitals is emphasis or noise ("FAHAD Takkazi"), not the family name; with an article it is
-    // one (AL-HOUSSAIN: no given name takes al-), and so it is before given names only (ABBUD Mohamed, HAMDAN
-    // Fadoua: family names that are also given names, the capitals the list's only mark of which is which).
+    // one (AL-HOUSSAIN: no given name takes al-).
     const listed = listedAs(groups[g] as Group);
-    if (
-      listed.given &&
-      !listed.family &&
-      !hasArticle(groups[g] as Group) &&
-      !groups.every(
-        (other, o) => o === g || ((isKnownGivenName(other) || readsAsGiven(other)) && !isCapitals(other)),
-      )
-    )
-      continue;
+    if (listed.given && !listed.family && !hasArticle(groups[g] as Group)) continue;
     if (at >= 0) return -1;
     at = g;
   }

@@ -399,11 +399,11 @@ const unguessedCache = new Map<string, NameParts>();
  * first part before given names stays the first name (ParseOptions.guessOrder).
  */
 export function parseParts(fullName: string, guessOrder = true): NameParts {
-  return remembered(
-    guessOrder ? cache : unguessedCache,
-    typeof fullName === 'string' ? fullName : '',
-    (key) => freeze(parseUncached(key, guessOrder)),
-  );
+  const text = typeof fullName === 'string' ? fullName : '';
+  const parts = remembered(cache, text, (key) => freeze(parseUncached(key, true)));
+  // Read the same either way unless the order was guessed (few names): one parse, one cache entry.
+  if (guessOrder || !parts.guessed) return parts;
+  return remembered(unguessedCache, text, (key) => freeze(parseUncached(key, false)));
 }
 
 /**

@@ -588,7 +588,10 @@ function coarseLinkRule(name: string, salt: number): SpellingRule {
   };
 }
 
-/** Per family name id: the hashes of its readings' exact keys (similarityReadings), remembered per vocabulary. */
+/**
+ * Per family name id: the hashes of its readings' exact keys (similarityReadings, ghainReadings), then of its own key
+ * (last), remembered per vocabulary.
+ */
 const readingKeyHashes = new WeakMap<object, (Int32Array | undefined)[]>();
 function familyReadingKeys(f: RecordFeatures, v: number): Int32Array {
   let cache = readingKeyHashes.get(f.names);
@@ -599,41 +602,44 @@ function familyReadingKeys(f: RecordFeatures, v: number): Int32Array {
   let out = cache[v];
   if (out === undefined) {
     const own = f.names.keyText(f.names.keyOf(v));
+    const ownHash = hashString(own) & 0x7fffffff;
     const found: number[] = [];
     const form = f.names.form(v);
     for (const reading of [...similarityReadings(form), ...ghainReadings(form)]) {
       const key = nameKey(reading);
       if (key === '' || key === own) continue;
       const h = hashString(key) & 0x7fffffff;
-      if (!found.includes(h)) found.push(h);
+      if (h !== ownHash && !found.includes(h)) found.push(h);
     }
+    found.push(ownHash);
     out = Int32Array.from(found);
     cache[v] = out;
   }
   return out;
 }
 
-/** `first+family (habit reading)`'s keys: the first name's key with the family name's key and its readings'. */
+/**
+ * `first+family (habit reading)`'s keys: the first name's key with each reading's key of the family name and with its
+ * own key (as a hash, as the readings' are), for the other record's readings to meet.
+ */
 function readingKeys(f: RecordFeatures, i: number, salt: number, push: (key: number) => void): void {
   const e = f.first[i] as number;
   const v = f.family[i] as number;
   if (e < 0 || v < 0) return;
   const first = f.names.keyOf(e);
-  const readings = familyReadingKeys(f, v);
-  for (let k = 0; k < readings.length; k++) push(mixKey(salt, first, readings[k] as number));
-  // Its own family key as a hash, as its readings' are, for the other record's readings to meet.
-  push(mixKey(salt, first, hashString(f.names.keyText(f.names.keyOf(v))) & 0x7fffffff));
+  const keys = familyReadingKeys(f, v);
+  for (let k = 0; k < keys.length; k++) push(mixKey(salt, first, keys[k] as number));
 }
 
 /**
  * First name exact, family name the same once one of the two is read as another habit writes it (similarityReadings:
- * German j for ي, ch for خ, s for ز; Turkish c for ج; and French r for غ, ghainReadings): El-Tanay / El Tanaj, Akhawa
- * / Achawa, Al-Sahissi / Ez-Zahissi, Ralir / Ghalir. The coarse rule meets these too, but a short family name's coarse key (Tanay: SN, as Hassan) makes a
- * block too large to compare whole beside a common first name; this one's blocks are an exact name's. Dev seed 7,
- * 100k people (with the coarse key's J, coarseBlockingSkeleton): world A's pair completeness 0.9510 → 0.9572, F1 /
- * ceiling +0.0010; B and athar synth −0.0001, C the same; candidates per record +0.4% (B) to +1.4% (A). The r for غ
- * then: A's pair completeness 0.9572 → 0.9603, F1 / ceiling +0.0010 (20k: +0.0015); B, C and athar synth the same;
- * candidates per record +0.3% at most.
+ * German j for ي, ch for خ, s for ز; Turkish c for ج; and French r for غ, ghainReadings): El-Tanay / El Tanaj,
+ * Akhawa / Achawa, Al-Sahissi / Ez-Zahissi, Ralir / غلير. The coarse rule meets the first kind too, but a short family
+ * name's coarse key (Tanay: SN, as Hassan's) makes a block too large to compare whole beside a common first name; this
+ * one's blocks are an exact name's. Dev seed 7, 100k people (with the coarse key's J, coarseBlockingSkeleton): world
+ * A's pair completeness 0.9510 → 0.9572, F1 / ceiling +0.0010; B and athar synth −0.0001, C the same; candidates per
+ * record +0.4% (B) to +1.4% (A). The r for غ then: A's pair completeness 0.9572 → 0.9603, F1 / ceiling +0.0010 (20k:
+ * +0.0015); B, C and athar synth the same; candidates per record +0.3% at most.
  */
 function readingLinkRule(name: string, salt: number): SpellingRule {
   return {

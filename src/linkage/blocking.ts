@@ -571,9 +571,17 @@ function coarseKeys(f: RecordFeatures, i: number, salt: number, push: (key: numb
  * names, not candidate pairs.
  */
 function coarseLinkRule(name: string, salt: number): SpellingRule {
+  return alikeFamilyRule(name, salt, (f, i, push) => coarseKeys(f, i, salt, push));
+}
+
+/**
+ * A rule of first name's key exact and family names alike (similarity ≥ 0.68) but not of one key, meeting by `keys`:
+ * the coarse rule's and the habit reading rule's form.
+ */
+function alikeFamilyRule(name: string, salt: number, keys: SpellingRule['keys']): SpellingRule {
   return {
     name,
-    keys: (f, i, push) => coarseKeys(f, i, salt, push),
+    keys,
     // Pairs of one first and one family key are first+family's.
     group: (f, i) => {
       const v = f.family[i] as number;
@@ -642,20 +650,7 @@ function readingKeys(f: RecordFeatures, i: number, salt: number, push: (key: num
  * +0.0015); B, C and athar synth the same; candidates per record +0.3% at most.
  */
 function readingLinkRule(name: string, salt: number): SpellingRule {
-  return {
-    name,
-    keys: (f, i, push) => readingKeys(f, i, salt + 1, push),
-    group: (f, i) => {
-      const v = f.family[i] as number;
-      return v < 0 ? -1 : mixKey(salt + 2, f.names.keyOf(f.first[i] as number), f.names.keyOf(v), 0) | 0;
-    },
-    kind: (f, i) => f.names.keyOf(f.first[i] as number),
-    owner: () => true,
-    admits(f, i, j) {
-      const sim = similarityOf(f);
-      return sim.get(f.family[i] as number, f.family[j] as number) >= similarSimilarity;
-    },
-  };
+  return alikeFamilyRule(name, salt, (f, i, push) => readingKeys(f, i, salt + 2, push));
 }
 
 export const coarseLinkRules: readonly SpellingRule[] = [

@@ -36,15 +36,15 @@ export interface ProposeResult {
   skippedSamePerson: number;
 }
 
+/** Pairs proposed per round of queries (propose). */
+const proposeChunk = 1000;
+
 /**
  * The review queue: candidate pairs in, reviewers' decisions out. A decision is stored with reviewer, time and
  * model version; a match puts both records under one person (through the PairLinker, with the decision as
  * provenance); every decision can be undone, and undoing a match takes back the links it made. Records are never
  * edited or deleted. Every change goes through the linkage journal.
  */
-/** Pairs proposed per round of queries (propose). */
-const proposeChunk = 1000;
-
 export class ReviewService {
   private readonly clock: () => number;
   private readonly linker: PairLinker;

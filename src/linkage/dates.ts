@@ -117,8 +117,67 @@ const hedgeAfter = /\s*(\?|؟|approx\.?|env\.?|ca\.?|تقريبا|تقريباً
  * 2014", "2013 sonu"): a family remembers a season or the end of a year, and what the words leave — the year, or a
  * month when one is named — is what such a date says.
  */
-const partBefore =
-  /^(?:(?:early|mid|middle of|late|beginning of|start of|end of|summer of|summer|winter of|winter|spring of|spring|autumn of|autumn|fall of|fall|début|debut|mi|fin|été|ete|hiver|printemps|automne|anfang|mitte|ende|sommer|frühjahr|fruhjahr|frühling|fruhling|herbst|منتصف|أواسط|اواسط|أوائل|اوائل|أواخر|اواخر|بداية|بدايات|نهاية|نهايات|مطلع|أول|اول|آخر|اخر|صيف|شتاء|ربيع|خريف)(?:\s+|-))?(?:(?:عام|سنة|العام)\s+)?/iu;
+const partWords = [
+  // English: a longer form before its prefix (summer of, summer), as in the text.
+  'early',
+  'mid',
+  'middle of',
+  'late',
+  'beginning of',
+  'start of',
+  'end of',
+  'summer of',
+  'summer',
+  'winter of',
+  'winter',
+  'spring of',
+  'spring',
+  'autumn of',
+  'autumn',
+  'fall of',
+  'fall',
+  // French, German.
+  'début',
+  'debut',
+  'mi',
+  'fin',
+  'été',
+  'ete',
+  'hiver',
+  'printemps',
+  'automne',
+  'anfang',
+  'mitte',
+  'ende',
+  'sommer',
+  'frühjahr',
+  'fruhjahr',
+  'frühling',
+  'fruhling',
+  'herbst',
+  // Arabic.
+  'منتصف',
+  'أواسط',
+  'اواسط',
+  'أوائل',
+  'اوائل',
+  'أواخر',
+  'اواخر',
+  'بداية',
+  'بدايات',
+  'نهاية',
+  'نهايات',
+  'مطلع',
+  'أول',
+  'اول',
+  'آخر',
+  'اخر',
+  'صيف',
+  'شتاء',
+  'ربيع',
+  'خريف',
+];
+const partBefore = new RegExp(`^(?:(?:${partWords.join('|')})(?:\\s+|-))?(?:(?:عام|سنة|العام)\\s+)?`, 'iu');
 const partAfter =
   /\s+(?:başı|basi|ortası|ortasi|sonu|yazı|yazi|kışı|kisi|baharı|bahari|sonbaharı|sonbahari)$/iu;
 

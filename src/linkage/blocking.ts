@@ -347,11 +347,7 @@ function slipRule(
     keys(f, i, push) {
       const e = f[exact][i] as number;
       if (e < 0) return;
-      let cache = caches.get(f.names);
-      if (!cache) {
-        cache = new Map();
-        caches.set(f.names, cache);
-      }
+      const cache = perVocabulary(caches, f, () => new Map());
       const variants = variantsOf(f, slipped, i, cache, shortest);
       if (!variants) return;
       const exactKey = f.names.keyOf(e);
@@ -445,14 +441,8 @@ function slipLinkRule(name: string, salt: number, exact: 'first' | 'family', sli
   const base = slipRule(name, salt, exact, slipped, shortest);
   // Per vocabulary (skeleton and name ids are the vocabulary's own): deletion variants by skeleton, similarities.
   const caches = new WeakMap<object, { variants: Map<number, number[]>; similarity: NameSimilarity }>();
-  const cachesOf = (f: RecordFeatures) => {
-    let c = caches.get(f.names);
-    if (!c) {
-      c = { variants: new Map(), similarity: similarityOf(f) };
-      caches.set(f.names, c);
-    }
-    return c;
-  };
+  const cachesOf = (f: RecordFeatures) =>
+    perVocabulary(caches, f, () => ({ variants: new Map<number, number[]>(), similarity: similarityOf(f) }));
   return {
     name,
     keys: base.keys,
@@ -498,15 +488,23 @@ function slipLinkRule(name: string, salt: number, exact: 'first' | 'family', sli
  */
 export const slipLinkRules: readonly SpellingRule[] = [slipLinkRule('first+family~1', 14, 'first', 'family')];
 
+/**
+ * What `caches` holds for the features' vocabulary, made by `make` the first time: name and key ids are a
+ * vocabulary's own, so what is derived from them is remembered per vocabulary.
+ */
+function perVocabulary<T>(caches: WeakMap<object, T>, f: RecordFeatures, make: () => T): T {
+  let cache = caches.get(f.names);
+  if (cache === undefined) {
+    cache = make();
+    caches.set(f.names, cache);
+  }
+  return cache;
+}
+
 /** Name similarities per vocabulary, shared by the rules that weigh a pair's names before keeping it. */
 const similarities = new WeakMap<object, NameSimilarity>();
 function similarityOf(f: RecordFeatures): NameSimilarity {
-  let sim = similarities.get(f.names);
-  if (!sim) {
-    sim = new NameSimilarity(f.names);
-    similarities.set(f.names, sim);
-  }
-  return sim;
+  return perVocabulary(similarities, f, () => new NameSimilarity(f.names));
 }
 
 /**
@@ -519,11 +517,7 @@ function similarityOf(f: RecordFeatures): NameSimilarity {
  */
 const firstReadings = new WeakMap<object, (readonly string[] | undefined)[]>();
 function firstHabitKeys(f: RecordFeatures, v: number, visit: (key: number) => void): void {
-  let cache = firstReadings.get(f.names);
-  if (!cache) {
-    cache = [];
-    firstReadings.set(f.names, cache);
-  }
+  const cache = perVocabulary(firstReadings, f, () => []);
   let readings = cache[v];
   if (readings === undefined) {
     const own = f.names.keyText(f.names.keyOf(v));
@@ -602,11 +596,7 @@ function alikeFamilyRule(name: string, salt: number, keys: SpellingRule['keys'])
  */
 const readingKeyHashes = new WeakMap<object, (Int32Array | undefined)[]>();
 function familyReadingKeys(f: RecordFeatures, v: number): Int32Array {
-  let cache = readingKeyHashes.get(f.names);
-  if (!cache) {
-    cache = [];
-    readingKeyHashes.set(f.names, cache);
-  }
+  const cache = perVocabulary(readingKeyHashes, f, () => []);
   let out = cache[v];
   if (out === undefined) {
     const own = f.names.keyText(f.names.keyOf(v));

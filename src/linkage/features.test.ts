@@ -6,6 +6,12 @@ import { partForm } from './name-kit.js';
 import { NameSimilarity } from './similarity-cache.js';
 import { featuresOf } from './test-fixtures.js';
 
+/** The matching form of record i's name in a column, '' when it has none. */
+const nameAt = (f: RecordFeatures, column: 'first' | 'father' | 'grandfather' | 'family', i: number) => {
+  const v = f[column][i] as number;
+  return v < 0 ? '' : f.names.form(v);
+};
+
 const level = (rows: Parameters<typeof featuresOf>[0], name: string) => {
   const f = featuresOf(rows);
   const out = new Uint8Array(comparisons.length);
@@ -101,7 +107,7 @@ describe('prepared records', () => {
       { full_name: 'الحراكي خديجة جميل سمير', source: 'register' },
     ]);
     f.settleNameOrder();
-    const form = (column: 'first' | 'family', i: number) => f.names.form(f[column][i] as number);
+    const form = (column: 'first' | 'family', i: number) => nameAt(f, column, i);
     expect([form('first', 0), form('family', 0)]).toEqual([partForm('سليمان'), partForm('حمدان')]);
     expect([form('first', 2), form('family', 2)]).toEqual([partForm('ياسر'), partForm('سليمان')]);
   });
@@ -119,10 +125,7 @@ describe('prepared records', () => {
       // Names in their own columns never move.
       { first_name: 'نعالة', father_name: 'ابراهيم', family_name: 'مطصفي', source: 'register' },
     ]);
-    const form = (column: 'first' | 'father' | 'grandfather' | 'family', i: number) => {
-      const v = f[column][i] as number;
-      return v < 0 ? '' : f.names.form(v);
-    };
+    const form = (column: 'first' | 'father' | 'grandfather' | 'family', i: number) => nameAt(f, column, i);
     const as = (...names: string[]) => names.map(partForm);
     expect([form('first', 2), form('family', 2)]).toEqual(as('نعالة', 'مطصفي'));
     expect(f.settleNameOrder()).toBe(1);

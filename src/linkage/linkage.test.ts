@@ -472,6 +472,36 @@ describe('the match index', () => {
     ).toEqual(['ahmad']);
   });
 
+  it('finds a man named by his kunya and family name alone, in a long list of that family, by the family name', () => {
+    // Synthetic: sixty men of one family name, each with his first name and month of arrest; a press list names one
+    // more by his kunya, his family name and his governorate, with no month.
+    const family = loaded([
+      ...Array.from({ length: 60 }, (_, k) => ({
+        id: `sasis-${k}`,
+        fields: {
+          first_name: ['محمد', 'أحمد', 'خالد', 'عمر'][k % 4] as string,
+          father_name: ['علي', 'حسن', 'يوسف'][k % 3] as string,
+          family_name: 'صسص',
+          arrest_date: `${2011 + (k % 8)}-0${1 + (k % 9)}-10`,
+        },
+      })),
+      { id: 'kunya', fields: { first_name: 'Abu Qasim', family_name: 'Sasis', governorate: 'Damascus' } },
+    ]);
+    // The register's line of him shares no birth year, father, town or month with the kunya's row: only the family
+    // name meets them. The family's sixty other lines, past 48, are read only where they share one more thing.
+    const found = family.top(
+      {
+        first_name: 'محمد',
+        father_name: 'عمر',
+        family_name: 'صسص',
+        birth_year: '1964',
+        arrest_date: '2018-04-06',
+      },
+      10,
+    );
+    expect(found.map((c) => c.recordId)).toContain('kunya');
+  });
+
   it("reads a month either side of a query's arrest whole only while its list is short", () => {
     // Synthetic: sixty women of one first name, of sixty families, taken in April 2012.
     const april = loaded(

@@ -112,6 +112,29 @@ describe('prepared records', () => {
     expect([form('first', 2), form('family', 2)]).toEqual([partForm('ياسر'), partForm('سليمان')]);
   });
 
+  it('reads a given name in capitals among given names as the family name when its list marks family names so', () => {
+    // Synthetic lists. A league's list in French writes every family name in capitals; ABBUD, also a given name,
+    // is its family name. Another list capitalises a word now and then, given names as often as family names.
+    const f = featuresOf([
+      { full_name: 'DHANI Ahmad', source: 'league' },
+      { full_name: 'LAMIR Mouhamad Ali', source: 'league' },
+      { full_name: 'Fadi AL HARIRI', source: 'league' },
+      { full_name: 'ABBUD Mohamed', source: 'league' },
+      { full_name: 'DHANI Ahmad', source: 'press' },
+      { full_name: 'LAMIR Mouhamad Ali', source: 'press' },
+      { full_name: 'Fadi AL HARIRI', source: 'press' },
+      { full_name: 'AHMAD Mohammed Al-Hassan', source: 'press' },
+      { full_name: 'KHALED Omar Al-Masri', source: 'press' },
+      { full_name: 'ABBUD Mohamed', source: 'press' },
+    ]);
+    const form = (column: 'first' | 'family', i: number) => nameAt(f, column, i);
+    expect([form('first', 3), form('family', 3)]).toEqual([partForm('ABBUD'), partForm('Mohamed')]);
+    expect(f.settleNameOrder()).toBe(1);
+    expect([form('first', 3), form('family', 3)]).toEqual([partForm('Mohamed'), partForm('ABBUD')]);
+    // Three votes for capitals as the family's mark against two for emphasis: not twice as many, read as written.
+    expect([form('first', 9), form('family', 9)]).toEqual([partForm('ABBUD'), partForm('Mohamed')]);
+  });
+
   it('reads family name first the names a list could write either way, when its other names say it writes so', () => {
     const f = featuresOf([
       // A register: two names that say they are written family first, one that cannot say.

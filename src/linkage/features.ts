@@ -100,6 +100,16 @@ const orderColumns: ReadonlySet<FeatureColumn> = new Set([
 ]);
 
 /**
+ * Whether a list's Latin names mark the family name by capitals (DHANI Ahmad, Fadi AL HARIRI): at least three of
+ * them say so, twice as many as write a given name in capitals beside a family name (a list that capitalises a word
+ * now and then, athar synth's: about as many of each). Its given names in capitals among given names only (ABBUD
+ * Mohamed) are then read as family names.
+ */
+function marksFamilyByCapitals(tally: readonly [number, number] | undefined): boolean {
+  return tally !== undefined && tally[0] >= 3 && tally[0] >= 2 * tally[1];
+}
+
+/**
  * The latest year a date of birth, arrest or death can have: this one (a day ahead, so that a date written east of
  * UTC on New Year's Day counts). Looked up again once the year is out: a server runs across New Year.
  */
@@ -486,16 +496,27 @@ export class RecordFeatures {
    */
   settleNameOrder(around?: { before(i: number): void; after(i: number): void }): number {
     const votes = new Map<number, number>();
+    // Per source: its Latin names' votes on capitals, [family, emphasis].
+    const capitals = new Map<number, [number, number]>();
     for (let i = 0; i < this.size; i++) {
       const v = this.nameOrder[i] as number;
-      if (v !== nameOrderVote.familyFirst && v !== nameOrderVote.givenFirst) continue;
       const s = this.source[i] as number;
+      if (v === nameOrderVote.capitalsFamily || v === nameOrderVote.capitalsEmphasis) {
+        const tally = capitals.get(s) ?? [0, 0];
+        tally[v === nameOrderVote.capitalsFamily ? 0 : 1]++;
+        capitals.set(s, tally);
+      }
+      if (v !== nameOrderVote.familyFirst && v !== nameOrderVote.givenFirst) continue;
       votes.set(s, (votes.get(s) ?? 0) + (v === nameOrderVote.familyFirst ? 1 : -1));
     }
     let changed = 0;
     for (let i = 0; i < this.size; i++) {
-      if (this.nameOrder[i] !== nameOrderVote.either) continue;
-      if ((votes.get(this.source[i] as number) ?? 0) <= 0) continue;
+      const v = this.nameOrder[i] as number;
+      if (v === nameOrderVote.either) {
+        if ((votes.get(this.source[i] as number) ?? 0) <= 0) continue;
+      } else if (v === nameOrderVote.capitalsEither) {
+        if (!marksFamilyByCapitals(capitals.get(this.source[i] as number))) continue;
+      } else continue;
       around?.before(i);
       this.first[i] = this.altFirst[i] as number;
       this.father[i] = this.altFather[i] as number;

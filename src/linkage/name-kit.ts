@@ -4,6 +4,7 @@
  */
 import {
   ARTICLE_WORDS,
+  capitalsReading,
   compareTokens,
   isKunya,
   nicknameNames,
@@ -112,7 +113,18 @@ export function parseFullName(fullName: string): NameParts {
  * How a full name votes on its list's order of writing (names.orderReading): none, family first, given first,
  * either; `settled`: an `either` read family name first because of its list's other names (it votes no more).
  */
-export const nameOrderVote = { none: 0, familyFirst: 1, givenFirst: 2, either: 3, settled: 4 } as const;
+export const nameOrderVote = {
+  none: 0,
+  familyFirst: 1,
+  givenFirst: 2,
+  either: 3,
+  settled: 4,
+  /** A Latin name's vote on its list's marking of the family name by capitals (names.capitalsReading). */
+  capitalsFamily: 5,
+  capitalsEmphasis: 6,
+  /** A given name in capitals among given names only: the family name if its list marks family names so. */
+  capitalsEither: 7,
+} as const;
 
 /**
  * A full name's vote on its list's habit of order and, when the name alone cannot say (`either`), its parts read
@@ -120,7 +132,16 @@ export const nameOrderVote = { none: 0, familyFirst: 1, givenFirst: 2, either: 3
  */
 export function fullNameOrder(fullName: string): { vote: number; familyFirst?: NameParts } {
   const reading = orderReading(fullName);
-  if (!reading) return { vote: nameOrderVote.none };
+  if (!reading) {
+    const capitals = capitalsReading(fullName);
+    if (!capitals) return { vote: nameOrderVote.none };
+    if (capitals.vote !== 'either')
+      return {
+        vote:
+          capitals.vote === 'capitals_family' ? nameOrderVote.capitalsFamily : nameOrderVote.capitalsEmphasis,
+      };
+    return { vote: nameOrderVote.capitalsEither, familyFirst: inMatchingForm(capitals.familyFirst) };
+  }
   if (reading.vote !== 'either')
     return { vote: reading.vote === 'family_first' ? nameOrderVote.familyFirst : nameOrderVote.givenFirst };
   return { vote: nameOrderVote.either, familyFirst: inMatchingForm(reading.familyFirst) };

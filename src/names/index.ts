@@ -7,6 +7,8 @@ export { keys, phoneticKey } from './keys.js';
 export { isKunya, isWomansName, type LexiconEntry, lexiconEntries, nicknameNames } from './lexicon.js';
 export { clean, detectScript, normalize, type Script, spellMarkedLetters } from './normalize.js';
 export {
+  type CapitalsReading,
+  capitalsReading,
   isGivenNameOnly,
   type NamePart,
   type NameParts,

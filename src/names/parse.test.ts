@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isGivenNameOnly, orderReading, type ParsedName, parse } from './index.js';
+import { capitalsReading, isGivenNameOnly, orderReading, type ParsedName, parse } from './index.js';
 
 type Expected = Partial<Omit<ParsedName, 'script' | 'confidence'>>;
 
@@ -282,6 +282,37 @@ describe('orderReading', () => {
     expect(orderReading('حسن محمد')).toBeUndefined();
     expect(orderReading('Naala Ibrahim Muhammad')).toBeUndefined();
     expect(orderReading('محمد بن أحمد بن علي')).toBeUndefined();
+  });
+});
+
+describe('capitalsReading', () => {
+  it("votes on a Latin list's marking of the family name by capitals", () => {
+    // Synthetic names. One part in capitals that is read as the family name: the list marks family names so.
+    expect(capitalsReading('DHANI Ahmad')).toEqual({ vote: 'capitals_family' });
+    expect(capitalsReading('Fadi AL HARIRI')).toEqual({ vote: 'capitals_family' });
+    expect(capitalsReading('LAMIR Mouhamad Ali')).toEqual({ vote: 'capitals_family' });
+    // A given name in capitals beside a family name: capitals for emphasis.
+    expect(capitalsReading('AHMAD Mohammed Al-Hassan')).toEqual({ vote: 'capitals_emphasis' });
+    expect(capitalsReading('FAHAD Takkazi')).toEqual({ vote: 'capitals_emphasis' });
+  });
+
+  it('offers a given name in capitals among given names only as the family name, read as written alone', () => {
+    expect(capitalsReading('ABBUD Mohamed')).toEqual({
+      vote: 'either',
+      familyFirst: { first: 'Mohamed', family: 'ABBUD' },
+    });
+    expect(capitalsReading('ABBUD Mohamed Ali')).toEqual({
+      vote: 'either',
+      familyFirst: { first: 'Mohamed', father: 'Ali', family: 'ABBUD' },
+    });
+    expect(parse('ABBUD Mohamed')).toMatchObject({ first: 'ABBUD', family: 'Mohamed' });
+  });
+
+  it('says nothing of a name without capitals, all in capitals, in Arabic, or with its capitals last', () => {
+    expect(capitalsReading('Ahmad Mohammed')).toBeUndefined();
+    expect(capitalsReading('AHMAD MOHAMMED')).toBeUndefined();
+    expect(capitalsReading('أحمد محمد')).toBeUndefined();
+    expect(capitalsReading('Mohamed Ali ABBUD')).toBeUndefined();
   });
 });
 

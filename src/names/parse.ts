@@ -316,6 +316,15 @@ const HONORIFIC_WORDS = new Set([
   'frau',
 ]);
 
+/** Whether a part is written in capitals (two letters or more). */
+function isCapitals(group: Group): boolean {
+  const letters = group.words
+    .map((w) => w.display)
+    .join('')
+    .replace(/[^\p{L}]/gu, '');
+  return letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+}
+
 /**
  * The one part written in capitals among parts that are not (the family name in "DHANI Ahmad"), or -1: none, or
  * more than one (a name written all in capitals says nothing). A listed given name in capitals does not count.
@@ -323,13 +332,7 @@ const HONORIFIC_WORDS = new Set([
 function capitalised(groups: readonly Group[]): number {
   let at = -1;
   for (let g = 0; g < groups.length; g++) {
-    const letters = (groups[g] as Group).words
-      .map((w) => w.display)
-      .join('')
-      .replace(/[^\p{L}]/gu, '');
-    const caps =
-      letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
-    if (!caps) continue;
+    if (!isCapitals(groups[g] as Group)) continue;
     // A given name in capitals is emphasis or noise ("FAHAD Takkazi"), not the family name; with an article it is
     // one (AL-HOUSSAIN: no given name takes al-).
     const listed = listedAs(groups[g] as Group);
@@ -596,6 +599,50 @@ export function orderReading(fullName: string): OrderReading | undefined {
       father: ordered[1] as string,
       ...(m >= 4 ? { grandfather: ordered[2] as string } : {}),
       family: ordered[m - 1] as string,
+    },
+  };
+}
+
+/**
+ * What a Latin full name says of its list's habit of marking the family name by capitals (DHANI Ahmad, Fadi AL
+ * HARIRI): `capitals_family` — one part in capitals that `parseParts` reads as the family name; `capitals_emphasis`
+ * — a given name in capitals beside a part that is the family name by other signs (AHMAD Mohammed Al-Hassan: lists
+ * that capitalise a word now and then); or `either` — a given name in capitals before or among given names only
+ * (ABBUD Mohamed, ALI Fatima), read given name first unless the list's other names say it marks family names so,
+ * with that reading's parts. Undefined for other names: no part in capitals, more than one, or a given name in
+ * capitals last among given names (Mohamed Ali ABBUD: the family name either way).
+ */
+export type CapitalsReading =
+  | { vote: 'capitals_family' | 'capitals_emphasis' }
+  | { vote: 'either'; familyFirst: { first: string; father?: string; grandfather?: string; family: string } };
+
+export function capitalsReading(fullName: string): CapitalsReading | undefined {
+  const text = withoutAsides(clean(typeof fullName === 'string' ? fullName : ''));
+  if (detectScript(text) !== 'latn' || !/\p{Lu}{2}/u.test(text)) return undefined;
+  const { groups } = groupWords(words(text));
+  if (groups.length < 2) return undefined;
+  const caps = groups.flatMap((g, i) => (isCapitals(g) ? [i] : []));
+  if (caps.length !== 1) return undefined;
+  const at = caps[0] as number;
+  const group = groups[at] as Group;
+  const listed = listedAs(group);
+  if (!listed.given || listed.family || hasArticle(group)) return { vote: 'capitals_family' };
+  // Last, it is the family name read either way, and says nothing of the list.
+  if (at === groups.length - 1) return undefined;
+  const others = groups.filter((_, i) => i !== at);
+  const givenOnly = (g: Group) => {
+    const l = listedAs(g);
+    return (l.given && !l.family && !hasArticle(g)) || readsAsGiven(g);
+  };
+  if (!others.every(givenOnly)) return { vote: 'capitals_emphasis' };
+  const given = others.map(display);
+  return {
+    vote: 'either',
+    familyFirst: {
+      first: given[0] as string,
+      ...(given.length >= 2 ? { father: given[1] as string } : {}),
+      ...(given.length >= 3 ? { grandfather: given[2] as string } : {}),
+      family: display(group),
     },
   };
 }

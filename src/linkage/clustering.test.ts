@@ -292,6 +292,19 @@ describe('disagree: two groups of records as two people', () => {
     expect(disagree([0, 1], [2], scorer, options)).toBe(false);
   });
 
+  it('takes one agreeing pair among more against as a slip, not noise', () => {
+    // 0 is Mahmood of a Latin list; 1, 2 and 3 are another man: محمد, a scanned محمذ (a slip of محمد that reads
+    // near Mahmood) and Muhammad. Only the slip agrees with 0's first name; the two others are against it.
+    const scorer = fieldsTable({
+      '0-1': { weight: -3, fields: [Number.NaN, -5.9, Number.NaN] },
+      '0-2': { weight: 14, fields: [Number.NaN, 3.8, Number.NaN] },
+      '0-3': { weight: -7, fields: [Number.NaN, -5.9, Number.NaN] },
+    });
+    expect(disagree([0], [1, 2, 3], scorer, options)).toBe(true);
+    // With the slip and one record against, it is noise (as the OCR slip above).
+    expect(disagree([0], [1, 2], scorer, options)).toBe(false);
+  });
+
   it('keeps brothers apart: their first names differ on every pair that has both', () => {
     // 0 is Ahmad, 1 a bare row (family and father only) that met him; 2 is his brother Mohammad.
     const scorer = fieldsTable({

@@ -295,9 +295,15 @@ const maxComparisons = 16;
 /**
  * Whether two groups of records are two people: some pair across them scores below the guard and holds evidence
  * against of at least `minDisagreement` bits, counting only its fields weighing against beyond `tolerance` **on
- * which no pair across the groups agrees**. One person's records read a field in more than one way — an OCR slip
- * in a father's name (حمود for محمود), a birth year off — and a record of the other group that agrees with one
- * of those readings shows the field is noise, not a second person; two brothers differ in a field on every pair.
+ * which fewer pairs across the groups agree than weigh against**. One person's records read a field in more than
+ * one way — an OCR slip in a father's name (حمود for محمود), a birth year off — and a record of the other group that
+ * agrees with one of those readings shows the field is noise, not a second person; two brothers differ in a field
+ * on every pair. One agreeing pair among more against is a slip's doing too, on the other side: Mahmood, a list's
+ * other man, read near a register's محمذ (an OCR slip of محمد) while he differs from its two other records, محمد
+ * and Muhammad — until 2026-12-07 one agreeing pair made the field noise, and such chains joined two men. Dev seed
+ * 7, F1 / ceiling: A +0.0007 (20k people), +0.0008 (100k); B +0.0006, +0.0007; athar synth +0.0002 at both; C the
+ * same (seed 3, 20k: A +0.0004, B +0.0005, athar synth +0.0003). Strictly more agreeing than against (a slip against
+ * one other record: one each) lost B 0.0025 and athar synth 0.0025.
  * Without per-field weights, any pair below the guard with evidence against counts. Pairs across the groups
  * beyond `maxGuard` are a deterministic stride sample.
  */
@@ -334,14 +340,18 @@ export function disagree(
     if ((scorer.lastDisagreement?.(tolerance) ?? against) <= against) disagreeing.push(k);
   }
   if (disagreeing.length === 0) return false;
-  const best = guardBest.fill(Number.NEGATIVE_INFINITY);
+  // Per field, the pairs across that agree on it (or weigh within the tolerance) and those that weigh against it
+  // beyond; NaN (a side missing, or a circumstance) is neither.
+  const agreeing = guardAgreeing.fill(0);
+  const against_ = guardAgainst.fill(0);
   const fields = guardFields;
   for (let k = 0; k < total; k += stride) {
     scorer.score(ma[Math.floor(k / width)] as number, mb[k % width] as number);
     scorer.lastFieldWeights(fields);
     for (let c = 0; c < maxComparisons; c++) {
       const v = fields[c] as number;
-      if (v > (best[c] as number)) best[c] = v;
+      if (v > -tolerance) agreeing[c] = (agreeing[c] as number) + 1;
+      else if (v <= -tolerance) against_[c] = (against_[c] as number) + 1;
     }
   }
   for (const k of disagreeing) {
@@ -350,8 +360,9 @@ export function disagree(
     let sum = 0;
     for (let c = 0; c < maxComparisons; c++) {
       const v = fields[c] as number;
-      // NaN (a side missing, or a circumstance) fails both tests and is skipped.
-      if (c !== ignore && v <= -tolerance && v < 0 && (best[c] as number) <= -tolerance) sum += v;
+      // NaN fails both tests and is skipped.
+      if (c !== ignore && v <= -tolerance && v < 0 && (agreeing[c] as number) < (against_[c] as number))
+        sum += v;
     }
     if (sum <= against) return true;
   }
@@ -359,7 +370,8 @@ export function disagree(
 }
 
 // Scratch for `disagree` (single-threaded, not reentrant).
-const guardBest = new Float64Array(maxComparisons);
+const guardAgreeing = new Int32Array(maxComparisons);
+const guardAgainst = new Int32Array(maxComparisons);
 const guardFields = new Float64Array(maxComparisons).fill(Number.NaN);
 
 /**

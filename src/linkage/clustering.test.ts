@@ -264,6 +264,26 @@ describe('guarded clustering', () => {
     expect(off.clusterOf[1]).toBe(1);
   });
 
+  it('of links of equal weight, takes first the one whose records are in order', () => {
+    // Synthetic: two namesakes the guard keeps apart, one taken in 2017, one in 2014; a hospital list's bare row of
+    // the name says he died in May 2016, and links to each alike (the 2017 link listed first).
+    const { clusterOf } = cluster(
+      [
+        { full_name: 'محمد محمود سبين', arrest_date: '2017-06-03' },
+        { full_name: 'محمد محمود سبين', arrest_date: '2014-09-21' },
+        { full_name: 'محمد محمود سبين', death_date: '2016-05-17' },
+      ],
+      [
+        [0, 2, 15],
+        [1, 2, 15],
+      ],
+      { '0-1': -10 },
+    );
+    // He joins the man taken before he died, and stays: the other could not be him (taken after his death).
+    expect(clusterOf[2]).toBe(clusterOf[1]);
+    expect(clusterOf[2]).not.toBe(clusterOf[0]);
+  });
+
   it("keeps a reviewer's rejected pair apart, even through a third record", () => {
     const { clusterOf, stats } = cluster(
       named(3),

@@ -111,7 +111,11 @@ export function clusterPairs(
   };
   const links: number[] = [];
   for (let p = 0; p < count; p++) if ((weights[p] as number) >= options.thresholdWeight) links.push(p);
-  links.sort((x, y) => (weights[y] as number) - (weights[x] as number) || x - y);
+  // Of links of equal weight (bare rows of one name weigh alike against each namesake), those whose own two records
+  // are in order, at no slack, first: a hospital's "died 2016-05" then joins the namesake taken in 2014 before the one
+  // taken in 2017 (whom the merges' two years of slack would still admit).
+  const late = (p: number) => (strictlyOutOfOrder(f, pairA[p] as number, pairB[p] as number) ? 1 : 0);
+  links.sort((x, y) => (weights[y] as number) - (weights[x] as number) || late(x) - late(y) || x - y);
   const stats: ClusterStats = {
     links: links.length,
     merges: 0,
@@ -260,6 +264,17 @@ function outOfOrder(
   slack: number,
 ): boolean {
   return deathA + slack < arrestB || deathB + slack < arrestA;
+}
+
+/** Whether one of the two records says the person died before the other says he was arrested (no slack). */
+function strictlyOutOfOrder(f: RecordFeatures, a: number, b: number): boolean {
+  return outOfOrder(
+    latestDeathDay(f, a),
+    earliestArrestDay(f, a),
+    latestDeathDay(f, b),
+    earliestArrestDay(f, b),
+    0,
+  );
 }
 
 function guard(

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type ClusterOptions, clusterPairs, disagree, type PairScore, pairKey } from './clustering.js';
+import {
+  type ClusterOptions,
+  clusterPairs,
+  disagree,
+  listsNamingOnce,
+  type PairScore,
+  pairKey,
+} from './clustering.js';
 import { comparisons } from './comparisons.js';
 import { Scorer } from './scorer.js';
 import { TermFrequencies } from './term-frequencies.js';
@@ -282,6 +289,48 @@ describe('guarded clustering', () => {
     // He joins the man taken before he died, and stays: the other could not be him (taken after his death).
     expect(clusterOf[2]).toBe(clusterOf[1]);
     expect(clusterOf[2]).not.toBe(clusterOf[0]);
+  });
+
+  it('never puts two records of a list that names each person once in one cluster, but for a pair beyond doubt', () => {
+    // Synthetic: a hospital list names two namesakes, each by his name and date of death; a family's report of one
+    // of them links to both, to the first a little more strongly.
+    const rows = [
+      { full_name: 'محمد عمر العظمة', death_date: '2019-10-22', source: 'hospital' },
+      { full_name: 'محمد عمر العظمة', death_date: '2021-05-23', source: 'hospital' },
+      { first_name: 'محمد', father_name: 'عمر', family_name: 'العظمة', source: 'family' },
+    ];
+    const links: [number, number, number][] = [
+      [0, 2, 16],
+      [1, 2, 15],
+    ];
+    const apart = cluster(rows, links, {}, { duplicateWeight: 20 });
+    expect(apart.clusterOf[2]).toBe(apart.clusterOf[0]);
+    expect(apart.clusterOf[1]).not.toBe(apart.clusterOf[0]);
+    expect(apart.stats.refusedSameList).toBe(1);
+    // Without the rule the report chains the two into one.
+    expect(cluster(rows, links, {}).stats.clusters).toBe(1);
+    // Two rows of the list that are one person beyond doubt (its rare duplicate) still join.
+    const duplicate = cluster(rows, [...links, [0, 1, 25]], { '0-1': 25 }, { duplicateWeight: 20 });
+    expect(duplicate.stats.clusters).toBe(1);
+  });
+
+  it('takes a list to name each person once unless its own pairs show someone twice', () => {
+    // Synthetic: a register of twenty lines, none one person beyond doubt with another; a family's reports, one of
+    // whose pairs is (a relative reported twice); a camp's roll, two of whose lines a reviewer put together.
+    const rows = [
+      ...Array.from({ length: 20 }, (_, k) => ({ full_name: `سطر ${k}`, source: 'register' })),
+      ...Array.from({ length: 20 }, (_, k) => ({ full_name: `بلاغ ${k}`, source: 'family' })),
+      ...Array.from({ length: 20 }, (_, k) => ({ full_name: `سجل ${k}`, source: 'camp' })),
+    ];
+    const f = featuresOf(rows);
+    const a = Int32Array.of(0, 20, 40);
+    const b = Int32Array.of(1, 21, 41);
+    const w = Float32Array.of(12, 25, 12);
+    const once = listsNamingOnce(f, a, b, w, 3, 20, [[40, 41]]);
+    const source = (i: number) => f.source[i] as number;
+    expect([...once]).toEqual([source(0)]);
+    expect(once.has(source(20))).toBe(false);
+    expect(once.has(source(40))).toBe(false);
   });
 
   it("keeps a reviewer's rejected pair apart, even through a third record", () => {

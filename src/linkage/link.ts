@@ -8,7 +8,7 @@ import {
 } from './blocking.js';
 import { type ClusterStats, clusterPairs } from './clustering.js';
 import type { RecordFeatures } from './features.js';
-import type { CompiledModel } from './model.js';
+import { type CompiledModel, log2Odds } from './model.js';
 import type { PairBuffer } from './pairs.js';
 import { Scorer } from './scorer.js';
 import { TermFrequencies } from './term-frequencies.js';
@@ -59,9 +59,17 @@ export interface LinkResult {
   scorer: Scorer;
   priorWeight: number;
   thresholdWeight: number;
+  /** The weight at which a pair of one list shows the list names someone twice (clustering `duplicateWeight`). */
+  duplicateWeight: number;
   blocking: RuleStats[];
   clustering: ClusterStats;
 }
+
+/**
+ * A pair of one list this likely to be one person shows that the list names someone twice; a list with (almost) no
+ * such pairs names each person once, and clustering keeps its records apart (`listsNamingOnce`).
+ */
+const duplicateProbability = 0.99;
 
 /** Dedupe and link prepared records: blocking, scoring, guarded clustering. */
 export async function linkFeatures(
@@ -101,6 +109,7 @@ export async function linkFeatures(
   }
   const priorWeight = model.priorWeight(f.size);
   const thresholdWeight = model.thresholdWeight(f.size);
+  const duplicateWeight = log2Odds(duplicateProbability) - priorWeight;
   options.onStage?.('clustering', 0, 1);
   const { clusterOf, stats } = clusterPairs(
     f,
@@ -114,6 +123,7 @@ export async function linkFeatures(
       guardWeight: model.guardWeight(f.size),
       minDisagreement: model.model.clustering.minDisagreement,
       tolerance: model.model.clustering.tolerance,
+      duplicateWeight,
       cannotLink: options.cannotLink,
       ...(options.mustLink ? { mustLink: options.mustLink } : {}),
     },
@@ -127,6 +137,7 @@ export async function linkFeatures(
     scorer,
     priorWeight,
     thresholdWeight,
+    duplicateWeight,
     blocking: candidates.stats,
     clustering: stats,
   };

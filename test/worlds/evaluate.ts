@@ -197,6 +197,7 @@ export async function evaluateWorld(
     guardWeight: model.guardWeight(f.size),
     minDisagreement: model.model.clustering.minDisagreement,
     tolerance: model.model.clustering.tolerance,
+    duplicateWeight: link.duplicateWeight,
     onRefused: (p) => {
       refused++;
       if (person[a[p] as number] === person[b[p] as number]) refusedTrue++;

@@ -50,7 +50,8 @@ export interface ClusterOptions {
    * A pair of one list at or above this weight shows that the list names someone twice (a family reporting a
    * relative again, a register's transfer); so does a pair of one list that people put together (`mustLink`). A list
    * with fewer such pairs than one per thousand of its records names each person once, and two of its records are
-   * never one cluster (`listsNamingOnce`). Undefined: no list is taken to name each person once.
+   * never one cluster unless that pair itself reaches this weight (`listsNamingOnce`). Undefined: no list is taken
+   * to name each person once.
    */
   duplicateWeight?: number;
   /** Told of every link the guard refused (the pair's index and why): evaluation counts refused true links. */
@@ -273,15 +274,14 @@ export function listsNamingOnce(
     if (s >= 0) records.set(s, (records.get(s) ?? 0) + 1);
   }
   const twice = new Map<number, number>();
-  const count1 = (s: number, by: number) => twice.set(s, (twice.get(s) ?? 0) + by);
+  const add = (s: number, by: number) => twice.set(s, (twice.get(s) ?? 0) + by);
   for (let p = 0; p < count; p++) {
     const s = f.source[pairA[p] as number] as number;
-    if (s >= 0 && s === f.source[pairB[p] as number] && (weights[p] as number) >= duplicateWeight)
-      count1(s, 1);
+    if (s >= 0 && s === f.source[pairB[p] as number] && (weights[p] as number) >= duplicateWeight) add(s, 1);
   }
   for (const [x, y] of mustLink) {
     const s = f.source[x] as number;
-    if (s >= 0 && s === f.source[y]) count1(s, Number.POSITIVE_INFINITY);
+    if (s >= 0 && s === f.source[y]) add(s, Number.POSITIVE_INFINITY);
   }
   const once = new Set<number>();
   for (const [s, n] of records) if ((twice.get(s) ?? 0) * 1000 < n) once.add(s);
@@ -427,7 +427,7 @@ export function disagree(
   // Per field, the pairs across that agree on it (or weigh within the tolerance) and those that weigh against it
   // beyond; NaN (a side missing, or a circumstance) is neither.
   const agreeing = guardAgreeing.fill(0);
-  const against_ = guardAgainst.fill(0);
+  const opposing = guardOpposing.fill(0);
   const fields = guardFields;
   for (let k = 0; k < total; k += stride) {
     scorer.score(ma[Math.floor(k / width)] as number, mb[k % width] as number);
@@ -435,7 +435,7 @@ export function disagree(
     for (let c = 0; c < maxComparisons; c++) {
       const v = fields[c] as number;
       if (v > -tolerance) agreeing[c] = (agreeing[c] as number) + 1;
-      else if (v <= -tolerance) against_[c] = (against_[c] as number) + 1;
+      else if (v <= -tolerance) opposing[c] = (opposing[c] as number) + 1;
     }
   }
   for (const k of disagreeing) {
@@ -445,7 +445,7 @@ export function disagree(
     for (let c = 0; c < maxComparisons; c++) {
       const v = fields[c] as number;
       // NaN fails both tests and is skipped.
-      if (c !== ignore && v <= -tolerance && v < 0 && (agreeing[c] as number) < (against_[c] as number))
+      if (c !== ignore && v <= -tolerance && v < 0 && (agreeing[c] as number) < (opposing[c] as number))
         sum += v;
     }
     if (sum <= against) return true;
@@ -455,7 +455,7 @@ export function disagree(
 
 // Scratch for `disagree` (single-threaded, not reentrant).
 const guardAgreeing = new Int32Array(maxComparisons);
-const guardAgainst = new Int32Array(maxComparisons);
+const guardOpposing = new Int32Array(maxComparisons);
 const guardFields = new Float64Array(maxComparisons).fill(Number.NaN);
 
 /**

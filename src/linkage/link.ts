@@ -6,7 +6,7 @@ import {
   linkingRules,
   type RuleStats,
 } from './blocking.js';
-import { type ClusterStats, clusterPairs } from './clustering.js';
+import { type ClusterOptions, type ClusterStats, clusterPairs } from './clustering.js';
 import type { RecordFeatures } from './features.js';
 import { type CompiledModel, log2Odds } from './model.js';
 import type { PairBuffer } from './pairs.js';
@@ -37,6 +37,8 @@ export interface LinkOptions {
    */
   scoring?: (tf: TermFrequencies) => PairScoring;
   onStage?: (stage: 'blocking' | 'scoring' | 'clustering', done: number, total: number) => void;
+  /** Told of every link the clustering guard refused (clustering.ClusterOptions.onRefused). */
+  onRefused?: ClusterOptions['onRefused'];
 }
 
 /** Scoring that runs beside blocking: blocking writes into `pairs`, which hands each pair on once written. */
@@ -59,8 +61,6 @@ export interface LinkResult {
   scorer: Scorer;
   priorWeight: number;
   thresholdWeight: number;
-  /** The weight at which a pair of one list shows the list names someone twice (clustering `duplicateWeight`). */
-  duplicateWeight: number;
   blocking: RuleStats[];
   clustering: ClusterStats;
 }
@@ -126,6 +126,7 @@ export async function linkFeatures(
       duplicateWeight,
       cannotLink: options.cannotLink,
       ...(options.mustLink ? { mustLink: options.mustLink } : {}),
+      ...(options.onRefused ? { onRefused: options.onRefused } : {}),
     },
   );
   options.onStage?.('clustering', 1, 1);
@@ -137,7 +138,6 @@ export async function linkFeatures(
     scorer,
     priorWeight,
     thresholdWeight,
-    duplicateWeight,
     blocking: candidates.stats,
     clustering: stats,
   };

@@ -17,7 +17,6 @@
  */
 
 import type { PersonRecordFields } from '../../src/domain/person-record.js';
-import { clusterPairs } from '../../src/linkage/clustering.js';
 import { pairwiseQuality } from '../../src/linkage/evaluate.js';
 import { RecordFeatures } from '../../src/linkage/features.js';
 import { linkFeatures } from '../../src/linkage/link.js';
@@ -141,7 +140,9 @@ export async function evaluateWorld(
   const f = new RecordFeatures(n);
   for (const r of world.records) f.add(r.fields.record_id, r.fields);
   const person = Int32Array.from(world.records, (r) => r.person);
-  const link = await linkFeatures(f, model);
+  // The guard's refusals, as the run makes them (pair indexes; which are true links is read once the pairs are back).
+  const refusals: number[] = [];
+  const link = await linkFeatures(f, model, { onRefused: (p) => refusals.push(p) });
   const quality = pairwiseQuality(link.clusterOf, person);
 
   const { a, b } = link.candidates.pairs;
@@ -184,25 +185,13 @@ export async function evaluateWorld(
     perPerson.set(q, (perPerson.get(q) ?? 0) + 1);
     if (f.hasName(i)) perPersonNamed.set(q, (perPersonNamed.get(q) ?? 0) + 1);
   }
+  let refusedTrue = 0;
+  for (const p of refusals) if (person[a[p] as number] === person[b[p] as number]) refusedTrue++;
+  const refused = refusals.length;
   let linkable = 0;
   for (const c of perPerson.values()) linkable += (c * (c - 1)) / 2;
   let linkableNamed = 0;
   for (const c of perPersonNamed.values()) linkableNamed += (c * (c - 1)) / 2;
-
-  // The guard's refusals, counted by re-running the clustering with a listener (same inputs, same result).
-  let refusedTrue = 0;
-  let refused = 0;
-  clusterPairs(f, a, b, link.weights, count, link.scorer, {
-    thresholdWeight: link.thresholdWeight,
-    guardWeight: model.guardWeight(f.size),
-    minDisagreement: model.model.clustering.minDisagreement,
-    tolerance: model.model.clustering.tolerance,
-    duplicateWeight: link.duplicateWeight,
-    onRefused: (p) => {
-      refused++;
-      if (person[a[p] as number] === person[b[p] as number]) refusedTrue++;
-    },
-  });
 
   const all = reliabilityOf(probabilities, isTrue);
   const unsure = reliabilityOf(probabilities, isTrue, 0.02, 0.98);

@@ -616,19 +616,34 @@ export type CapitalsReading =
   | { vote: 'capitals_family' | 'capitals_emphasis' }
   | { vote: 'either'; familyFirst: { first: string; father?: string; grandfather?: string; family: string } };
 
+// Per full name with two capitals in a row (shared and frozen): linkage asks once per record, and lists repeat names.
+const capitalsCache = new Map<string, CapitalsReading | null>();
+
 export function capitalsReading(fullName: string): CapitalsReading | undefined {
-  const text = withoutAsides(clean(typeof fullName === 'string' ? fullName : ''));
-  if (detectScript(text) !== 'latn' || !/\p{Lu}{2}/u.test(text)) return undefined;
+  // Most names have no two capitals in a row (every Arabic one): they are answered without being read.
+  if (typeof fullName !== 'string' || !/\p{Lu}{2}/u.test(fullName)) return undefined;
+  return remembered(capitalsCache, fullName, (key) => frozen(readCapitals(key))) ?? undefined;
+}
+
+/** A reading as the cache shares it: frozen, its parts too. */
+function frozen(reading: CapitalsReading | null): CapitalsReading | null {
+  if (reading && reading.vote === 'either') Object.freeze(reading.familyFirst);
+  return reading && Object.freeze(reading);
+}
+
+function readCapitals(fullName: string): CapitalsReading | null {
+  const text = withoutAsides(clean(fullName));
+  if (detectScript(text) !== 'latn' || !/\p{Lu}{2}/u.test(text)) return null;
   const { groups } = groupWords(words(text));
-  if (groups.length < 2) return undefined;
+  if (groups.length < 2) return null;
   const caps = groups.flatMap((g, i) => (isCapitals(g) ? [i] : []));
-  if (caps.length !== 1) return undefined;
+  if (caps.length !== 1) return null;
   const at = caps[0] as number;
   const group = groups[at] as Group;
   const listed = listedAs(group);
   if (!listed.given || listed.family || hasArticle(group)) return { vote: 'capitals_family' };
   // Last, it is the family name read either way, and says nothing of the list.
-  if (at === groups.length - 1) return undefined;
+  if (at === groups.length - 1) return null;
   const others = groups.filter((_, i) => i !== at);
   const givenOnly = (g: Group) => {
     const l = listedAs(g);

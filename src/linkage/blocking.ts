@@ -257,10 +257,15 @@ export const matchRules: readonly (BlockingRule & {
   // Its query also reads the months either side (monthRule): a woman under another family name in a list dated
   // weeks off across a month's end (مريم … 2012-05-13 / Maryam Mazib, 26/04/2012). Dev seed 7, match top 10 (4,000
   // queries): A +0.0005 at 20k people, +0.0003 at 100k; C +0.0005 at 20k, the same at 100k. The same for the family
-  // name's and the death's month rules found nothing more at 100k and was left out.
-  monthRule('first+arrest_month', 19, first, arrestMonth, (_f, _i, own) =>
-    own < 0 ? [] : [own - 1, own + 1],
-  ),
+  // name's and the death's month rules found nothing more at 100k and was left out. A query with no arrest but a
+  // month of death (a forensic line) reads that month and the two before it: many died within weeks of being taken
+  // (محمود محمد, died 2019-10-16 / the register's محمود محمد حسين, taken 2019-09-30). World C, match top 10 (4,000
+  // queries, 2,000 at 100k): seed 1 +0.00075 at 20k people, +0.001 at 100k; dev seed 7 the same; the others the same.
+  monthRule('first+arrest_month', 19, first, arrestMonth, (f, i, own) => {
+    if (own >= 0) return [own - 1, own + 1];
+    const died = deathMonth(f, i);
+    return died < 0 ? [] : [died, died - 1, died - 2];
+  }),
   rule('family+arrest_month', 20, [family, arrestMonth]),
   // The death's month rule's query also reads its month of arrest: a family's report knows when he was taken, a
   // forensic line when he died, and many died within weeks (باسل …, taken 09/08/2014 / a forensic line's باسل, died

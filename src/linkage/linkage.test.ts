@@ -433,6 +433,29 @@ describe('the match index', () => {
     expect(found.map((c) => c.recordId)).toEqual(['forensic']);
   });
 
+  it("finds a family's report of a man taken in the months before a forensic line's death, by its first name", () => {
+    // Synthetic: the forensic line gives a first name and a date of death; the reports a full name and an arrest.
+    const small = loaded([
+      {
+        id: 'taken-weeks-before',
+        fields: { first_name: 'باسل', father_name: 'غسان', family_name: 'القحيك', arrest_date: '2014-06-20' },
+      },
+      {
+        id: 'taken-after',
+        fields: { first_name: 'باسل', father_name: 'سمير', family_name: 'الحلبي', arrest_date: '2014-09-02' },
+      },
+      {
+        id: 'taken-a-year-before',
+        fields: { first_name: 'باسل', father_name: 'نزار', family_name: 'العلي', arrest_date: '2013-07-11' },
+      },
+    ]);
+    const found = small.top(
+      { full_name: 'باسل', death_date: '14/08/2014', forensic_report_number: '8683' },
+      10,
+    );
+    expect(found.map((c) => c.recordId)).toEqual(['taken-weeks-before']);
+  });
+
   it('finds a woman under another family name by her first name with her town, or with a month either side', () => {
     // Synthetic: a family's report of two women; a press list writes each under another family name (her
     // husband's), one with her town only, the other taken "26/04/2012" where the register says 13 May.

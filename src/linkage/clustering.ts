@@ -249,6 +249,21 @@ type Verdict = 'ok' | 'registry' | 'list' | 'rejected' | 'chronology' | 'differe
 const noLists: ReadonlySet<number> = new Set();
 
 /**
+ * A pair of one list this likely to be one person shows that the list names someone twice (a family reporting a
+ * relative again, a register's transfer); a list with (almost) no such pairs names each person once.
+ */
+export const duplicateProbability = 0.99;
+
+/**
+ * Whether a list of `records` records with `beyondDoubt` pairs of its own at or above `duplicateProbability` names each
+ * person once: fewer such pairs than one per thousand of its records (a list's namesakes give one now and then; a
+ * list that names people twice gives many).
+ */
+export function namesEachOnce(beyondDoubt: number, records: number): boolean {
+  return beyondDoubt * 1000 < records;
+}
+
+/**
  * The lists (source ids) that name each person once: fewer of their own pairs at or above `duplicateWeight` than one
  * per thousand of their records, and none that people put together. A register, a hospital's or a press list, a
  * camp's roll names each person once; a family's reports or a commission's merged submissions name some twice, and
@@ -284,7 +299,7 @@ export function listsNamingOnce(
     if (s >= 0 && s === f.source[y]) add(s, Number.POSITIVE_INFINITY);
   }
   const once = new Set<number>();
-  for (const [s, n] of records) if ((twice.get(s) ?? 0) * 1000 < n) once.add(s);
+  for (const [s, n] of records) if (namesEachOnce(twice.get(s) ?? 0, n)) once.add(s);
   return once;
 }
 

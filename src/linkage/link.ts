@@ -6,7 +6,7 @@ import {
   linkingRules,
   type RuleStats,
 } from './blocking.js';
-import { type ClusterOptions, type ClusterStats, clusterPairs } from './clustering.js';
+import { type ClusterOptions, type ClusterStats, clusterPairs, duplicateProbability } from './clustering.js';
 import type { RecordFeatures } from './features.js';
 import { type CompiledModel, log2Odds } from './model.js';
 import type { PairBuffer } from './pairs.js';
@@ -64,12 +64,6 @@ export interface LinkResult {
   blocking: RuleStats[];
   clustering: ClusterStats;
 }
-
-/**
- * A pair of one list this likely to be one person shows that the list names someone twice; a list with (almost) no
- * such pairs names each person once, and clustering keeps its records apart (`listsNamingOnce`).
- */
-const duplicateProbability = 0.99;
 
 /** Dedupe and link prepared records: blocking, scoring, guarded clustering. */
 export async function linkFeatures(

@@ -9,11 +9,12 @@ import {
   type QueryKeys,
   slipMatchRules,
 } from './blocking.js';
+import { duplicateProbability, namesEachOnce } from './clustering.js';
 import { similarSimilarity } from './comparisons.js';
 import { type Explanation, explainPair, type NameOrder } from './explain.js';
 import { isWoman, RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
-import { probabilityOf } from './model.js';
+import { log2Odds, probabilityOf } from './model.js';
 import { RecordBlocks } from './record-blocks.js';
 import { Scorer } from './scorer.js';
 import { KeyedRecords, lowerBound, packByKey, positionOf } from './sort.js';
@@ -318,6 +319,8 @@ export class MatchIndex {
   private readonly linkBlocks = new RecordBlocks();
   /** Records added one by one since the postings were last packed. */
   private recentRecords = 0;
+  /** Per list (source id): whether it names each person once, and its records when that was judged. */
+  private readonly listsJudged = new Map<number, { records: number; once: boolean }>();
 
   constructor(
     readonly model: CompiledModel,
@@ -504,6 +507,38 @@ export class MatchIndex {
     this.scorer.records = Math.max(2, this.features.size);
     const weight = this.scorer.score(a, b);
     return { weight, disagreement: this.scorer.lastDisagreement(this.model.model.clustering.tolerance) };
+  }
+
+  /**
+   * Whether the list (source id) names each person once, judged as `athar link` judges it (clustering
+   * `listsNamingOnce`): its own pairs that the linking rules' blocks give (linkedFor's partners), those one person
+   * beyond doubt counted. Remembered per list, and judged again once the list has grown by an eighth; reviewers'
+   * joinings are not read here (the tracing loop refuses a merge on this, and a refused merge goes to a reviewer).
+   */
+  listNamesEachOnce(source: number): boolean {
+    if (source < 0) return false;
+    const f = this.features;
+    const members: number[] = [];
+    for (let i = 0; i < f.size; i++) if (f.source[i] === source) members.push(i);
+    const known = this.listsJudged.get(source);
+    if (known && members.length * 8 <= known.records * 9) return known.once;
+    this.scorer.records = Math.max(2, f.size);
+    const beyondDoubt = this.duplicateWeight();
+    let pairs = 0;
+    for (const i of members) {
+      if (!f.hasName(i)) continue;
+      for (const j of this.linkBlocks.partners(f, i)) {
+        if (j > i && f.source[j] === source && this.scorer.score(i, j) >= beyondDoubt) pairs++;
+      }
+    }
+    const once = namesEachOnce(pairs, members.length);
+    this.listsJudged.set(source, { records: members.length, once });
+    return once;
+  }
+
+  /** The weight (prior left out) at which a pair is one person beyond doubt (clustering `duplicateProbability`). */
+  duplicateWeight(): number {
+    return log2Odds(duplicateProbability) - this.priorWeight();
   }
 
   /** The waterfall of two indexed records. */

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CompiledModel } from '../../src/linkage/model.js';
+import { duplicateProbability, listsNamingOnce } from '../../src/linkage/clustering.js';
+import { RecordFeatures } from '../../src/linkage/features.js';
+import { linkFeatures } from '../../src/linkage/link.js';
+import { MatchIndex } from '../../src/linkage/match-index.js';
+import { CompiledModel, log2Odds } from '../../src/linkage/model.js';
 import { readModelFile } from '../../src/services/batch/linkage-model-file.js';
 import { commissionWorld } from './commission.js';
 import { diasporaWorld } from './diaspora.js';
@@ -126,6 +130,31 @@ describe('test worlds', () => {
     expect(fig.baselineF1).toBeLessThan(fig.f1);
     // No nameless records in this world: the two completeness figures are one.
     expect(fig.pairCompletenessNamed).toBe(fig.pairCompleteness);
+  });
+
+  it("judges which lists name each person once in the match index as a linking run does (the tracing loop's guard)", async () => {
+    const model = new CompiledModel(readModelFile());
+    const world = labelled(commissionWorld(1500, 4));
+    const f = new RecordFeatures(world.records.length);
+    for (const r of world.records) f.add(r.fields.record_id, r.fields);
+    const link = await linkFeatures(f, model);
+    const run = listsNamingOnce(
+      f,
+      link.candidates.pairs.a,
+      link.candidates.pairs.b,
+      link.weights,
+      link.candidates.pairs.length,
+      log2Odds(duplicateProbability) - link.priorWeight,
+      [],
+    );
+    const index = MatchIndex.fromFeatures(model, f);
+    const sources = new Set(Array.from(f.source.subarray(0, f.size)));
+    const judged = [...sources].filter((s) => index.listNamesEachOnce(s));
+    expect(new Set(judged)).toEqual(new Set(run));
+    // Some of the world's lists name each person once (its civil registry, its death notices); others, its family
+    // reports among them, hold pairs of their own that are one person beyond doubt.
+    expect(judged.length).toBeGreaterThan(0);
+    expect(judged.length).toBeLessThan(sources.size);
   });
 
   it('counts pair completeness among named records apart (world C has nameless forensic lines)', async () => {

@@ -47,6 +47,8 @@ interface GuardFacts {
   apart: ReadonlySet<string>;
   /** Person pairs recorded as relatives. */
   relatives: ReadonlySet<string>;
+  /** Whether a list (source id) names each person once (the index judges it; asked once a batch). */
+  listOnce(source: number): boolean;
 }
 
 const pairId = (x: string, y: string) => (x < y ? `${x}|${y}` : `${y}|${x}`);
@@ -265,7 +267,7 @@ export class Tracer {
     const involved = [...new Set(matched.flatMap((m) => [m.row.id, ...m.candidates.map((c) => c.recordId)]))];
     for (const [record, link] of await links.activeOf(involved)) personOfRecord.set(record, link.personId);
     const members = await links.membersOf([...new Set(personOfRecord.values())]);
-    const guard = await this.guardFacts(members);
+    const guard = await this.guardFacts(members, index);
     const at = nowIso(this.ctx.clock);
     const runId = `loop-${at.slice(0, 10)}`;
     const merges: ModelMerge[] = [];
@@ -381,7 +383,10 @@ export class Tracer {
   }
 
   /** What the guard needs to know of these persons' records, read once for a batch. */
-  private async guardFacts(members: ReadonlyMap<string, readonly string[]>): Promise<GuardFacts> {
+  private async guardFacts(
+    members: ReadonlyMap<string, readonly string[]>,
+    index: RegistryMatcher['index'],
+  ): Promise<GuardFacts> {
     const records = [...new Set([...members.values()].flat())];
     const apart = new Set<string>();
     for (const [x, y] of await new TracingRepository(this.store.db, this.store.capabilities).keptApartFrom(
@@ -396,13 +401,23 @@ export class Tracer {
       relationsAgainstSamePerson,
     ))
       relatives.add(pairId(r.person_a, r.person_b));
-    return { apart, relatives };
+    const judged = new Map<number, boolean>();
+    const listOnce = (source: number) => {
+      let once = judged.get(source);
+      if (once === undefined) {
+        once = index.listNamesEachOnce(source);
+        judged.set(source, once);
+      }
+      return once;
+    };
+    return { apart, relatives, listOnce };
   }
 
   /**
    * The clustering guard for two persons: no reviewer kept a pair of their records apart, no person took one out
-   * of the other, they are not recorded as relatives, no source gives them two different detainee numbers, and no
-   * pair of their records clearly disagrees (scores below the guard with evidence against it).
+   * of the other, they are not recorded as relatives, no source gives them two different detainee numbers, no list
+   * that names each person once gives both of them unless its two records are one person beyond doubt, and no pair
+   * of their records clearly disagrees (scores below the guard with evidence against it).
    */
   private guardLets(
     ra: readonly string[],
@@ -416,6 +431,7 @@ export class Tracer {
     if (facts.relatives.has(pairId(a, b))) return false;
     for (const x of ra) for (const y of rb) if (facts.apart.has(pairId(x, y))) return false;
     const guardWeight = this.guardWeight(index);
+    const beyondDoubt = index.duplicateWeight();
     const against = -(this.model.clustering.minDisagreement ?? 1);
     const f = index.features;
     for (const x of ra) {
@@ -423,12 +439,16 @@ export class Tracer {
         const ix = index.indexOf(x);
         const iy = index.indexOf(y);
         if (ix < 0 || iy < 0) continue;
+        const sx = f.source[ix] as number;
+        const sameList = sx >= 0 && sx === f.source[iy];
         const dx = f.detainee[ix] as number;
         const dy = f.detainee[iy] as number;
-        const sx = f.source[ix] as number;
-        if (dx >= 0 && dy >= 0 && dx !== dy && sx >= 0 && sx === f.source[iy]) return false;
+        if (sameList && dx >= 0 && dy >= 0 && dx !== dy) return false;
         const scored = index.pair(x, y);
         if (!scored) continue;
+        // Two records of a list that names each person once are two people unless their own pair is beyond doubt
+        // (as `athar registry link` keeps them: clustering `listsNamingOnce`).
+        if (sameList && scored.weight < beyondDoubt && facts.listOnce(sx)) return false;
         if (scored.weight >= guardWeight) continue;
         if (scored.disagreement <= against) return false;
       }

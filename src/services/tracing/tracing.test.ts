@@ -326,6 +326,49 @@ describeEachDialect('the tracing loop', (store) => {
     expect(candidates[0]?.explanation).toBeTruthy();
   });
 
+  it('keeps two records of a list that names each person once apart when a third record matches both', async () => {
+    // Synthetic: a register names two namesakes, one by his birth, the other by his arrest; another register's line
+    // gives both (his detainee number included) and would chain them into one person.
+    const once = await new SourceRepository(ctx.store.db).findOrCreate(
+      'synthetic register naming each once',
+      'list',
+    );
+    const other = await new SourceRepository(ctx.store.db).findOrCreate('synthetic second register', 'list');
+    const names = { first_name: 'سامر', father_name: 'حمزة', family_name: 'التخقي' };
+    const taken = {
+      arrest_date: '2013-06-10',
+      place_of_origin: 'نوى',
+      mother_name: 'خديجة',
+      arresting_branch: 'فرع فلسطين',
+      grandfather_name: 'عمر',
+      detainee_number: '4411',
+    };
+    const born = { birth_date: '1977-03-01', governorate: 'درعا' };
+    const create = (sourceId: string, externalId: string, fields: Record<string, string>) =>
+      services().registry.createRecord({ sourceId, kind: 'registry_line', externalId, fields }, null);
+    const a = await create(once.id, 'once-born', { ...names, ...born });
+    const b = await create(once.id, 'once-taken', { ...names, ...taken });
+    await services().tracing.tracer.processPending();
+    const x = await create(other.id, 'both', { ...names, ...born, ...taken });
+    await services().tracing.tracer.processPending();
+
+    const links = new RecordLinkRepository(ctx.store.db);
+    const person = async (id: string) => (await links.active(id))?.personId;
+    // x joins the register line its detainee number names; the other namesake stays a person of his own.
+    expect(await person(x.id)).toBe(await person(b.id));
+    expect(await person(a.id)).not.toBe(await person(b.id));
+    // The refused link goes to a reviewer.
+    const [lo, hi] = a.id < x.id ? [a.id, x.id] : [x.id, a.id];
+    const pair = await ctx.store.db
+      .selectFrom('candidate_pairs')
+      .select(['status', 'probability'])
+      .where('record_a', '=', lo)
+      .where('record_b', '=', hi)
+      .executeTakeFirst();
+    expect(pair).toMatchObject({ status: 'open', probability: expect.any(Number) });
+    expect(pair?.probability).toBeGreaterThanOrEqual(0.995);
+  });
+
   it('turns a card naming a registry record (branch and detainee number) into a proposal, never the number alone', async () => {
     const source = await new SourceRepository(ctx.store.db).findOrCreate(
       'synthetic branch register',

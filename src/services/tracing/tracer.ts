@@ -47,8 +47,21 @@ interface GuardFacts {
   apart: ReadonlySet<string>;
   /** Person pairs recorded as relatives. */
   relatives: ReadonlySet<string>;
-  /** Whether a list (source id) names each person once (the index judges it; asked once a batch). */
+  /** Judges the lists (source ids) not judged yet in this batch (the match index remembers its judgements). */
+  judge(sources: readonly number[]): Promise<void>;
+  /** Whether a judged list names each person once. */
   listOnce(source: number): boolean;
+}
+
+/** The lists (source ids) that give a record to each of two persons. */
+function sharedLists(a: readonly string[], b: readonly string[], index: RegistryMatcher['index']): number[] {
+  const f = index.features;
+  const sourceOf = (id: string) => {
+    const i = index.indexOf(id);
+    return i < 0 ? -1 : (f.source[i] as number);
+  };
+  const inA = new Set(a.map(sourceOf));
+  return [...new Set(b.map(sourceOf))].filter((s) => s >= 0 && inA.has(s));
 }
 
 const pairId = (x: string, y: string) => (x < y ? `${x}|${y}` : `${y}|${x}`);
@@ -311,11 +324,10 @@ export class Tracer {
         if (mine === theirs) continue;
         const a = members.get(mine) ?? [];
         const b = members.get(theirs) ?? [];
-        if (
-          mayLink &&
-          c.probability >= this.policy.autoLinkAt &&
-          this.guardLets(a, b, mine, theirs, guard, index)
-        ) {
+        const linkable = mayLink && c.probability >= this.policy.autoLinkAt;
+        // The lists that give a record to each of the two persons: judged (once, remembered) before the guard asks.
+        if (linkable) await guard.judge(sharedLists(a, b, index));
+        if (linkable && this.guardLets(a, b, mine, theirs, guard, index)) {
           // The smaller person joins the larger (the new record, usually a person of one, joins the registry's).
           const [from, into] = a.length <= b.length ? [mine, theirs] : [theirs, mine];
           merges.push({
@@ -402,15 +414,16 @@ export class Tracer {
     ))
       relatives.add(pairId(r.person_a, r.person_b));
     const judged = new Map<number, boolean>();
-    const listOnce = (source: number) => {
-      let once = judged.get(source);
-      if (once === undefined) {
-        once = index.listNamesEachOnce(source);
-        judged.set(source, once);
-      }
-      return once;
+    return {
+      apart,
+      relatives,
+      judge: async (sources) => {
+        const unknown = sources.filter((s) => !judged.has(s));
+        if (unknown.length === 0) return;
+        for (const [s, once] of await index.judgeLists(unknown, nextTurn)) judged.set(s, once);
+      },
+      listOnce: (source) => judged.get(source) === true,
     };
-    return { apart, relatives, listOnce };
   }
 
   /**

@@ -267,12 +267,14 @@ interface IndexRule {
 }
 
 /**
- * Records of a list the match index reads to judge whether the list names each person once (judgeLists): the sample
- * tells a list whose duplicates are 0.3% of its records (about 6 pairs met) from one with at most 0.02% (about 0.4)
- * at the limit of one per thousand (4), and a longer list costs no more — at 1M athar synth records a record's
- * partners take about 1 ms to gather and score (a list of 143,000 judged in 1.8–3.3 s).
+ * Records of a list the match index reads to judge whether the list names each person once (judgeLists). A record's
+ * partners take about 0.1 ms to gather and score at 180k athar synth records, about 1 ms at 1M: a list is judged in
+ * 0.25 s at most. The sample tells a list whose duplicates are 1% of its records (some 2.6 of their pairs met) from
+ * one with at most 0.02% (0.05) at the limit of one per thousand (met 0 or not); a list with fewer duplicates (0.3%)
+ * is taken half the time to name each person once — the side to err on, since the loop then refuses a merge and a
+ * reviewer decides it.
  */
-const LIST_SAMPLE = 2048;
+const LIST_SAMPLE = 256;
 
 /** What reading a pair's names in the other order of writing costs (log2): most records are written in order. */
 const ORDER_COST = 2;

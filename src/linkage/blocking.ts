@@ -14,7 +14,7 @@ import {
 } from './name-kit.js';
 import { PairBuffer } from './pairs.js';
 import { hashString } from './random.js';
-import { NameSimilarity, similarityBits } from './similarity-cache.js';
+import { NameSimilarity } from './similarity-cache.js';
 import { KeyedRecords, mixKey, orderByKey } from './sort.js';
 
 /** A plain equality rule: records with the same key (an unsigned 32-bit hash of a few fields) are compared. */
@@ -521,7 +521,7 @@ function perVocabulary<T>(caches: WeakMap<object, T>, f: RecordFeatures, make: (
 /** Name similarities per vocabulary, shared by the rules that weigh a pair's names before keeping it. */
 const similarities = new WeakMap<object, NameSimilarity>();
 function similarityOf(f: RecordFeatures): NameSimilarity {
-  return perVocabulary(similarities, f, () => new NameSimilarity(f.names, similarityBits(f.names)));
+  return perVocabulary(similarities, f, () => new NameSimilarity(f.names));
 }
 
 /**

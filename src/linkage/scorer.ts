@@ -1,7 +1,7 @@
 import { type Context, compareAll, comparisons, contextOf, familyNameAt, nameAgrees } from './comparisons.js';
 import { type RecordFeatures, womanPair } from './features.js';
 import type { CompiledModel } from './model.js';
-import { NameSimilarity, similarityBits } from './similarity-cache.js';
+import { NameSimilarity } from './similarity-cache.js';
 import { combinationKey, type TermColumn, type TermFrequencies } from './term-frequencies.js';
 
 /** 1 for the comparisons that are circumstances (Comparison.circumstance), by index. */
@@ -47,7 +47,7 @@ export class Scorer {
     readonly features: RecordFeatures,
     readonly model: CompiledModel,
     readonly tf: TermFrequencies,
-    cacheBits = similarityBits(features.names),
+    cacheBits = 18,
   ) {
     this.sim = new NameSimilarity(features.names, cacheBits);
     this.tfSlots = [];

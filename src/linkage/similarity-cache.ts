@@ -2,16 +2,6 @@ import { compareNames } from './name-kit.js';
 import type { NameVocabulary } from './vocabulary.js';
 
 /**
- * How large a similarity table a vocabulary wants (log2 of its slots): 32 slots a name, between 2^18 and 2^22. The
- * pairs of names blocking and scoring meet grow with the vocabulary, and a table too small for them compares the same
- * names again and again: at 1M athar synth records (some 100,000 names) 2^18 slots cost blocking 3.4 s of its 35
- * against 2^22 (bench/RESULTS.md), for 48 MB.
- */
-export function similarityBits(names: NameVocabulary): number {
-  return Math.min(22, Math.max(18, Math.ceil(Math.log2(Math.max(1, names.size))) + 5));
-}
-
-/**
  * Name-pair similarities, remembered in a direct-mapped table: name vocabularies are small and heavily repeated
  * (محمد against أحمد comes up millions of times), so most comparisons are one multiply and one array read.
  */

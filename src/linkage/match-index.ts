@@ -547,10 +547,12 @@ export class MatchIndex {
       }
       const sample = Math.min(members.length, this.listSample);
       const stride = members.length / Math.max(1, sample);
-      this.scorer.records = Math.max(2, f.size);
+      const records = Math.max(2, f.size);
       const beyondDoubt = this.duplicateWeight();
       let met = 0;
       for (let k = 0; k < sample; k++) {
+        // Set again after each pause: a query answered meanwhile sets it for a registry with its report in it.
+        this.scorer.records = records;
         const i = members[Math.floor(k * stride)] as number;
         if (!f.hasName(i)) continue;
         for (const j of this.linkBlocks.partners(f, i)) {

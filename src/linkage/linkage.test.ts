@@ -433,6 +433,30 @@ describe('the match index', () => {
     expect(found.map((c) => c.recordId)).toEqual(['forensic']);
   });
 
+  it('judges whether a list names each person once, and again only once it has grown by an eighth', async () => {
+    // Synthetic: a register of eight men, each once; then two lines repeating its first man, beyond doubt his.
+    const man = (k: number) => ({
+      source: 'synthetic register',
+      first_name: ['محمد', 'أحمد', 'خالد', 'عمر', 'يوسف', 'سامر', 'باسل', 'فادي'][k] as string,
+      father_name: ['علي', 'حسن', 'محمود', 'نزار'][k % 4] as string,
+      family_name: ['الحلبي', 'العظمة', 'الخطيب', 'المصري', 'النجار', 'التخقي', 'القحيك', 'الزعبي'][
+        k
+      ] as string,
+      mother_name: 'فاطمة',
+      birth_date: `19${60 + k}-03-1${k}`,
+      detainee_number: String(4400 + k),
+    });
+    const register = loaded(Array.from({ length: 8 }, (_, k) => ({ id: `reg-${k}`, fields: man(k) })));
+    const list = register.features.source[register.indexOf('reg-0')] as number;
+    expect((await register.judgeLists([list])).get(list)).toBe(true);
+    register.add('reg-again-1', man(0));
+    // Nine records: not an eighth more than eight; the verdict stands.
+    expect((await register.judgeLists([list])).get(list)).toBe(true);
+    register.add('reg-again-2', man(0));
+    // Ten: judged again, and its three lines of one man are pairs beyond doubt.
+    expect((await register.judgeLists([list])).get(list)).toBe(false);
+  });
+
   it("finds a family's report of a man taken in the months before a forensic line's death, by its first name", () => {
     // Synthetic: the forensic line gives a first name and a date of death; the reports a full name and an arrest.
     const small = loaded([

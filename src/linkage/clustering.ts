@@ -1,5 +1,6 @@
 import { familyNameAt } from './comparisons.js';
 import { precision, type RecordFeatures, womanAmong } from './features.js';
+import { log2Odds } from './model.js';
 
 /** Scores any pair on demand (the guard compares pairs the blocking never proposed). */
 export interface PairScore {
@@ -253,6 +254,11 @@ const noLists: ReadonlySet<number> = new Set();
  * relative again, a register's transfer); a list with (almost) no such pairs names each person once.
  */
 export const duplicateProbability = 0.99;
+
+/** The weight (prior left out) at which a pair is one person beyond doubt, for a data set of this prior. */
+export function beyondDoubtWeight(priorWeight: number): number {
+  return log2Odds(duplicateProbability) - priorWeight;
+}
 
 /**
  * Whether a list of `records` records with `beyondDoubt` pairs of its own at or above `duplicateProbability` names each

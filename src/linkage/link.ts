@@ -6,9 +6,9 @@ import {
   linkingRules,
   type RuleStats,
 } from './blocking.js';
-import { type ClusterOptions, type ClusterStats, clusterPairs, duplicateProbability } from './clustering.js';
+import { beyondDoubtWeight, type ClusterOptions, type ClusterStats, clusterPairs } from './clustering.js';
 import type { RecordFeatures } from './features.js';
-import { type CompiledModel, log2Odds } from './model.js';
+import type { CompiledModel } from './model.js';
 import type { PairBuffer } from './pairs.js';
 import { Scorer } from './scorer.js';
 import { TermFrequencies } from './term-frequencies.js';
@@ -103,7 +103,7 @@ export async function linkFeatures(
   }
   const priorWeight = model.priorWeight(f.size);
   const thresholdWeight = model.thresholdWeight(f.size);
-  const duplicateWeight = log2Odds(duplicateProbability) - priorWeight;
+  const duplicateWeight = beyondDoubtWeight(priorWeight);
   options.onStage?.('clustering', 0, 1);
   const { clusterOf, stats } = clusterPairs(
     f,

@@ -9,12 +9,12 @@ import {
   type QueryKeys,
   slipMatchRules,
 } from './blocking.js';
-import { duplicateProbability, namesEachOnce } from './clustering.js';
+import { beyondDoubtWeight, namesEachOnce } from './clustering.js';
 import { similarSimilarity } from './comparisons.js';
 import { type Explanation, explainPair, type NameOrder } from './explain.js';
 import { isWoman, RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
-import { log2Odds, probabilityOf } from './model.js';
+import { probabilityOf } from './model.js';
 import { RecordBlocks } from './record-blocks.js';
 import { Scorer } from './scorer.js';
 import { KeyedRecords, lowerBound, packByKey, positionOf } from './sort.js';
@@ -334,6 +334,8 @@ export class MatchIndex {
   private recentRecords = 0;
   /** Per list (source id): whether it names each person once, and its records when that was judged. */
   private readonly listsJudged = new Map<number, { records: number; once: boolean }>();
+  /** Per list (source id): its records in the index, counted as they come (a report matched is not one). */
+  private readonly listRecords = new Map<number, number>();
 
   constructor(
     readonly model: CompiledModel,
@@ -393,6 +395,7 @@ export class MatchIndex {
       const id = features.ids[i] as string;
       if (!index.byId.has(id)) index.byId.set(id, i);
       index.tf.add(features, i);
+      index.countList(i);
     }
     index.pack();
     return index;
@@ -422,7 +425,13 @@ export class MatchIndex {
     const i = this.features.add(id, fields);
     this.byId.set(id, i);
     this.tf.add(this.features, i);
+    this.countList(i);
     return true;
+  }
+
+  private countList(i: number): void {
+    const s = this.features.source[i] as number;
+    if (s >= 0) this.listRecords.set(s, (this.listRecords.get(s) ?? 0) + 1);
   }
 
   /** Packs the postings of every record appended so far. */
@@ -437,6 +446,7 @@ export class MatchIndex {
     const i = this.features.add(id, fields);
     this.byId.set(id, i);
     this.tf.add(this.features, i);
+    this.countList(i);
     if (this.features.hasName(i)) {
       this.rules.forEach((rule, r) => {
         rule.keys(this.features, i, (key) => (this.postings[r] as Postings).add(key, i));
@@ -534,17 +544,15 @@ export class MatchIndex {
    */
   async judgeLists(sources: Iterable<number>, pause?: () => Promise<void>): Promise<Map<number, boolean>> {
     const f = this.features;
-    const out = new Map<number, boolean>();
-    const wanted = new Map<number, number[]>();
-    for (const s of sources) if (s >= 0) wanted.set(s, []);
-    if (wanted.size === 0) return out;
-    for (let i = 0; i < f.size; i++) wanted.get(f.source[i] as number)?.push(i);
-    for (const [source, members] of wanted) {
-      const known = this.listsJudged.get(source);
-      if (known && members.length * 8 <= known.records * 9) {
-        out.set(source, known.once);
-        continue;
-      }
+    const stale = new Map<number, number[]>();
+    for (const s of sources) {
+      const known = this.listsJudged.get(s);
+      const records = this.listRecords.get(s) ?? 0;
+      if (s >= 0 && !(known && records * 8 <= known.records * 9)) stale.set(s, []);
+    }
+    // The records of the lists to judge, in one pass over the registry; a remembered verdict costs none.
+    if (stale.size > 0) for (let i = 0; i < f.size; i++) stale.get(f.source[i] as number)?.push(i);
+    for (const [source, members] of stale) {
       const sample = Math.min(members.length, this.listSample);
       const stride = members.length / Math.max(1, sample);
       const records = Math.max(2, f.size);
@@ -561,16 +569,21 @@ export class MatchIndex {
         if (pause && (k & 63) === 63) await pause();
       }
       // met / 2 pairs among `sample` records: namesEachOnce(pairs, records) at the list's own share.
-      const once = namesEachOnce(met / 2, sample);
-      this.listsJudged.set(source, { records: members.length, once });
-      out.set(source, once);
+      this.listsJudged.set(source, { records: members.length, once: namesEachOnce(met / 2, sample) });
     }
+    const out = new Map<number, boolean>();
+    for (const s of sources) if (s >= 0) out.set(s, this.listNamesEachOnce(s));
     return out;
+  }
+
+  /** The remembered verdict of judgeLists on the list (source id); false for a list never judged. */
+  listNamesEachOnce(source: number): boolean {
+    return this.listsJudged.get(source)?.once === true;
   }
 
   /** The weight (prior left out) at which a pair is one person beyond doubt (clustering `duplicateProbability`). */
   duplicateWeight(): number {
-    return log2Odds(duplicateProbability) - this.priorWeight();
+    return beyondDoubtWeight(this.priorWeight());
   }
 
   /** The waterfall of two indexed records. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateProbability, listsNamingOnce } from '../../src/linkage/clustering.js';
+import { beyondDoubtWeight, listsNamingOnce } from '../../src/linkage/clustering.js';
 import { RecordFeatures } from '../../src/linkage/features.js';
 import { linkFeatures } from '../../src/linkage/link.js';
 import { MatchIndex } from '../../src/linkage/match-index.js';
-import { CompiledModel, log2Odds } from '../../src/linkage/model.js';
+import { CompiledModel } from '../../src/linkage/model.js';
 import { readModelFile } from '../../src/services/batch/linkage-model-file.js';
 import { commissionWorld } from './commission.js';
 import { diasporaWorld } from './diaspora.js';
@@ -144,7 +144,7 @@ describe('test worlds', () => {
       link.candidates.pairs.b,
       link.weights,
       link.candidates.pairs.length,
-      log2Odds(duplicateProbability) - link.priorWeight,
+      beyondDoubtWeight(link.priorWeight),
       [],
     );
     // Every record of every list read.

@@ -47,7 +47,7 @@ interface GuardFacts {
   apart: ReadonlySet<string>;
   /** Person pairs recorded as relatives. */
   relatives: ReadonlySet<string>;
-  /** Judges the lists (source ids) not judged yet in this batch (the match index remembers its judgements). */
+  /** Judges the lists (source ids) the match index has no fresh verdict on (it remembers its verdicts). */
   judge(sources: readonly number[]): Promise<void>;
   /** Whether a judged list names each person once. */
   listOnce(source: number): boolean;
@@ -413,16 +413,13 @@ export class Tracer {
       relationsAgainstSamePerson,
     ))
       relatives.add(pairId(r.person_a, r.person_b));
-    const judged = new Map<number, boolean>();
     return {
       apart,
       relatives,
       judge: async (sources) => {
-        const unknown = sources.filter((s) => !judged.has(s));
-        if (unknown.length === 0) return;
-        for (const [s, once] of await index.judgeLists(unknown, nextTurn)) judged.set(s, once);
+        await index.judgeLists(sources, nextTurn);
       },
-      listOnce: (source) => judged.get(source) === true,
+      listOnce: (source) => index.listNamesEachOnce(source),
     };
   }
 

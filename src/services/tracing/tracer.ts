@@ -21,7 +21,7 @@ import { ReviewService } from '../review/review.js';
 import { cardsOf, detaineeKeysNamed, evidenceNamingDetainee, matchCard } from './card-matcher.js';
 import { takeTracingLock } from './lock.js';
 import { type ModelMerge, mergeByModel } from './moves.js';
-import { type TracingPolicy, tracingPolicy } from './policy.js';
+import { humanBases, type TracingPolicy, tracingPolicy } from './policy.js';
 import { type RegistryLinkSummary, runRegistryLink } from './registry-link.js';
 import type { RegistryLinkJob, RegistryLinkReply } from './registry-link-worker.js';
 import { storeReportCandidates } from './report-candidates.js';
@@ -47,9 +47,12 @@ interface GuardFacts {
   apart: ReadonlySet<string>;
   /** Person pairs recorded as relatives. */
   relatives: ReadonlySet<string>;
-  /** Judges the lists (source ids) the match index has no fresh verdict on (it remembers its verdicts). */
+  /**
+   * Judges the lists (source ids) the match index has no fresh verdict on (it remembers its verdicts), and asks the
+   * registry, once a batch, whether people joined two records of one of them.
+   */
   judge(sources: readonly number[]): Promise<void>;
-  /** Whether a judged list names each person once. */
+  /** Whether a judged list names each person once: the index says so and no person has joined two of its records. */
   listOnce(source: number): boolean;
 }
 
@@ -413,13 +416,25 @@ export class Tracer {
       relationsAgainstSamePerson,
     ))
       relatives.add(pairId(r.person_a, r.person_b));
+    // Per list (source id), whether people joined two of its records: as `athar registry link` counts a reviewer's
+    // match and a person made by hand (its mustLink), which the index's judgement of the model's pairs does not see.
+    const joinedByPeople = new Map<number, boolean>();
+    const tracing = new TracingRepository(this.store.db, this.store.capabilities);
     return {
       apart,
       relatives,
       judge: async (sources) => {
         await index.judgeLists(sources, nextTurn);
+        const unknown = sources.filter((s) => !joinedByPeople.has(s));
+        if (unknown.length === 0) return;
+        const names = index.features.sources.values;
+        const joined = await tracing.listsJoinedByPeople(
+          unknown.map((s) => names[s] as string),
+          [...humanBases],
+        );
+        for (const s of unknown) joinedByPeople.set(s, joined.has(names[s] as string));
       },
-      listOnce: (source) => index.listNamesEachOnce(source),
+      listOnce: (source) => joinedByPeople.get(source) !== true && index.listNamesEachOnce(source),
     };
   }
 

@@ -9,6 +9,7 @@ import { personRecordColumns } from '../../domain/person-record.js';
 import { SharpImageDecoder } from '../../evidence/sharp-image-decoder.js';
 import { reconcile } from '../../linkage/reconcile.js';
 import { generate } from '../../linkage/synth/generator.js';
+import { DecisionRepository } from '../../store/repositories/decisions.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { SourceRepository } from '../../store/repositories/sources.js';
 import { TracingRepository } from '../../store/repositories/tracing.js';
@@ -367,6 +368,103 @@ describeEachDialect('the tracing loop', (store) => {
       .executeTakeFirst();
     expect(pair).toMatchObject({ status: 'open', probability: expect.any(Number) });
     expect(pair?.probability).toBeGreaterThanOrEqual(0.995);
+  });
+
+  it('finds the lists two of whose records people joined: a match in force, a person made by hand', async () => {
+    const sources = new SourceRepository(ctx.store.db);
+    const create = (sourceId: string, externalId: string, full_name: string) =>
+      services().registry.createRecord(
+        { sourceId, kind: 'registry_line', externalId, fields: { full_name } },
+        null,
+      );
+    const decided = await sources.findOrCreate('synthetic list, a match decided', 'list');
+    const undone = await sources.findOrCreate('synthetic list, a match undone', 'list');
+    const byHand = await sources.findOrCreate('synthetic list, a person by hand', 'list');
+    const apart = await sources.findOrCreate('synthetic list, nobody joined', 'list');
+    const [d1, d2] = [
+      await create(decided.id, 'd1', 'كنان عارف الصفدي'),
+      await create(decided.id, 'd2', 'عارف كنان'),
+    ];
+    const [u1, u2] = [
+      await create(undone.id, 'u1', 'وسيم ناظم العقلة'),
+      await create(undone.id, 'u2', 'ناظم وسيم'),
+    ];
+    const [h1, h2] = [
+      await create(byHand.id, 'h1', 'رامي فاضل البقاعي'),
+      await create(byHand.id, 'h2', 'فاضل رامي'),
+    ];
+    await create(apart.id, 'a1', 'زياد مروان القصير');
+    await create(apart.id, 'a2', 'مروان زياد');
+    const decisions = new DecisionRepository(ctx.store.db);
+    const at = '2026-01-02T00:00:00.000Z';
+    await decisions.insert({
+      recordA: d1.id,
+      recordB: d2.id,
+      decision: 'match',
+      reviewerId: 'reviewer-1',
+      decidedAt: at,
+    });
+    const first = await decisions.insert({
+      recordA: u1.id,
+      recordB: u2.id,
+      decision: 'match',
+      reviewerId: 'reviewer-1',
+      decidedAt: at,
+    });
+    const later = await decisions.insert({
+      recordA: u1.id,
+      recordB: u2.id,
+      decision: 'non_match',
+      reviewerId: 'reviewer-2',
+      decidedAt: '2026-01-03T00:00:00.000Z',
+    });
+    await decisions.supersede(first.id, later.id);
+    await services().registry.createPerson([h1.id, h2.id], 'reviewer-1', { note: 'synthetic' });
+    const joined = await new TracingRepository(ctx.store.db, ctx.store.capabilities).listsJoinedByPeople(
+      [decided.id, undone.id, byHand.id, apart.id],
+      ['manual', 'review_decision'],
+    );
+    expect([...joined].sort()).toEqual([decided.id, byHand.id].sort());
+  });
+
+  it('takes a list as naming somebody twice once a person has joined two of its records by hand', async () => {
+    // Synthetic: a register and lines like those above (other names, other number), but a reviewer has already made
+    // one person of two other lines of the register (written too differently for the model to join): the register
+    // names somebody twice, so it is no list that names each person once, and the loop links as `athar registry
+    // link` would (its mustLink).
+    const once = await new SourceRepository(ctx.store.db).findOrCreate(
+      'synthetic register, one man twice',
+      'list',
+    );
+    const other = await new SourceRepository(ctx.store.db).findOrCreate('synthetic third register', 'list');
+    const names = { first_name: 'باسل', father_name: 'حمدان', family_name: 'الزعفقي' };
+    const taken = {
+      arrest_date: '2013-07-14',
+      place_of_origin: 'نوى',
+      mother_name: 'خديجة',
+      arresting_branch: 'فرع فلسطين',
+      grandfather_name: 'عمر',
+      detainee_number: '5532',
+    };
+    const born = { birth_date: '1979-05-02', governorate: 'درعا' };
+    const create = (sourceId: string, externalId: string, fields: Record<string, string>) =>
+      services().registry.createRecord({ sourceId, kind: 'registry_line', externalId, fields }, null);
+    const a = await create(once.id, 'twice-born', { ...names, ...born });
+    const b = await create(once.id, 'twice-taken', { ...names, ...taken });
+    const c = await create(once.id, 'twice-c', { full_name: 'نادر سليم الحمصي', birth_year: '1981' });
+    const d = await create(once.id, 'twice-d', { full_name: 'ماهر كمال الدرويش', arrest_date: '2015-02-02' });
+    await services().tracing.tracer.processPending();
+    const links = new RecordLinkRepository(ctx.store.db);
+    const person = async (id: string) => (await links.active(id))?.personId;
+    expect(await person(c.id)).not.toBe(await person(d.id));
+    await services().registry.createPerson([c.id, d.id], 'reviewer-1', {
+      note: 'synthetic: one man, written twice',
+    });
+    const x = await create(other.id, 'twice-both', { ...names, ...born, ...taken });
+    await services().tracing.tracer.processPending();
+
+    expect(await person(x.id)).toBe(await person(b.id));
+    expect(await person(a.id)).toBe(await person(b.id));
   });
 
   it('turns a card naming a registry record (branch and detainee number) into a proposal, never the number alone', async () => {

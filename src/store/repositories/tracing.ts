@@ -254,6 +254,53 @@ export class TracingRepository {
     return out;
   }
 
+  /**
+   * Of these sources, those two of whose records people have said are one person: a match decision in force
+   * between them, or a person someone made or changed by hand (a link of one of `humanBases`) holding both. Such a
+   * list names somebody twice, so it is not a list that names each person once (clustering `listsNamingOnce`
+   * counts the same joinings for `athar registry link`).
+   */
+  async listsJoinedByPeople(
+    sourceIds: readonly string[],
+    humanBases: readonly string[],
+  ): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (let i = 0; i < sourceIds.length; i += 250) {
+      const ids = sourceIds.slice(i, i + 250);
+      const decided = await this.db
+        .selectFrom('decisions as d')
+        .innerJoin('records as ra', 'ra.id', 'd.record_a')
+        .innerJoin('records as rb', 'rb.id', 'd.record_b')
+        .select('ra.source_id')
+        .distinct()
+        .where('d.decision', '=', 'match')
+        .where('d.superseded_by', 'is', null)
+        .whereRef('ra.source_id', '=', 'rb.source_id')
+        .where('ra.source_id', 'in', ids)
+        .execute();
+      for (const r of decided) out.add(r.source_id);
+      if (humanBases.length === 0) continue;
+      const byHand = await this.db
+        .selectFrom('record_links as l')
+        .innerJoin('records as r', 'r.id', 'l.record_id')
+        .select('r.source_id')
+        .where('l.unlinked_at', 'is', null)
+        .where('r.source_id', 'in', ids)
+        .where('l.person_id', 'in', (eb) =>
+          eb
+            .selectFrom('record_links as h')
+            .select('h.person_id')
+            .where('h.unlinked_at', 'is', null)
+            .where('h.basis', 'in', humanBases),
+        )
+        .groupBy(['r.source_id', 'l.person_id'])
+        .having((eb) => eb.fn.countAll(), '>=', 2)
+        .execute();
+      for (const r of byHand) out.add(r.source_id);
+    }
+    return out;
+  }
+
   /** Replaces a report's candidates (a report is matched again when the registry has changed). */
   async setCandidates(
     reportId: string,

@@ -425,7 +425,8 @@ export class Tracer {
       relatives,
       judge: async (sources) => {
         await index.judgeLists(sources, nextTurn);
-        const unknown = sources.filter((s) => !joinedByPeople.has(s));
+        // Only a list the index takes to name each person once needs asking (the query reads the list's links).
+        const unknown = sources.filter((s) => !joinedByPeople.has(s) && index.listNamesEachOnce(s));
         if (unknown.length === 0) return;
         const names = index.features.sources.values;
         const joined = await tracing.listsJoinedByPeople(

@@ -480,6 +480,68 @@ describe('the match index', () => {
     expect(found.map((c) => c.recordId)).toEqual(['taken-weeks-before']);
   });
 
+  it("finds a register's man by his father's and grandfather's names when the report gives his kunya", () => {
+    // Synthetic: the family's report names him by his kunya (أبو يوسف, where the first name goes) and his father's
+    // and grandfather's names, no family name; the register by his whole chain. His brother, of the same father and grandfather, was taken elsewhere years later.
+    const small = loaded([
+      {
+        id: 'register-line',
+        fields: {
+          full_name: 'عبدالله يوسف عبدالرحمن العتناوي',
+          place_of_origin: 'السلمية',
+          arrest_date: '03/05/2011',
+        },
+      },
+      {
+        id: 'brother',
+        fields: {
+          full_name: 'محمود يوسف عبدالرحمن العتناوي',
+          place_of_origin: 'حماة',
+          arrest_date: '2016-02-10',
+        },
+      },
+      {
+        id: 'namesake-father',
+        fields: {
+          full_name: 'عبدالله يوسف محمد الحموي',
+          place_of_origin: 'السلمية',
+          arrest_date: '2011-05-03',
+        },
+      },
+    ]);
+    const found = small.top(
+      {
+        first_name: 'أبو يوسف',
+        father_name: 'يوسف',
+        grandfather_name: 'عبد الرحمن',
+        birth_year: '1978',
+        place_of_origin: 'السلميه',
+        arrest_date: '03/05/2011',
+      },
+      10,
+    );
+    expect(found[0]?.recordId).toBe('register-line');
+  });
+
+  it("finds a forensic line's man, both names misspelt, by the day he died", () => {
+    // Synthetic: the forensic line writes يارس سعيدد for ياسر سعيد; the civil registry has his death that day.
+    const small = loaded([
+      {
+        id: 'civil-registry',
+        fields: { full_name: 'ياسر سعيد المساحي', birth_date: '1978-08-24', death_date: '2012-01-11' },
+      },
+      {
+        id: 'another-day',
+        fields: { full_name: 'ياسر سعيد الحمصي', birth_date: '1980-02-02', death_date: '2012-01-12' },
+      },
+    ]);
+    const found = small.top(
+      { full_name: 'يارس سعيدد', death_date: '2012-01-11', arresting_branch: 'الجوية' },
+      10,
+    );
+    expect(found.map((c) => c.recordId)).toEqual(['civil-registry']);
+  });
+
   it('finds a woman under another family name by her first name with her town, or with a month either side', () => {
     // Synthetic: a family's report of two women; a press list writes each under another family name (her
     // husband's), one with her town only, the other taken "26/04/2012" where the register says 13 May.

@@ -327,30 +327,60 @@ describeEachDialect('the tracing loop', (store) => {
     expect(candidates[0]?.explanation).toBeTruthy();
   });
 
-  it('keeps two records of a list that names each person once apart when a third record matches both', async () => {
-    // Synthetic: a register names two namesakes, one by his birth, the other by his arrest; another register's line
-    // gives both (his detainee number included) and would chain them into one person.
-    const once = await new SourceRepository(ctx.store.db).findOrCreate(
-      'synthetic register naming each once',
-      'list',
-    );
-    const other = await new SourceRepository(ctx.store.db).findOrCreate('synthetic second register', 'list');
-    const names = { first_name: 'سامر', father_name: 'حمزة', family_name: 'التخقي' };
+  /**
+   * Synthetic: a register that names two namesakes, one by his birth, the other by his arrest (and detainee number),
+   * and a second register whose line gives both and would chain them into one person.
+   */
+  async function namesakes(
+    register: string,
+    second: string,
+    man: Record<
+      'first_name' | 'father_name' | 'family_name' | 'birth_date' | 'arrest_date' | 'detainee_number',
+      string
+    >,
+  ) {
+    const sources = new SourceRepository(ctx.store.db);
+    const once = await sources.findOrCreate(register, 'list');
+    const other = await sources.findOrCreate(second, 'list');
+    const names = { first_name: man.first_name, father_name: man.father_name, family_name: man.family_name };
     const taken = {
-      arrest_date: '2013-06-10',
+      arrest_date: man.arrest_date,
       place_of_origin: 'نوى',
       mother_name: 'خديجة',
       arresting_branch: 'فرع فلسطين',
       grandfather_name: 'عمر',
-      detainee_number: '4411',
+      detainee_number: man.detainee_number,
     };
-    const born = { birth_date: '1977-03-01', governorate: 'درعا' };
+    const born = { birth_date: man.birth_date, governorate: 'درعا' };
     const create = (sourceId: string, externalId: string, fields: Record<string, string>) =>
       services().registry.createRecord({ sourceId, kind: 'registry_line', externalId, fields }, null);
-    const a = await create(once.id, 'once-born', { ...names, ...born });
-    const b = await create(once.id, 'once-taken', { ...names, ...taken });
+    return {
+      once,
+      other,
+      create,
+      born: { ...names, ...born },
+      taken: { ...names, ...taken },
+      both: { ...names, ...born, ...taken },
+    };
+  }
+
+  it('keeps two records of a list that names each person once apart when a third record matches both', async () => {
+    const { once, other, create, born, taken, both } = await namesakes(
+      'synthetic register naming each once',
+      'synthetic second register',
+      {
+        first_name: 'سامر',
+        father_name: 'حمزة',
+        family_name: 'التخقي',
+        birth_date: '1977-03-01',
+        arrest_date: '2013-06-10',
+        detainee_number: '4411',
+      },
+    );
+    const a = await create(once.id, 'once-born', born);
+    const b = await create(once.id, 'once-taken', taken);
     await services().tracing.tracer.processPending();
-    const x = await create(other.id, 'both', { ...names, ...born, ...taken });
+    const x = await create(other.id, 'both', both);
     await services().tracing.tracer.processPending();
 
     const links = new RecordLinkRepository(ctx.store.db);
@@ -428,29 +458,23 @@ describeEachDialect('the tracing loop', (store) => {
   });
 
   it('takes a list as naming somebody twice once a person has joined two of its records by hand', async () => {
-    // Synthetic: a register and lines like those above (other names, other number), but a reviewer has already made
-    // one person of two other lines of the register (written too differently for the model to join): the register
-    // names somebody twice, so it is no list that names each person once, and the loop links as `athar registry
-    // link` would (its mustLink).
-    const once = await new SourceRepository(ctx.store.db).findOrCreate(
+    // Synthetic: namesakes as above (other names, other number), but a reviewer has already made one person of two
+    // other lines of the register (written too differently for the model to join): the register names somebody twice,
+    // so it is no list that names each person once, and the loop links as `athar registry link` would (its mustLink).
+    const { once, other, create, born, taken, both } = await namesakes(
       'synthetic register, one man twice',
-      'list',
+      'synthetic third register',
+      {
+        first_name: 'باسل',
+        father_name: 'حمدان',
+        family_name: 'الزعفقي',
+        birth_date: '1979-05-02',
+        arrest_date: '2013-07-14',
+        detainee_number: '5532',
+      },
     );
-    const other = await new SourceRepository(ctx.store.db).findOrCreate('synthetic third register', 'list');
-    const names = { first_name: 'باسل', father_name: 'حمدان', family_name: 'الزعفقي' };
-    const taken = {
-      arrest_date: '2013-07-14',
-      place_of_origin: 'نوى',
-      mother_name: 'خديجة',
-      arresting_branch: 'فرع فلسطين',
-      grandfather_name: 'عمر',
-      detainee_number: '5532',
-    };
-    const born = { birth_date: '1979-05-02', governorate: 'درعا' };
-    const create = (sourceId: string, externalId: string, fields: Record<string, string>) =>
-      services().registry.createRecord({ sourceId, kind: 'registry_line', externalId, fields }, null);
-    const a = await create(once.id, 'twice-born', { ...names, ...born });
-    const b = await create(once.id, 'twice-taken', { ...names, ...taken });
+    const a = await create(once.id, 'twice-born', born);
+    const b = await create(once.id, 'twice-taken', taken);
     const c = await create(once.id, 'twice-c', { full_name: 'نادر سليم الحمصي', birth_year: '1981' });
     const d = await create(once.id, 'twice-d', { full_name: 'ماهر كمال الدرويش', arrest_date: '2015-02-02' });
     await services().tracing.tracer.processPending();
@@ -460,7 +484,7 @@ describeEachDialect('the tracing loop', (store) => {
     await services().registry.createPerson([c.id, d.id], 'reviewer-1', {
       note: 'synthetic: one man, written twice',
     });
-    const x = await create(other.id, 'twice-both', { ...names, ...born, ...taken });
+    const x = await create(other.id, 'twice-both', both);
     await services().tracing.tracer.processPending();
 
     expect(await person(x.id)).toBe(await person(b.id));

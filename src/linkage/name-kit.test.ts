@@ -25,11 +25,21 @@ describe('name parts (the seam over src/names)', () => {
     ['Ech-Chammaa', 'chammaa'],
     ['At-Dattak', 'dattak'],
     ['Esch-Scharif', 'scharif'],
+    // After an article written apart the name's own al stays: el-Aliti is العليتي, not a second article and تي.
+    ['el-Aliti', 'aliti'],
+    ['Al Alawi', 'alawi'],
+    ['El-Alami', 'alami'],
     ['عبد الرحمن', 'عبدالرحمن'],
     ['أحمد', 'احمد'],
     ['', ''],
   ])('takes %j to the matching form %j', (text, form) => {
     expect(partForm(text)).toBe(form);
+  });
+
+  it('keys a name whose own letters begin with al, after an article, as its Arabic spelling', () => {
+    expect(nameKey(partForm('El-Alami'))).toBe(nameKey(partForm('العلمي')));
+    expect(nameKey(partForm('Al-Alawi'))).toBe(nameKey(partForm('العلوي')));
+    expect(nameKey(partForm('el-Aliti'))).toBe(nameKey(partForm('العليتي')));
   });
 
   it('parses two, three and four-part names in both scripts into roles, compounds whole', () => {

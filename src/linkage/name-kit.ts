@@ -60,7 +60,10 @@ export function partForm(text: string): string {
   if (normal.indexOf(' ') < 0 && !mayStartWithArticle(normal)) return normal;
   const words = withoutArticles(normal, 'last');
   if (words.length === 0) return '';
-  words[0] = (words[0] as string).replace(articlePrefix, '');
+  // A glued article (Almasri) only where none was written apart: after el- / Al the name's own al stays (el-Aliti,
+  // Al Alawi: العليتي, العلوي — a name cannot carry two articles).
+  if (!articleWord.test(normal.slice(0, normal.indexOf(' '))))
+    words[0] = (words[0] as string).replace(articlePrefix, '');
   return words.join('');
 }
 

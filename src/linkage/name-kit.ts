@@ -62,8 +62,9 @@ export function partForm(text: string): string {
   if (words.length === 0) return '';
   // A glued article (Almasri) only where none was written apart: after el- / Al the name's own al stays (el-Aliti,
   // Al Alawi: العليتي, العلوي — a name cannot carry two articles).
-  if (!articleWord.test(normal.slice(0, normal.indexOf(' '))))
-    words[0] = (words[0] as string).replace(articlePrefix, '');
+  const space = normal.indexOf(' ');
+  const writtenApart = space > 0 && articleWord.test(normal.slice(0, space));
+  if (!writtenApart) words[0] = (words[0] as string).replace(articlePrefix, '');
   return words.join('');
 }
 

@@ -57,12 +57,12 @@ const articlePrefix = /^(al|el)(?=[a-z]{3})|^ال(?=\p{L}{2})/u;
 export function partForm(text: string): string {
   const normal = normalizeName(text);
   // Most parts are one word without an article: nothing to drop or join.
-  if (normal.indexOf(' ') < 0 && !mayStartWithArticle(normal)) return normal;
+  const space = normal.indexOf(' ');
+  if (space < 0 && !mayStartWithArticle(normal)) return normal;
   const words = withoutArticles(normal, 'last');
   if (words.length === 0) return '';
   // A glued article (Almasri) only where none was written apart: after el- / Al the name's own al stays (el-Aliti,
   // Al Alawi: العليتي, العلوي — a name cannot carry two articles).
-  const space = normal.indexOf(' ');
   const writtenApart = space > 0 && articleWord.test(normal.slice(0, space));
   if (!writtenApart) words[0] = (words[0] as string).replace(articlePrefix, '');
   return words.join('');

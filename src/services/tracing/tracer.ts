@@ -403,11 +403,9 @@ export class Tracer {
     index: RegistryMatcher['index'],
   ): Promise<GuardFacts> {
     const records = [...new Set([...members.values()].flat())];
+    const tracing = new TracingRepository(this.store.db, this.store.capabilities);
     const apart = new Set<string>();
-    for (const [x, y] of await new TracingRepository(this.store.db, this.store.capabilities).keptApartFrom(
-      records,
-    ))
-      apart.add(pairId(x, y));
+    for (const [x, y] of await tracing.keptApartFrom(records)) apart.add(pairId(x, y));
     const rejected = new DecisionRepository(this.store.db);
     for (const [x, y] of await rejected.rejectedAmong(records)) apart.add(pairId(x, y));
     const relatives = new Set<string>();
@@ -419,7 +417,6 @@ export class Tracer {
     // Per list (source id), whether people joined two of its records: as `athar registry link` counts a reviewer's
     // match and a person made by hand (its mustLink), which the index's judgement of the model's pairs does not see.
     const joinedByPeople = new Map<number, boolean>();
-    const tracing = new TracingRepository(this.store.db, this.store.capabilities);
     return {
       apart,
       relatives,

@@ -471,6 +471,40 @@ describe('the coarse family rule reads a Latin digraph as two letters', () => {
   });
 });
 
+describe('a name beginning with عل written in Latin with al (Alwani, el-Alwani, Alwan)', () => {
+  it('meets its Arabic spelling though the al is read as an article, and not a name without the ع', () => {
+    const meet = coarseMeeting([
+      { first_name: 'Omar', family_name: 'Alwani' },
+      { first_name: 'عمر', family_name: 'العلواني' },
+      { first_name: 'Omar', family_name: 'el-Alwani' },
+      { first_name: 'عمر', family_name: 'علواني' },
+      { first_name: 'Alwan', family_name: 'Hamwi' },
+      { first_name: 'علوان', family_name: 'الحموي' },
+      { first_name: 'Wan', family_name: 'Hamwi' },
+    ]);
+    expect(meet(0, 1)).toBe(true);
+    expect(meet(2, 1)).toBe(true);
+    expect(meet(2, 3)).toBe(true);
+    expect(meet(4, 5)).toBe(true);
+    // The reading adds a key; علوان's own still meets its spelling, and Wan is not Omar.
+    expect(meet(6, 4)).toBe(true);
+    expect(meet(6, 5)).toBe(true);
+    expect(meet(6, 3)).toBe(false);
+  });
+
+  it('makes the pairs candidates when linking, by the first name and the family name so read', () => {
+    const f = featuresOf([
+      { full_name: 'Omar Alwani', arrest_date: '2013-08' },
+      { first_name: 'عمر', father_name: 'خالد', family_name: 'العلواني', birth_year: '1980' },
+      { full_name: 'Omar el-Alwani', arrest_date: '2013-09' },
+    ]);
+    const { pairs } = candidatePairs(f);
+    const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]].sort().join('-'));
+    expect(list).toContain('0-1');
+    expect(list).toContain('1-2');
+  });
+});
+
 describe('a family name of ج and letters the coarse skeleton leaves out', () => {
   it('meets its other spellings by ج (Cuayh / Djouayh / جعيه, Khajaja / Chadschadscha, Jayyaw / Cayyav)', () => {
     const f = featuresOf([

@@ -198,6 +198,17 @@ export function digraphSplitReading(form: string): string | undefined {
 }
 
 /**
+ * An Arabic form beginning with عل read without it, as a Latin list's al taken for the article leaves it: علواني,
+ * علوش, علوان are written Alwani, Alloush, Alwan, and the article read off the Latin (partForm's glued article, or
+ * names' key after el- / Al-) leaves wani, oush, wan. For blocking keys only (similarity weighs the forms whole);
+ * undefined for other forms.
+ */
+export function ainLamReading(form: string): string | undefined {
+  return AIN_LAM.test(form) ? form.slice(2) : undefined;
+}
+const AIN_LAM = /^عل\p{L}{3}/u;
+
+/**
  * A Latin form with an r read as gh: lists in French now and then write غ as r (Rassan for غسان, Loubayri / لبيغي,
  * Ranabe / غنابه), which name similarity weighs as a near spelling already (names' learned cost of r for غ) but no
  * key meets. Each r in turn, and every r at once; none for a form of more than three r's. For blocking keys only.

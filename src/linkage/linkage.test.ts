@@ -611,6 +611,44 @@ describe('the match index', () => {
     expect(found.map((c) => c.recordId)).toContain('kunya');
   });
 
+  it('finds the line of a report naming a man by his kunya, family name and arresting agency alone, by the agency', () => {
+    // Synthetic: sixty men of one family name, taken by Military Intelligence and Air Force Intelligence, and one
+    // taken by فرع الخطيب, a branch of General Intelligence.
+    const family = loaded([
+      ...Array.from({ length: 60 }, (_, k) => ({
+        id: `takh-${k}`,
+        fields: {
+          first_name: ['محمد', 'أحمد', 'خالد', 'عمر'][k % 4] as string,
+          father_name: ['علي', 'حسن', 'يوسف'][k % 3] as string,
+          family_name: 'التخقي',
+          birth_year: String(1950 + (k % 30)),
+          arresting_branch: k % 2 === 0 ? 'فرع فلسطين' : 'إدارة المخابرات الجوية',
+        },
+      })),
+      {
+        id: 'register',
+        fields: {
+          first_name: 'سامر',
+          father_name: 'سعيد',
+          family_name: 'التخقي',
+          birth_year: '1985',
+          arresting_branch: 'فرع الخطيب',
+        },
+      },
+    ]);
+    // A press list names him Abu Maher Al-Takhkee, taken by General Intelligence: no first name, date or place. The
+    // family's list, past 48, is read only where it shares one more thing: here the agency.
+    const found = family.top(
+      { full_name: 'Abu Maher Al-Takhkee', arresting_branch: 'General Intelligence' },
+      10,
+    );
+    expect(found.map((c) => c.recordId)).toEqual(['register']);
+    // An agency none of them shares, with nothing else, meets none of them.
+    expect(
+      family.top({ full_name: 'Abu Maher Al-Takhkee', arresting_branch: 'Political Security' }, 10),
+    ).toEqual([]);
+  });
+
   it("reads a month either side of a query's arrest whole only while its list is short", () => {
     // Synthetic: sixty women of one first name, of sixty families, taken in April 2012.
     const april = loaded(

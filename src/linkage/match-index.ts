@@ -12,7 +12,7 @@ import {
 import { beyondDoubtWeight, namesEachOnce } from './clustering.js';
 import { similarSimilarity } from './comparisons.js';
 import { type Explanation, explainPair, type NameOrder } from './explain.js';
-import { isWoman, RecordFeatures } from './features.js';
+import { branchRoot, isWoman, RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
 import { probabilityOf } from './model.js';
 import { RecordBlocks } from './record-blocks.js';
@@ -80,9 +80,17 @@ function narrowingValue(f: RecordFeatures, what: Narrowing, i: number): number {
       return f.place[i] as number;
     case 'arrest':
       return arrestMonth(f, i);
+    case 'branch':
+      return agencyOf(f, i);
     default:
       return nameKey(f.grandfather[i] as number);
   }
+}
+
+/** The agency a record's arresting branch belongs to (the gazetteer's top unit), or -1. */
+function agencyOf(f: RecordFeatures, i: number): number {
+  const b = f.branch[i] as number;
+  return b < 0 ? -1 : branchRoot(b);
 }
 
 /**
@@ -745,6 +753,7 @@ export class MatchIndex {
     const governorate = f.governorate[q] as number;
     const place = f.place[q] as number;
     const arrest = arrestMonth(f, q);
+    const agency = agencyOf(f, q);
     const shares = (i: number, what: Narrowing): boolean => {
       switch (what) {
         case 'birth': {
@@ -763,6 +772,8 @@ export class MatchIndex {
           const month = arrestMonth(f, i);
           return arrest >= 0 && month >= 0 && month - arrest <= 1 && arrest - month <= 1;
         }
+        case 'branch':
+          return agency >= 0 && agencyOf(f, i) === agency;
         default:
           return grandfatherKey >= 0 && keyOf(f.grandfather[i] as number) === grandfatherKey;
       }

@@ -258,14 +258,25 @@ export class Tracer {
     const rows = await new MatchRecordRepository(this.store.db).getMany(items.map((i) => i.subjectId));
     if (rows.length === 0) return;
     const index = matcher.index;
-    for (const row of rows) index.add(row.id, recordFields(row));
+    // Reading the batch and adding it to the index are work of their own: requests get a turn between them, and
+    // every sliceMs while records are added (tracing-yields.test, on a slow machine).
+    await nextTurn();
+    let since = performance.now();
+    for (const row of rows) {
+      index.add(row.id, recordFields(row));
+      if (performance.now() - since > sliceMs) {
+        await nextTurn();
+        since = performance.now();
+      }
+    }
+    await nextTurn();
     // Matching is the loop's long computation, on the server's own event loop: it lets requests in every sliceMs
     // (a batch of 500 against a large registry, or one full of a common name, took seconds: issue 21, Reliability 5).
     // Candidates below the lowest probability the policy uses (a report's) are left at once: their persons need
     // not be read.
     const floor = Math.min(this.policy.reviewFrom, this.policy.candidatesFrom);
     const matched: { row: (typeof rows)[number]; candidates: ReturnType<typeof index.topFor> }[] = [];
-    let since = performance.now();
+    since = performance.now();
     for (const row of rows) {
       // A registry record gets the candidates `athar link` would give it (the linking rules' blocks), so the loop and
       // the registry-wide run weigh the same pairs; a family report keeps the broad, spelling-tolerant search (its
@@ -365,6 +376,8 @@ export class Tracer {
         });
       }
     }
+    // The policy's last slice and the merges' transaction are each a stretch of their own.
+    await nextTurn();
     if (merges.length > 0) summary.linked += await mergeByModel(this.store, merges, at);
     if (review.length > 0) {
       summary.reviewPairs += (

@@ -8,6 +8,7 @@ import { lexiconEntries, lexiconEntry, lookupLexicon, nicknameTargets } from './
 import { clean, detectScript, normalize, normalizeForSounds, type Script } from './normalize.js';
 import { MAX_UNITS, soundUnits } from './sounds.js';
 import {
+  AR,
   ARABIC_DROPPED,
   ARABIC_UNWRITTEN,
   BIGRAM,
@@ -727,6 +728,10 @@ function spelling(ca: Chunk, a: number, cb: Chunk, b: number): number {
     );
   const artA = ba[a + ARTICLE] as number;
   const artB = bb[b + ARTICLE] as number;
+  // An Arabic name beginning with عل (علواني, علوان) against a Latin spelling without an article: a Latin list's al
+  // read as the article leaves Alwani as wani (linkage's partForm), so the Arabic is weighed without its ع and ل too.
+  if (cross && artA === 0 && artB === 0 && startsWithAinLam(ba, a))
+    whole = Math.max(whole, withoutAinLam(ba, a, bb, b, ha[ka] as number, hb[kb] as number));
   if (artA === 0 && artB === 0) return whole;
   if (ba[a + LENGTH] === artA || bb[b + LENGTH] === artB) return whole;
   const core = similarityOf(
@@ -735,6 +740,26 @@ function spelling(ca: Chunk, a: number, cb: Chunk, b: number): number {
     hb[kb + 2] as number,
   );
   return Math.max(core, whole);
+}
+
+/** Whether the Arabic token at a begins with ع then ل and has three units or more after them. */
+function startsWithAinLam(pa: Uint8Array, a: number): boolean {
+  return (pa[a + LENGTH] as number) >= 5 && pa[a + BODY] === AR.ain && pa[a + BODY + 1] === AR.l;
+}
+
+/** Similarity of the Arabic token at a without its first two units (ع ل) and the Latin token at b, whole. */
+function withoutAinLam(
+  pa: Uint8Array,
+  a: number,
+  pb: Uint8Array,
+  b: number,
+  massA: number,
+  massB: number,
+): number {
+  const n = pa[a + LENGTH] as number;
+  // The cross-script deletion costs of the two units left out, in hundredths (see the chunk's layout).
+  const dropped = (pa[a + BODY + 2 * n] as number) + (pa[a + BODY + 2 * n + 1] as number);
+  return similarityOf(alignCost(pa, a, pb, b, true, 2, 0), massA - dropped, massB);
 }
 
 /** Scores between which a same-script pair is aligned again with swaps (below, one swap cannot reach a match). */

@@ -135,6 +135,26 @@ describe('linking synthetic records', () => {
 });
 
 /** A match index over a few records, with the shipped model. */
+/**
+ * Sixty men of one family name (SYNTHETIC: four first names, three fathers' names), ids `${prefix}-k`, with what
+ * `more` gives each: past 48, a long list the match index narrows.
+ */
+function sixtyOfOneFamily(
+  prefix: string,
+  familyName: string,
+  more: (k: number) => PersonRecordFields,
+): { id: string; fields: PersonRecordFields }[] {
+  return Array.from({ length: 60 }, (_, k) => ({
+    id: `${prefix}-${k}`,
+    fields: {
+      first_name: ['محمد', 'أحمد', 'خالد', 'عمر'][k % 4] as string,
+      father_name: ['علي', 'حسن', 'يوسف'][k % 3] as string,
+      family_name: familyName,
+      ...more(k),
+    },
+  }));
+}
+
 function loaded(records: Parameters<MatchIndex['load']>[0]): MatchIndex {
   const index = new MatchIndex(new CompiledModel(shippedModel()));
   index.load(records);
@@ -585,15 +605,7 @@ describe('the match index', () => {
     // Synthetic: sixty men of one family name, each with his first name and month of arrest; a press list names one
     // more by his kunya, his family name and his governorate, with no month.
     const family = loaded([
-      ...Array.from({ length: 60 }, (_, k) => ({
-        id: `sasis-${k}`,
-        fields: {
-          first_name: ['محمد', 'أحمد', 'خالد', 'عمر'][k % 4] as string,
-          father_name: ['علي', 'حسن', 'يوسف'][k % 3] as string,
-          family_name: 'صسص',
-          arrest_date: `${2011 + (k % 8)}-0${1 + (k % 9)}-10`,
-        },
-      })),
+      ...sixtyOfOneFamily('sasis', 'صسص', (k) => ({ arrest_date: `${2011 + (k % 8)}-0${1 + (k % 9)}-10` })),
       { id: 'kunya', fields: { first_name: 'Abu Qasim', family_name: 'Sasis', governorate: 'Damascus' } },
     ]);
     // The register's line of him shares no birth year, father, town or month with the kunya's row: only the family
@@ -615,15 +627,9 @@ describe('the match index', () => {
     // Synthetic: sixty men of one family name, taken by Military Intelligence and Air Force Intelligence, and one
     // taken by فرع الخطيب, a branch of General Intelligence.
     const family = loaded([
-      ...Array.from({ length: 60 }, (_, k) => ({
-        id: `takh-${k}`,
-        fields: {
-          first_name: ['محمد', 'أحمد', 'خالد', 'عمر'][k % 4] as string,
-          father_name: ['علي', 'حسن', 'يوسف'][k % 3] as string,
-          family_name: 'التخقي',
-          birth_year: String(1950 + (k % 30)),
-          arresting_branch: k % 2 === 0 ? 'فرع فلسطين' : 'إدارة المخابرات الجوية',
-        },
+      ...sixtyOfOneFamily('takh', 'التخقي', (k) => ({
+        birth_year: String(1950 + (k % 30)),
+        arresting_branch: k % 2 === 0 ? 'فرع فلسطين' : 'إدارة المخابرات الجوية',
       })),
       {
         id: 'register',

@@ -2,7 +2,7 @@ import { similarSimilarity } from './comparisons.js';
 import { monthOfEpochDay } from './dates.js';
 import { branchRoot, isWoman, precision, type RecordFeatures } from './features.js';
 import {
-  ainLamReading,
+  ainLamReadings,
   coarseBlockingSkeleton,
   digraphSplitReading,
   firstNameReadings,
@@ -141,7 +141,7 @@ const familyReadings: readonly ((form: string) => string | undefined)[] = [
   (form) => habitReadings(form)[0],
   (form) => habitReadings(form)[1],
   digraphSplitReading,
-  ainLamReading,
+  (form) => ainLamReadings(form)[0],
 ];
 const habitCoarseHashes = familyReadings.map(
   (reading) =>
@@ -546,12 +546,7 @@ function firstHabitKeys(f: RecordFeatures, v: number, visit: (key: number) => vo
     const own = f.names.keyText(f.names.keyOf(v));
     const found: string[] = [];
     const form = f.names.form(v);
-    const ainLam = ainLamReading(form);
-    for (const reading of [
-      ...firstNameReadings(form),
-      ...nicknameReadings(form),
-      ...(ainLam ? [ainLam] : []),
-    ]) {
+    for (const reading of [...firstNameReadings(form), ...nicknameReadings(form), ...ainLamReadings(form)]) {
       const key = nameKey(reading);
       if (key !== own && !found.includes(key)) found.push(key);
     }
@@ -631,12 +626,7 @@ function familyReadingKeys(f: RecordFeatures, v: number): Int32Array {
     const ownHash = hashString(own) & 0x7fffffff;
     const found: number[] = [];
     const form = f.names.form(v);
-    const ainLam = ainLamReading(form);
-    for (const reading of [
-      ...similarityReadings(form),
-      ...ghainReadings(form),
-      ...(ainLam ? [ainLam] : []),
-    ]) {
+    for (const reading of [...similarityReadings(form), ...ghainReadings(form), ...ainLamReadings(form)]) {
       const key = nameKey(reading);
       if (key === '' || key === own) continue;
       const h = hashString(key) & 0x7fffffff;

@@ -200,11 +200,11 @@ export function digraphSplitReading(form: string): string | undefined {
 /**
  * An Arabic form beginning with عل read without it, as a Latin list's al taken for the article leaves it: علواني,
  * علوش, علوان are written Alwani, Alloush, Alwan, and the article read off the Latin (partForm's glued article, or
- * names' key after el- / Al-) leaves wani, oush, wan. For blocking keys only (similarity weighs the forms whole);
- * undefined for other forms.
+ * names' key after el- / Al-) leaves wani, oush, wan. For blocking keys (names' similarity reads such a pair so
+ * itself); none for other forms.
  */
-export function ainLamReading(form: string): string | undefined {
-  return AIN_LAM.test(form) ? form.slice(2) : undefined;
+export function ainLamReadings(form: string): string[] {
+  return AIN_LAM.test(form) ? [form.slice(2)] : [];
 }
 const AIN_LAM = /^عل\p{L}{3}/u;
 

@@ -79,8 +79,11 @@ const deathMonth = (f: RecordFeatures, i: number) =>
 const deathDay = (f: RecordFeatures, i: number) =>
   (f.deathPrecision[i] as number) === precision.day ? (f.deathDay[i] as number) : -1;
 const branch = (f: RecordFeatures, i: number) => f.branch[i] as number;
-/** The branch's top unit (its agency): a forensic card's الجوية meets the register's branch of it. */
-const branchTop = (f: RecordFeatures, i: number) => branchRoot(f.branch[i] as number);
+/**
+ * The branch's top unit (its agency), -1 without a branch: a forensic card's الجوية meets the register's branch of
+ * it; the match index's `branch` narrowing.
+ */
+export const branchTop = (f: RecordFeatures, i: number) => branchRoot(f.branch[i] as number);
 /** The month of arrest (year × 12 + month), when known to the month or day. */
 export const arrestMonth = (f: RecordFeatures, i: number) =>
   (f.arrestPrecision[i] as number) < precision.month ? -1 : monthOfEpochDay(f.arrestDay[i] as number);

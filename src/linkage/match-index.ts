@@ -2,6 +2,7 @@ import type { PersonRecordFields } from '../domain/person-record.js';
 import {
   arrestMonth,
   type BlockingRule,
+  branchTop,
   broadMatchRules,
   matchRules,
   type Narrowing,
@@ -12,7 +13,7 @@ import {
 import { beyondDoubtWeight, namesEachOnce } from './clustering.js';
 import { similarSimilarity } from './comparisons.js';
 import { type Explanation, explainPair, type NameOrder } from './explain.js';
-import { branchRoot, isWoman, RecordFeatures } from './features.js';
+import { isWoman, RecordFeatures } from './features.js';
 import type { CompiledModel } from './model.js';
 import { probabilityOf } from './model.js';
 import { RecordBlocks } from './record-blocks.js';
@@ -62,8 +63,8 @@ export interface MatchIndexOptions {
 
 /**
  * What a record gives for one narrowing, as a number (-1: nothing): its birth year, the keys of its father's,
- * mother's or grandfather's names, its governorate, its month of arrest. Two records share a narrowing when these
- * are equal (birth: within a year; arrest: within a month).
+ * mother's or grandfather's names, its governorate, town, month of arrest, arresting agency. Two records share a
+ * narrowing when these are equal (birth: within a year; arrest: within a month).
  */
 function narrowingValue(f: RecordFeatures, what: Narrowing, i: number): number {
   const nameKey = (v: number) => (v >= 0 ? f.names.keyOf(v) : -1);
@@ -81,16 +82,10 @@ function narrowingValue(f: RecordFeatures, what: Narrowing, i: number): number {
     case 'arrest':
       return arrestMonth(f, i);
     case 'branch':
-      return agencyOf(f, i);
+      return branchTop(f, i);
     default:
       return nameKey(f.grandfather[i] as number);
   }
-}
-
-/** The agency a record's arresting branch belongs to (the gazetteer's top unit), or -1. */
-function agencyOf(f: RecordFeatures, i: number): number {
-  const b = f.branch[i] as number;
-  return b < 0 ? -1 : branchRoot(b);
 }
 
 /**
@@ -753,7 +748,7 @@ export class MatchIndex {
     const governorate = f.governorate[q] as number;
     const place = f.place[q] as number;
     const arrest = arrestMonth(f, q);
-    const agency = agencyOf(f, q);
+    const agency = branchTop(f, q);
     const shares = (i: number, what: Narrowing): boolean => {
       switch (what) {
         case 'birth': {
@@ -773,7 +768,7 @@ export class MatchIndex {
           return arrest >= 0 && month >= 0 && month - arrest <= 1 && arrest - month <= 1;
         }
         case 'branch':
-          return agency >= 0 && agencyOf(f, i) === agency;
+          return agency >= 0 && branchTop(f, i) === agency;
         default:
           return grandfatherKey >= 0 && keyOf(f.grandfather[i] as number) === grandfatherKey;
       }

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { relationsAgainstSamePerson } from '../../domain/registry.js';
 import { reviewPriority } from '../../domain/review.js';
-import { nextTurn } from '../../event-loop.js';
+import { nextTurn, turnsEvery } from '../../event-loop.js';
 import { identifierKey } from '../../evidence/identifiers.js';
 import { newId, nowIso } from '../../ids.js';
 import type { LinkageModel } from '../../linkage/model.js';
@@ -261,13 +261,10 @@ export class Tracer {
     // Reading the batch and adding it to the index are work of their own: requests get a turn between them, and
     // every sliceMs while records are added (tracing-yields.test, on a slow machine).
     await nextTurn();
-    let since = performance.now();
+    let turn = turnsEvery(sliceMs);
     for (const row of rows) {
       index.add(row.id, recordFields(row));
-      if (performance.now() - since > sliceMs) {
-        await nextTurn();
-        since = performance.now();
-      }
+      await turn();
     }
     await nextTurn();
     // Matching is the loop's long computation, on the server's own event loop: it lets requests in every sliceMs
@@ -276,7 +273,7 @@ export class Tracer {
     // not be read.
     const floor = Math.min(this.policy.reviewFrom, this.policy.candidatesFrom);
     const matched: { row: (typeof rows)[number]; candidates: ReturnType<typeof index.topFor> }[] = [];
-    since = performance.now();
+    turn = turnsEvery(sliceMs);
     for (const row of rows) {
       // A registry record gets the candidates `athar link` would give it (the linking rules' blocks), so the loop and
       // the registry-wide run weigh the same pairs; a family report keeps the broad, spelling-tolerant search (its
@@ -284,10 +281,7 @@ export class Tracer {
       const candidates =
         row.kind === 'family_report' ? index.topFor(row.id, this.policy.k) : index.linkedFor(row.id);
       matched.push({ row, candidates: candidates.filter((c) => c.probability >= floor) });
-      if (performance.now() - since > sliceMs) {
-        await nextTurn();
-        since = performance.now();
-      }
+      await turn();
     }
     const links = new RecordLinkRepository(this.store.db);
     const personOfRecord = new Map<string, string>();
@@ -306,14 +300,11 @@ export class Tracer {
       while (wentTo.has(q)) q = wentTo.get(q) as string;
       return q;
     };
-    since = performance.now();
+    turn = turnsEvery(sliceMs);
     for (const { row, candidates } of matched) {
       // The policy scores guards and draws waterfalls: a record of a common name has dozens of candidates from the
       // linking rules (not a top 10), so this stretch lets requests in too.
-      if (performance.now() - since > sliceMs) {
-        await nextTurn();
-        since = performance.now();
-      }
+      await turn();
       const isReport = row.kind === 'family_report';
       // A report's candidates come from the match (topFor), which may read a register line's names family first.
       const explain = (other: string) =>

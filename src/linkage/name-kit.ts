@@ -198,10 +198,10 @@ export function digraphSplitReading(form: string): string | undefined {
 }
 
 /**
- * An Arabic form beginning with عل read without it, as a Latin list's al taken for the article leaves it: علواني,
- * علوش, علوان are written Alwani, Alloush, Alwan, and the article read off the Latin (partForm's glued article, or
- * names' key after el- / Al-) leaves wani, oush, wan. For blocking keys (names' similarity reads such a pair so
- * itself); none for other forms.
+ * An Arabic form beginning with عل and three letters more read without it, as a Latin list's al taken for the
+ * article leaves it: علواني, علوان are written Alwani, Alwan, and the article read off the Latin (partForm's glued
+ * article, or names' key after el- / Al-) leaves wani, wan. For blocking keys (names' similarity reads such a pair so
+ * itself); none for other forms (علوي, علوش: two letters left would meet too many names).
  */
 export function ainLamReadings(form: string): string[] {
   return AIN_LAM.test(form) ? [form.slice(2)] : [];

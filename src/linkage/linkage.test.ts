@@ -655,6 +655,60 @@ describe('the match index', () => {
     ).toEqual([]);
   });
 
+  it("finds a forensic line's two names among hundreds of namesakes by a death a month apart", () => {
+    // Synthetic: 300 men named عبد الرحمن, son of محمد, of 300 families, born over forty years, none dead on record;
+    // and the family's report of one, who died on 4 April 2014.
+    const namesakes = Array.from({ length: 300 }, (_, k) => ({
+      id: `abd-${k}`,
+      fields: {
+        first_name: 'عبد الرحمن',
+        father_name: 'محمد',
+        family_name: `عائلة${k}`,
+        birth_year: String(1950 + (k % 40)),
+      },
+    }));
+    const registry = loaded([
+      ...namesakes,
+      {
+        id: 'report',
+        fields: {
+          first_name: 'عبد الرحمن',
+          father_name: 'محمد',
+          family_name: 'المحمد',
+          death_date: '2014-04-04',
+        },
+      },
+    ]);
+    // A Caesar line gives the two names and a death six weeks later: past 256 the two names' list is read only where
+    // it shares one more thing, here the month of death (a month either side).
+    const found = registry.top({ full_name: 'عبد الرحمن محمد', death_date: '18/05/2014' }, 10);
+    expect(found.map((c) => c.recordId)).toContain('report');
+    // A death a year away shares nothing with it.
+    expect(
+      registry.top({ full_name: 'عبد الرحمن محمد', death_date: '18/05/2015' }, 10).map((c) => c.recordId),
+    ).not.toContain('report');
+  });
+
+  it('finds a register line written family first among many of those names by the month of arrest', () => {
+    // Synthetic: sixty men named محمد of the family مراد, with other fathers, taken in other years; and a family's
+    // report of محمد صالح مراد, taken on 18 March 2018.
+    const family = loaded([
+      ...Array.from({ length: 60 }, (_, k) => ({
+        id: `murad-${k}`,
+        fields: {
+          first_name: 'محمد',
+          father_name: ['علي', 'حسن', 'يوسف', 'خالد'][k % 4] as string,
+          family_name: 'مراد',
+          arrest_date: `${2011 + (k % 6)}-0${1 + (k % 9)}-10`,
+        },
+      })),
+      { id: 'report', fields: { full_name: 'محمد صالح مراد', arrest_date: '18/03/2018' } },
+    ]);
+    // The register writes the family name first and nothing says so: read in order, a man named مراد, son of محمد.
+    const found = family.top({ full_name: 'مراد محمد صالح محمد', arrest_date: '2018-03-18' }, 10);
+    expect(found.map((c) => c.recordId)).toContain('report');
+  });
+
   it("reads a month either side of a query's arrest whole only while its list is short", () => {
     // Synthetic: sixty women of one first name, of sixty families, taken in April 2012.
     const april = loaded(

@@ -4,6 +4,7 @@ import {
   type BlockingRule,
   branchTop,
   broadMatchRules,
+  deathMonth,
   matchRules,
   type Narrowing,
   narrowings,
@@ -63,8 +64,8 @@ export interface MatchIndexOptions {
 
 /**
  * What a record gives for one narrowing, as a number (-1: nothing): its birth year, the keys of its father's,
- * mother's or grandfather's names, its governorate, town, month of arrest, arresting agency. Two records share a
- * narrowing when these are equal (birth: within a year; arrest: within a month).
+ * mother's or grandfather's names, its governorate, town, month of arrest, arresting agency, month of death. Two
+ * records share a narrowing when these are equal (birth: within a year; arrest and death: within a month).
  */
 function narrowingValue(f: RecordFeatures, what: Narrowing, i: number): number {
   const nameKey = (v: number) => (v >= 0 ? f.names.keyOf(v) : -1);
@@ -83,6 +84,8 @@ function narrowingValue(f: RecordFeatures, what: Narrowing, i: number): number {
       return arrestMonth(f, i);
     case 'branch':
       return branchTop(f, i);
+    case 'death':
+      return deathMonth(f, i);
     default:
       return nameKey(f.grandfather[i] as number);
   }
@@ -749,6 +752,7 @@ export class MatchIndex {
     const place = f.place[q] as number;
     const arrest = arrestMonth(f, q);
     const agency = branchTop(f, q);
+    const died = deathMonth(f, q);
     const shares = (i: number, what: Narrowing): boolean => {
       switch (what) {
         case 'birth': {
@@ -769,15 +773,19 @@ export class MatchIndex {
         }
         case 'branch':
           return agency >= 0 && branchTop(f, i) === agency;
+        case 'death': {
+          const month = deathMonth(f, i);
+          return died >= 0 && month >= 0 && month - died <= 1 && died - month <= 1;
+        }
         default:
           return grandfatherKey >= 0 && keyOf(f.grandfather[i] as number) === grandfatherKey;
       }
     };
-    // The values a record must have to share each narrowing with q (birth: a year either side; arrest: a month).
+    // The values a record must have to share each narrowing with q (birth: a year either side; arrest, death: a month).
     const wanted = new Map<Narrowing, number[]>();
     for (const what of narrowings) {
       const v = narrowingValue(f, what, q);
-      const near = what === 'birth' || what === 'arrest';
+      const near = what === 'birth' || what === 'arrest' || what === 'death';
       wanted.set(what, v < 0 ? [] : near ? [v - 1, v, v + 1].filter((y) => y >= 0) : [v]);
     }
     const take = (i: number) => {
@@ -801,9 +809,10 @@ export class MatchIndex {
       const postings = this.postings[r] as Postings;
       const by = rule.narrowBy;
       // A query that gives nothing to narrow by (a forensic line's first and father's name alone) reads a two-name
-      // list whole further.
+      // list whole further. Its month of death does not count here: a forensic line always has one, and it narrows
+      // only a list past BROAD_BARE.
       const whole =
-        rule.bare && by.every((what) => (wanted.get(what) as number[]).length === 0)
+        rule.bare && by.every((what) => what === 'death' || (wanted.get(what) as number[]).length === 0)
           ? BROAD_BARE
           : BROAD_WHOLE;
       const onlyAlike = man && rule.alikeFamily;

@@ -902,6 +902,7 @@ for (const [unit, from, name] of REFINED) {
 
 for (const h of [AR.hh, AR.h, AR.hFinal]) {
   bigram(AR.t, h, [[LA.th, 0.1]]);
+  bigram(AR.tt, h, [[LA.th, 0.1]]);
   bigram(AR.d, h, [[LA.dh, 0.1]]);
   bigram(AR.s, h, [[LA.sh, 0.1]]);
   bigram(AR.ss, h, [[LA.sh, 0.1]]);
@@ -909,6 +910,12 @@ for (const h of [AR.hh, AR.h, AR.hFinal]) {
   bigram(AR.gh, h, [[LA.gh, 0.2]]);
   bigram(AR.k, h, [[LA.ch, 0.2]]);
 }
+// Turkish writes خ as h (Halil, Halit): its s + h, t + h, d + h are two letters, not ش, ث, ذ (Zashe / زسخه).
+bigram(AR.s, AR.kh, [[LA.sh, 0.3]]);
+bigram(AR.ss, AR.kh, [[LA.sh, 0.3]]);
+bigram(AR.t, AR.kh, [[LA.th, 0.3]]);
+bigram(AR.tt, AR.kh, [[LA.th, 0.3]]);
+bigram(AR.d, AR.kh, [[LA.dh, 0.3]]);
 bigram(AR.t, AR.sh, [
   [LA.ch, 0.05],
   [LA.k, 0.4],

@@ -155,6 +155,23 @@ function sixtyOfOneFamily(
   }));
 }
 
+/**
+ * `count` men of one first and father's name (SYNTHETIC), each of his own family (`عائلة${k}`), ids `${prefix}-k`,
+ * with what `more` gives each: namesakes a report's two names alone cannot tell apart.
+ */
+function namesakesOfManyFamilies(
+  prefix: string,
+  first: string,
+  father: string,
+  count: number,
+  more: (k: number) => PersonRecordFields,
+): { id: string; fields: PersonRecordFields }[] {
+  return Array.from({ length: count }, (_, k) => ({
+    id: `${prefix}-${k}`,
+    fields: { first_name: first, father_name: father, family_name: `عائلة${k}`, ...more(k) },
+  }));
+}
+
 function loaded(records: Parameters<MatchIndex['load']>[0]): MatchIndex {
   const index = new MatchIndex(new CompiledModel(shippedModel()));
   index.load(records);
@@ -399,16 +416,11 @@ describe('the match index', () => {
 
   it("finds a forensic line's first and father's name among a hundred namesakes, read whole", () => {
     // Synthetic: people named فراس, son of عبد الرحمن, of many families; a Caesar line gives those two names alone.
-    const namesake = (k: number) => ({
-      id: `firas-${k}`,
-      fields: {
-        first_name: 'فراس',
-        father_name: 'عبد الرحمن',
-        family_name: `عائلة${k}`,
+    const some = loaded(
+      namesakesOfManyFamilies('firas', 'فراس', 'عبد الرحمن', 100, (k) => ({
         birth_year: String(1950 + (k % 40)),
-      },
-    });
-    const some = loaded(Array.from({ length: 100 }, (_, k) => namesake(k)));
+      })),
+    );
     // Nothing to narrow by: the list is read whole (up to BROAD_BARE), the closest first.
     const found = some.top({ full_name: 'فراس عبد الرحمن', death_date: '2013-05-24' }, 10);
     expect(found).toHaveLength(10);
@@ -416,14 +428,8 @@ describe('the match index', () => {
   });
 
   it("finds a woman listed under another family name by her first and father's name and the month of her arrest", () => {
-    const others = Array.from({ length: 60 }, (_, k) => ({
-      id: `hala-${k}`,
-      fields: {
-        first_name: 'هالة',
-        father_name: 'محمود',
-        family_name: `عائلة${k}`,
-        arrest_date: `${2000 + (k % 10)}-01-15`,
-      },
+    const others = namesakesOfManyFamilies('hala', 'هالة', 'محمود', 60, (k) => ({
+      arrest_date: `${2000 + (k % 10)}-01-15`,
     }));
     const small = loaded([
       { id: 'register', fields: { full_name: 'هالة محمود قعادة', arrest_date: '2013-06-02' } },
@@ -658,17 +664,10 @@ describe('the match index', () => {
   it("finds a forensic line's two names among hundreds of namesakes by a death a month apart", () => {
     // Synthetic: 300 men named عبد الرحمن, son of محمد, of 300 families, born over forty years, none dead on record;
     // and the family's report of one, who died on 4 April 2014.
-    const namesakes = Array.from({ length: 300 }, (_, k) => ({
-      id: `abd-${k}`,
-      fields: {
-        first_name: 'عبد الرحمن',
-        father_name: 'محمد',
-        family_name: `عائلة${k}`,
-        birth_year: String(1950 + (k % 40)),
-      },
-    }));
     const registry = loaded([
-      ...namesakes,
+      ...namesakesOfManyFamilies('abd', 'عبد الرحمن', 'محمد', 300, (k) => ({
+        birth_year: String(1950 + (k % 40)),
+      })),
       {
         id: 'report',
         fields: {

@@ -62,6 +62,17 @@ export interface MatchIndexOptions {
   listSample?: number;
 }
 
+/** Narrowings shared within one either side (a year of birth, a month of arrest or death), not only when equal. */
+const nearNarrowings: ReadonlySet<Narrowing> = new Set(['birth', 'arrest', 'death']);
+
+/** Two values within one of each other, both known (-1: unknown). */
+function withinOne(x: number, y: number): boolean {
+  return x >= 0 && y >= 0 && x - y <= 1 && y - x <= 1;
+}
+
+/** The narrowing a forensic line always has (its death): it does not make the line's query any less bare. */
+const forensicNarrowing: Narrowing = 'death';
+
 /**
  * What a record gives for one narrowing, as a number (-1: nothing): its birth year, the keys of its father's,
  * mother's or grandfather's names, its governorate, town, month of arrest, arresting agency, month of death. Two
@@ -755,10 +766,8 @@ export class MatchIndex {
     const died = deathMonth(f, q);
     const shares = (i: number, what: Narrowing): boolean => {
       switch (what) {
-        case 'birth': {
-          const year = f.birthYear[i] as number;
-          return birth >= 0 && year >= 0 && year - birth <= 1 && birth - year <= 1;
-        }
+        case 'birth':
+          return withinOne(birth, f.birthYear[i] as number);
         case 'father':
           return fatherKey >= 0 && keyOf(f.father[i] as number) === fatherKey;
         case 'mother':
@@ -767,16 +776,12 @@ export class MatchIndex {
           return governorate >= 0 && f.governorate[i] === governorate;
         case 'place':
           return place >= 0 && f.place[i] === place;
-        case 'arrest': {
-          const month = arrestMonth(f, i);
-          return arrest >= 0 && month >= 0 && month - arrest <= 1 && arrest - month <= 1;
-        }
+        case 'arrest':
+          return withinOne(arrest, arrestMonth(f, i));
         case 'branch':
           return agency >= 0 && branchTop(f, i) === agency;
-        case 'death': {
-          const month = deathMonth(f, i);
-          return died >= 0 && month >= 0 && month - died <= 1 && died - month <= 1;
-        }
+        case 'death':
+          return withinOne(died, deathMonth(f, i));
         default:
           return grandfatherKey >= 0 && keyOf(f.grandfather[i] as number) === grandfatherKey;
       }
@@ -785,8 +790,7 @@ export class MatchIndex {
     const wanted = new Map<Narrowing, number[]>();
     for (const what of narrowings) {
       const v = narrowingValue(f, what, q);
-      const near = what === 'birth' || what === 'arrest' || what === 'death';
-      wanted.set(what, v < 0 ? [] : near ? [v - 1, v, v + 1].filter((y) => y >= 0) : [v]);
+      wanted.set(what, v < 0 ? [] : nearNarrowings.has(what) ? [v - 1, v, v + 1].filter((y) => y >= 0) : [v]);
     }
     const take = (i: number) => {
       if (i === q || stamp[i] === id) return;
@@ -812,7 +816,8 @@ export class MatchIndex {
       // list whole further. Its month of death does not count here: a forensic line always has one, and it narrows
       // only a list past BROAD_BARE.
       const whole =
-        rule.bare && by.every((what) => what === 'death' || (wanted.get(what) as number[]).length === 0)
+        rule.bare &&
+        by.every((what) => what === forensicNarrowing || (wanted.get(what) as number[]).length === 0)
           ? BROAD_BARE
           : BROAD_WHOLE;
       const onlyAlike = man && rule.alikeFamily;

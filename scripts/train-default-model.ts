@@ -5,12 +5,13 @@
  * --split-later only the levels the file lacks (comparisons.ts `later`) and the levels they were part of change: the
  * latter's m and u are shared out between the two as EM finds them — how the near levels (out of similar) and
  * within_two_years (out of different) got their values without moving the weights the other levels had been
- * measured with.
+ * measured with. With --floor-variants nothing is trained: the file's variant levels are raised to their floor
+ * (model.ts floorVariants, which training applies too) and every other value is kept.
  */
 import fs from 'node:fs';
 import { comparisons } from '../src/linkage/comparisons.js';
 import { RecordFeatures } from '../src/linkage/features.js';
-import { modelVersion, parseModel } from '../src/linkage/model.js';
+import { floorVariants, modelVersion, parseModel } from '../src/linkage/model.js';
 import { generate } from '../src/linkage/synth/generator.js';
 import { trainModel } from '../src/linkage/train.js';
 
@@ -23,6 +24,23 @@ const seed = Number(arg('seed', '1'));
 const file = new URL('../src/linkage/default-model.json', import.meta.url);
 const raw: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
 const base = parseModel(raw, file.pathname);
+// Keys in the file's own order, so that a diff of the file shows only what changed.
+const write = (model: object) => {
+  const order = [...new Set([...Object.keys(raw as object), ...Object.keys(model)])];
+  const values = model as Record<string, unknown>;
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify(Object.fromEntries(order.map((k) => [k, values[k]])), null, 2)}\n`,
+  );
+};
+if (process.argv.includes('--floor-variants')) {
+  const { version: _, ...kept } = base;
+  kept.comparisons = floorVariants(base.comparisons);
+  const version = modelVersion(kept, 'synthetic');
+  write({ ...kept, version });
+  process.stderr.write(`${version}: variant levels floored, nothing trained\n`);
+  process.exit(0);
+}
 const { records } = generate({ people, seed });
 const features = new RecordFeatures(records.length);
 for (const r of records) features.add(r.fields.record_id, r.fields);
@@ -59,7 +77,5 @@ if (process.argv.includes('--split-later')) {
   model = { ...kept, version: modelVersion(kept, 'synthetic') };
 }
 model.description = `The model that ships: trained by EM on athar synth data (${people} people, seed ${seed}); retrain on your own data with athar link --train.`;
-// Keys in the file's own order, so that a diff of the file shows only what changed.
-const order = [...new Set([...Object.keys(raw as object), ...Object.keys(model)])] as (keyof typeof model)[];
-fs.writeFileSync(file, `${JSON.stringify(Object.fromEntries(order.map((k) => [k, model[k]])), null, 2)}\n`);
+write(model);
 process.stderr.write(`${model.version}: ${JSON.stringify(report)}\n`);

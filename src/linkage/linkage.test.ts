@@ -129,6 +129,12 @@ describe('linking synthetic records', () => {
     const arrest = model.comparisons.find((c) => c.name === 'arrest_date')!;
     const arrestYear = arrest.levels.find((l) => l.label === 'same_year')!;
     expect(arrestYear.m).toBeGreaterThan(arrestYear.u);
+    // A variant spelling weighs at least the weaker of exact and cross-script agreement (floorVariants).
+    const variant = first.levels.find((l) => l.label === 'variant')!;
+    const across = first.levels.find((l) => l.label === 'transliteration')!;
+    expect(Math.log2(variant.m / variant.u)).toBeGreaterThanOrEqual(
+      Math.min(Math.log2(exact.m / exact.u), Math.log2(across.m / across.u)) - 1e-9,
+    );
     const q = pairwiseQuality((await linkFeatures(f, new CompiledModel(model))).clusterOf, truth);
     expect(q.f1).toBeGreaterThan(0.85);
   });

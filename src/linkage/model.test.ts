@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CompiledModel, ModelError, parseModel } from './model.js';
+import { CompiledModel, floorVariants, type LinkageModel, ModelError, parseModel } from './model.js';
 import { shippedModel } from './test-fixtures.js';
 
 describe('the model file', () => {
@@ -53,5 +53,58 @@ describe('the model file', () => {
     const relabelled = structuredClone(shippedModel());
     relabelled.comparisons[5]!.levels[0]!.label = 'identical';
     expect(() => parseModel(relabelled)).toThrow(/sex levels must be same, different/);
+  });
+
+  it('weighs a variant spelling within one script at least as the weaker of exact and cross-script agreement', () => {
+    const weight = (l: { m: number; u: number }) => Math.log2(l.m / l.u);
+    const names = ['first_name', 'father_name', 'grandfather_name', 'family_name'];
+    const holds = (comparisons: LinkageModel['comparisons']) => {
+      for (const name of names) {
+        const c = comparisons.find((x) => x.name === name)!;
+        const at = (label: string) => c.levels.find((l) => l.label === label)!;
+        expect(weight(at('variant')), name).toBeGreaterThanOrEqual(
+          Math.min(weight(at('exact')), weight(at('transliteration'))) - 1e-9,
+        );
+        const sameScript = ['exact', 'variant', 'near', 'similar', 'different'];
+        expect(
+          sameScript.reduce((sum, label) => sum + at(label).m, 0),
+          name,
+        ).toBeCloseTo(1, 6);
+      }
+    };
+    // The file that ships holds the floor (scripts/train-default-model.ts --floor-variants).
+    holds(shippedModel().comparisons);
+
+    // A model under the floor: its family variant weighing 5 bits under exact agreement.
+    const under = structuredClone(shippedModel());
+    const family = under.comparisons.find((c) => c.name === 'family_name')!;
+    const level = (comparisons: LinkageModel['comparisons'], name: string, label: string) =>
+      comparisons.find((c) => c.name === name)!.levels.find((l) => l.label === label)!;
+    const exact = level(under.comparisons, 'family_name', 'exact');
+    const variant = level(under.comparisons, 'family_name', 'variant');
+    const lowered = (variant.u * exact.m) / exact.u / 32;
+    exact.m += variant.m - lowered;
+    variant.m = lowered;
+    const sum = exact.m + variant.m;
+    const floored = floorVariants(under.comparisons);
+    holds(floored);
+    const raised = level(floored, 'family_name', 'variant');
+    expect(raised.m).toBeGreaterThan(variant.m * 20);
+    // Taken from exact agreement: the two hold what they held; u and every other level are as they were.
+    expect(raised.m + level(floored, 'family_name', 'exact').m).toBeCloseTo(sum, 12);
+    expect(raised.u).toBe(variant.u);
+    for (const label of ['similar', 'different', 'near', 'transliteration', 'transliteration_similar'])
+      expect(level(floored, 'family_name', label)).toEqual(level(under.comparisons, 'family_name', label));
+    expect(floored.find((c) => c.name === 'sex')).toEqual(under.comparisons.find((c) => c.name === 'sex'));
+    // The input is not changed, and a model that holds the floor comes back as it was.
+    expect(family.levels.find((l) => l.label === 'variant')!.m).toBe(variant.m);
+    expect(floorVariants(shippedModel().comparisons)).toEqual(shippedModel().comparisons);
+    // Never more than half of exact agreement's m moves: a name that all but never agrees stays so.
+    const rare = structuredClone(under.comparisons);
+    const rareExact = level(rare, 'family_name', 'exact');
+    rareExact.m = 0.001;
+    const moved =
+      level(floorVariants(rare), 'family_name', 'variant').m - level(rare, 'family_name', 'variant').m;
+    expect(moved).toBeLessThanOrEqual(0.0005 + 1e-15);
   });
 });

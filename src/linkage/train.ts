@@ -10,6 +10,7 @@ import {
 import type { RecordFeatures } from './features.js';
 import {
   CompiledModel,
+  floorVariants,
   type LinkageModel,
   type ModelLevel,
   modelVersion,
@@ -363,6 +364,7 @@ export function trainModel(
       }),
     })),
   };
+  trained.comparisons = floorVariants(trained.comparisons);
   if (rounds > 0) {
     const expected = expectedMatches(f, new CompiledModel({ ...trained, version: 'training' }), tf);
     trained.matchesPerRecord = expected.perRecord;

@@ -909,6 +909,8 @@ for (const h of [AR.hh, AR.h, AR.hFinal]) {
   bigram(AR.k, h, [[LA.kh, 0.1]]);
   bigram(AR.gh, h, [[LA.gh, 0.2]]);
   bigram(AR.k, h, [[LA.ch, 0.2]]);
+  // And zh for ز + ح or ه (Mazhar / مزهر, Elsazhe / الصزحة), as sh for س + ح.
+  bigram(AR.z, h, [[LA.zh, 0.1]]);
 }
 // Turkish writes خ as h (Halil, Halit): its s + h, t + h, d + h are two letters, not ش, ث, ذ (Zashe / زسخه).
 bigram(AR.s, AR.kh, [[LA.sh, 0.3]]);

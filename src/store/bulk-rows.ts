@@ -8,6 +8,7 @@ import {
 } from 'kysely';
 import { type Capabilities, chunkRows } from './capabilities.js';
 import type { Database } from './schema.js';
+import { slices } from './slices.js';
 import type { Db } from './store.js';
 
 /**
@@ -76,8 +77,7 @@ export async function insertRows<T extends keyof Database & string>(
     columns(c: readonly string[]): { expression(e: RawBuilder<unknown>): { execute(): Promise<unknown> } };
   };
   if (caps.dialect === 'postgres') {
-    for (let i = 0; i < rows.length; i += jsonChunk) {
-      const part = rows.slice(i, i + jsonChunk) as readonly object[];
+    for (const part of slices(rows as readonly object[], jsonChunk)) {
       // Bytes would reach JSON as {"type":"Buffer",…}: such rows are bound as values.
       if (part.some((row) => Object.values(row).some((v) => v instanceof Uint8Array)))
         for (const chunk of chunkRows(caps, part)) await into.values(chunk).execute();
@@ -107,8 +107,7 @@ export function* sqliteInserts<T extends keyof Database & string>(
       };
       values(v: readonly object[]): InsertQueryBuilder<Database, T, InsertResult>;
     };
-  for (let i = 0; i < rows.length; i += jsonChunk) {
-    const part = rows.slice(i, i + jsonChunk) as readonly object[];
+  for (const part of slices(rows as readonly object[], jsonChunk)) {
     const columns = columnsOf(part);
     const select = sqliteRowsFromJson(columns, part);
     if (select) yield into().columns(columns).expression(select);
@@ -124,10 +123,7 @@ export function* sqliteInserts<T extends keyof Database & string>(
 export function idParts(caps: Capabilities | undefined, ids: readonly string[]): (readonly string[])[] {
   if (ids.length === 0) return [];
   if (caps?.dialect === 'postgres') return [ids];
-  const size = caps?.dialect === 'sqlite' ? jsonChunk : 500;
-  const parts: string[][] = [];
-  for (let i = 0; i < ids.length; i += size) parts.push(ids.slice(i, i + size));
-  return parts;
+  return slices(ids, caps?.dialect === 'sqlite' ? jsonChunk : 500);
 }
 
 /** `column` is one of `ids` (one part of idParts). */

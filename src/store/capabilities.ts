@@ -1,3 +1,5 @@
+import { slices } from './slices.js';
+
 /**
  * What differs between the dialects, declared as data (after Kysely's DialectAdapter). Repositories and
  * migrations consult these flags; services never see the dialect.
@@ -35,7 +37,5 @@ export function chunkRows<T extends object>(caps: Capabilities, rows: readonly T
   if (rows.length === 0) return [];
   const columns = Math.max(1, Object.keys(rows[0] as object).length);
   const size = Math.max(1, Math.floor((caps.maxParameters - 1) / columns));
-  const chunks: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
-  return chunks;
+  return slices(rows, size);
 }

@@ -1,5 +1,6 @@
 import { newId, nowIso } from '../../ids.js';
 import type { AnnotationTable } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 
 export interface Annotation {
@@ -76,13 +77,13 @@ export class AnnotationRepository {
   /** Which of these value keys an annotation of this kind carries (500 a query). */
   async keysAmong(valueKeys: readonly string[], kind: string): Promise<Set<string>> {
     const found = new Set<string>();
-    for (let i = 0; i < valueKeys.length; i += 500) {
+    for (const part of slices(valueKeys, 500)) {
       const rows = await this.db
         .selectFrom('annotations')
         .select('value_key')
         .distinct()
         .where('kind', '=', kind)
-        .where('value_key', 'in', valueKeys.slice(i, i + 500))
+        .where('value_key', 'in', part)
         .execute();
       for (const r of rows) if (r.value_key) found.add(r.value_key);
     }

@@ -1,5 +1,6 @@
 import { newId } from '../../ids.js';
 import type { BodyLabelTable, BodyTable } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 
 export interface BodyKey {
@@ -114,12 +115,12 @@ export class BodyRepository {
   /** Which of these detainee keys some body carries (500 a query): the tracing loop asks it for a whole batch. */
   async detaineeKeysAmong(keys: readonly string[]): Promise<Set<string>> {
     const found = new Set<string>();
-    for (let i = 0; i < keys.length; i += 500) {
+    for (const part of slices(keys, 500)) {
       const rows = await this.db
         .selectFrom('bodies')
         .select('detainee_key')
         .distinct()
-        .where('detainee_key', 'in', keys.slice(i, i + 500))
+        .where('detainee_key', 'in', part)
         .execute();
       for (const r of rows) if (r.detainee_key) found.add(r.detainee_key);
     }

@@ -4,6 +4,7 @@ import { newId, nowIso } from '../../ids.js';
 import { columnsOf, jsonChunk, rowsFromJson, sqliteInserts } from '../bulk-rows.js';
 import type { Capabilities } from '../capabilities.js';
 import type { CandidatePairTable, Database } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 import { withdrawnRecords } from './reports.js';
 
@@ -95,8 +96,7 @@ export class CandidatePairRepository {
         .where('candidate_pairs.status', '=', 'open');
     if (this.caps.dialect === 'postgres') {
       // One JSON parameter per statement (bulk-rows.ts).
-      for (let i = 0; i < rows.length; i += jsonChunk) {
-        const part = rows.slice(i, i + jsonChunk);
+      for (const part of slices(rows, jsonChunk)) {
         const result = await this.db
           .insertInto('candidate_pairs')
           .columns(columnsOf(part))

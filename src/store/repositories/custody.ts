@@ -1,6 +1,7 @@
 import { newId, nowIso } from '../../ids.js';
 import type { CustodyKind } from '../../ledger/entries.js';
 import type { CustodyEventTable } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 
 // The kinds are the log's: every custody event becomes one log entry of kind `custody.<kind>`.
@@ -64,11 +65,8 @@ export class CustodyRepository {
         ledger_index: null,
       }),
     );
-    for (let i = 0; i < rows.length; i += 500) {
-      await this.db
-        .insertInto('custody_events')
-        .values(rows.slice(i, i + 500))
-        .execute();
+    for (const part of slices(rows, 500)) {
+      await this.db.insertInto('custody_events').values(part).execute();
     }
     return rows;
   }

@@ -1,6 +1,7 @@
 import type { DecisionKind } from '../../domain/review.js';
 import { newId } from '../../ids.js';
 import type { DecisionTable } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 import { orderedPair } from './candidate-pairs.js';
 
@@ -133,8 +134,7 @@ export class DecisionRepository {
   /** Pairs rejected by a decision in force that involve one of these records. */
   async rejectedAmong(recordIds: readonly string[]): Promise<[string, string][]> {
     const out: [string, string][] = [];
-    for (let i = 0; i < recordIds.length; i += 250) {
-      const ids = recordIds.slice(i, i + 250);
+    for (const ids of slices(recordIds, 250)) {
       const rows = await this.db
         .selectFrom('decisions')
         .select(['record_a', 'record_b'])
@@ -150,8 +150,7 @@ export class DecisionRepository {
   async currentAmong(pairs: readonly [string, string][]): Promise<Map<string, Decision>> {
     const out = new Map<string, Decision>();
     const ordered = pairs.map(([a, b]) => orderedPair(a, b));
-    for (let i = 0; i < ordered.length; i += 400) {
-      const chunk = ordered.slice(i, i + 400);
+    for (const chunk of slices(ordered, 400)) {
       const rows = await this.db
         .selectFrom('decisions')
         .selectAll()

@@ -1,4 +1,5 @@
 import type { EvidenceGroupTable, EvidenceItemTable, EvidenceLocationTable } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 
 export interface EvidenceItem {
@@ -129,10 +130,10 @@ export class EvidenceRepository {
   /** Inserts items whose content is not stored yet, in one statement per 500; the ids of those it stored. */
   async insertMany(rows: readonly EvidenceItemTable[]): Promise<Set<string>> {
     const stored = new Set<string>();
-    for (let i = 0; i < rows.length; i += manyChunk) {
+    for (const part of slices(rows, manyChunk)) {
       const inserted = await this.db
         .insertInto('evidence_items')
-        .values(rows.slice(i, i + manyChunk))
+        .values(part)
         .onConflict((oc) => oc.column('sha256').doNothing())
         .returning('id')
         .execute();
@@ -186,14 +187,8 @@ export class EvidenceRepository {
   /** Stored rows as they are (every column), 500 ids a statement: what the log vouches for. */
   async rows(ids: readonly string[]): Promise<EvidenceItemTable[]> {
     const out: EvidenceItemTable[] = [];
-    for (let i = 0; i < ids.length; i += 500) {
-      out.push(
-        ...(await this.db
-          .selectFrom('evidence_items')
-          .selectAll()
-          .where('id', 'in', ids.slice(i, i + 500))
-          .execute()),
-      );
+    for (const part of slices(ids, 500)) {
+      out.push(...(await this.db.selectFrom('evidence_items').selectAll().where('id', 'in', part).execute()));
     }
     return out;
   }
@@ -238,10 +233,10 @@ export class EvidenceRepository {
   /** Records several places at once; the ids of those not already recorded for their item. */
   async addLocations(rows: readonly EvidenceLocationTable[]): Promise<Set<string>> {
     const added = new Set<string>();
-    for (let i = 0; i < rows.length; i += manyChunk) {
+    for (const part of slices(rows, manyChunk)) {
       const inserted = await this.db
         .insertInto('evidence_locations')
-        .values(rows.slice(i, i + manyChunk))
+        .values(part)
         .onConflict((oc) => oc.columns(['evidence_id', 'path_key']).doNothing())
         .returning('id')
         .execute();
@@ -314,11 +309,11 @@ export class EvidenceRepository {
 
   /** Sets the group of several items (each new to the groups table, or moved), in one statement per 500. */
   async setGroups(groups: readonly EvidenceGroup[]): Promise<void> {
-    for (let i = 0; i < groups.length; i += manyChunk) {
+    for (const part of slices(groups, manyChunk)) {
       await this.db
         .insertInto('evidence_groups')
         .values(
-          groups.slice(i, i + manyChunk).map((group) => ({
+          part.map((group) => ({
             evidence_id: group.evidenceId,
             group_id: group.groupId,
             nearest_id: group.nearestId,

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 
 /** A database handle that may name any table: verify walks tables by name from the log's list of covered ones. */
@@ -158,8 +159,7 @@ export class IntegrityRepository {
         .limit(1000)
         .execute();
       const shas = [...new Set([...shared, ...originals].map((r) => r.sha256 as string))];
-      for (let i = 0; i < shas.length; i += 500) {
-        const chunk = shas.slice(i, i + 500);
+      for (const chunk of slices(shas, 500)) {
         const rows = await this.db
           .selectFrom('evidence_items')
           .select(['id', 'sha256', column])

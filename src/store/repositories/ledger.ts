@@ -2,6 +2,7 @@ import { type OnConflictBuilder, sql } from 'kysely';
 import { insertRows, sqliteInserts } from '../bulk-rows.js';
 import { type Capabilities, chunkRows } from '../capabilities.js';
 import type { Database, LedgerCheckpointTable, LedgerEntryTable, LedgerRowTable } from '../schema.js';
+import { slices } from '../slices.js';
 import { type Db, getMeta, setMeta } from '../store.js';
 
 const checkpointTallyMeta = 'ledger.checkpoints';
@@ -42,8 +43,8 @@ export async function stageLogEntries(
     );
     return;
   }
-  for (let i = 0; i < entries.length; i += stageChunk) {
-    const rows = entries.slice(i, i + stageChunk).map((entry) => ({ entry, staged_at: stagedAt }));
+  for (const part of slices(entries, stageChunk)) {
+    const rows = part.map((entry) => ({ entry, staged_at: stagedAt }));
     await db.insertInto('ledger_queue').values(rows).execute();
   }
 }
@@ -101,11 +102,8 @@ export class LedgerRepository {
 
   async unqueue(ids: readonly number[]): Promise<void> {
     const size = this.caps.maxParameters - 1;
-    for (let i = 0; i < ids.length; i += size) {
-      await this.db
-        .deleteFrom('ledger_queue')
-        .where('id', 'in', ids.slice(i, i + size))
-        .execute();
+    for (const part of slices(ids, size)) {
+      await this.db.deleteFrom('ledger_queue').where('id', 'in', part).execute();
     }
   }
 
@@ -154,7 +152,7 @@ export class LedgerRepository {
   /** Fills custody_events.ledger_index for these events from the entries just sequenced. */
   async noteCustodyIndexes(eventIds: readonly string[]): Promise<void> {
     const size = this.caps.maxParameters - 1;
-    for (let i = 0; i < eventIds.length; i += size) {
+    for (const part of slices(eventIds, size)) {
       await this.db
         .updateTable('custody_events')
         .set((eb) => ({
@@ -164,7 +162,7 @@ export class LedgerRepository {
             .where('ledger_rows.table_name', '=', 'custody_events')
             .whereRef('ledger_rows.row_id', '=', 'custody_events.id'),
         }))
-        .where('id', 'in', eventIds.slice(i, i + size))
+        .where('id', 'in', part)
         .execute();
     }
   }
@@ -219,12 +217,12 @@ export class LedgerRepository {
   async rowsFor(table: string, ids: readonly string[]): Promise<LedgerRowTable[]> {
     const out: LedgerRowTable[] = [];
     const size = this.caps.maxParameters - 2;
-    for (let i = 0; i < ids.length; i += size) {
+    for (const part of slices(ids, size)) {
       const rows = await this.db
         .selectFrom('ledger_rows')
         .selectAll()
         .where('table_name', '=', table)
-        .where('row_id', 'in', ids.slice(i, i + size))
+        .where('row_id', 'in', part)
         .execute();
       out.push(...rows.map((r) => ({ ...r, idx: Number(r.idx) })));
     }

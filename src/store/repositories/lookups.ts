@@ -1,4 +1,5 @@
 import type { Database } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 
 /** Tables whose rows are looked up by id to check that a reference names something. */
@@ -22,11 +23,11 @@ export class LookupRepository {
   /** The ids among these that name a row of the table (asked 500 at a time). */
   async existing(table: IdTable, ids: readonly string[]): Promise<Set<string>> {
     const found = new Set<string>();
-    for (let i = 0; i < ids.length; i += 500) {
+    for (const part of slices(ids, 500)) {
       const rows = await this.db
         .selectFrom(table as 'records')
         .select('id')
-        .where('id', 'in', ids.slice(i, i + 500))
+        .where('id', 'in', part)
         .execute();
       for (const r of rows) found.add(r.id);
     }

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { RecordTable } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 
 /** The columns of a record that matching reads. */
@@ -109,14 +110,8 @@ export class MatchRecordRepository {
   /** These records (500 a statement), in no particular order. */
   async getMany(ids: readonly string[]): Promise<MatchRecordRow[]> {
     const out: MatchRecordRow[] = [];
-    for (let i = 0; i < ids.length; i += 500) {
-      out.push(
-        ...(await this.db
-          .selectFrom('records')
-          .select(columns)
-          .where('id', 'in', ids.slice(i, i + 500))
-          .execute()),
-      );
+    for (const part of slices(ids, 500)) {
+      out.push(...(await this.db.selectFrom('records').select(columns).where('id', 'in', part).execute()));
     }
     return out;
   }

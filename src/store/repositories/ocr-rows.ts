@@ -1,6 +1,7 @@
 import { newId } from '../../ids.js';
 import type { RowFields } from '../../ocr/registry-rows.js';
 import type { OcrPageReadTable, OcrRowTable } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 
 export const pageOutcomes = [
@@ -129,11 +130,11 @@ export class OcrRowRepository {
       .onConflict((oc) => oc.columns(['evidence_id', 'engine']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-    for (let i = 0; i < rows.length; i += 200) {
+    for (const part of slices(rows, 200)) {
       await this.db
         .insertInto('ocr_rows')
         .values(
-          rows.slice(i, i + 200).map((r) => ({
+          part.map((r) => ({
             id: newId(),
             evidence_id: r.evidenceId,
             page: r.page,
@@ -185,11 +186,11 @@ export class OcrRowRepository {
   /** Of these items, those read as scanned pages (by any engine, whatever came of it). */
   async readAsPages(evidenceIds: readonly string[]): Promise<Set<string>> {
     const out = new Set<string>();
-    for (let i = 0; i < evidenceIds.length; i += 500) {
+    for (const part of slices(evidenceIds, 500)) {
       const rows = await this.db
         .selectFrom('ocr_page_reads')
         .select('evidence_id')
-        .where('evidence_id', 'in', evidenceIds.slice(i, i + 500))
+        .where('evidence_id', 'in', part)
         .where('outcome', 'in', ['proposed', 'no_rows'])
         .execute();
       for (const r of rows) out.add(r.evidence_id);

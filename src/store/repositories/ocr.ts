@@ -1,5 +1,6 @@
 import { newId } from '../../ids.js';
 import type { OcrProposalTable, OcrReadTable } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 
 export const ocrOutcomes = [
@@ -64,12 +65,12 @@ export class OcrRepository {
   /** Of these items, those already read by this engine version. */
   async readAlready(evidenceIds: readonly string[], engine: string): Promise<Set<string>> {
     const out = new Set<string>();
-    for (let i = 0; i < evidenceIds.length; i += 500) {
+    for (const part of slices(evidenceIds, 500)) {
       const rows = await this.db
         .selectFrom('ocr_reads')
         .select('evidence_id')
         .where('engine', '=', engine)
-        .where('evidence_id', 'in', evidenceIds.slice(i, i + 500))
+        .where('evidence_id', 'in', part)
         .execute();
       for (const r of rows) out.add(r.evidence_id);
     }

@@ -3,6 +3,7 @@ import { newId } from '../../ids.js';
 import { idParts, insertRows, isOneOf, jsonChunk } from '../bulk-rows.js';
 import type { Capabilities } from '../capabilities.js';
 import type { PersonTable, RecordLinkTable } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 import { withdrawnRecords } from './reports.js';
 
@@ -113,8 +114,7 @@ export class RecordLinkRepository {
     reason: string,
   ): Promise<RecordLinkTable[]> {
     const closed: RecordLinkTable[] = [];
-    for (let i = 0; i < ids.length; i += 500) {
-      const part = ids.slice(i, i + 500);
+    for (const part of slices(ids, 500)) {
       const open = await this.db
         .selectFrom('record_links')
         .selectAll()
@@ -167,11 +167,11 @@ export class RecordLinkRepository {
   /** Each record's open link, for many records (500 a statement). */
   async activeOf(recordIds: readonly string[]): Promise<Map<string, RecordLink>> {
     const out = new Map<string, RecordLink>();
-    for (let i = 0; i < recordIds.length; i += 500) {
+    for (const part of slices(recordIds, 500)) {
       const rows = await this.db
         .selectFrom('record_links')
         .selectAll()
-        .where('record_id', 'in', recordIds.slice(i, i + 500))
+        .where('record_id', 'in', part)
         .where('unlinked_at', 'is', null)
         .execute();
       for (const r of rows) out.set(r.record_id, toLink(r));
@@ -282,15 +282,14 @@ export class RecordLinkRepository {
     }
     if (this.caps?.dialect === 'sqlite') {
       // One JSON parameter per 20,000 persons (bulk-rows.ts).
-      for (let i = 0; i < changes.length; i += jsonChunk) {
-        const part = JSON.stringify(changes.slice(i, i + jsonChunk).map((c) => [c.id, c.into, c.at]));
+      for (const part of slices(changes, jsonChunk)) {
+        const json = JSON.stringify(part.map((c) => [c.id, c.into, c.at]));
         await sql`update persons set merged_into = v.value ->> 1, merged_at = v.value ->> 2
-          from json_each(${part}) as v where persons.id = v.value ->> 0`.execute(this.db);
+          from json_each(${json}) as v where persons.id = v.value ->> 0`.execute(this.db);
       }
       return;
     }
-    for (let i = 0; i < changes.length; i += 300) {
-      const part = changes.slice(i, i + 300);
+    for (const part of slices(changes, 300)) {
       const values = sql.join(part.map((c) => sql`(${c.id}, ${c.into}, ${c.at})`));
       // Both dialects take a CTE with named columns and UPDATE … FROM (SQLite since 3.33).
       await sql`with v(id, into_id, at) as (values ${values})
@@ -303,11 +302,11 @@ export class RecordLinkRepository {
   /** The person each record belongs to now, for many records (500 a query). */
   async activePersons(recordIds: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
-    for (let i = 0; i < recordIds.length; i += 500) {
+    for (const part of slices(recordIds, 500)) {
       const rows = await this.db
         .selectFrom('record_links')
         .select(['record_id', 'person_id'])
-        .where('record_id', 'in', recordIds.slice(i, i + 500))
+        .where('record_id', 'in', part)
         .where('unlinked_at', 'is', null)
         .execute();
       for (const r of rows) out.set(r.record_id, r.person_id);
@@ -440,11 +439,11 @@ export class RecordLinkRepository {
   /** The records each of these persons holds now (open links), 500 persons a statement. */
   async membersOf(personIds: readonly string[]): Promise<Map<string, string[]>> {
     const members = new Map<string, string[]>();
-    for (let i = 0; i < personIds.length; i += 500) {
+    for (const part of slices(personIds, 500)) {
       const rows = await this.db
         .selectFrom('record_links')
         .select(['person_id', 'record_id'])
-        .where('person_id', 'in', personIds.slice(i, i + 500))
+        .where('person_id', 'in', part)
         .where('unlinked_at', 'is', null)
         .execute();
       for (const r of rows) members.set(r.person_id, [...(members.get(r.person_id) ?? []), r.record_id]);

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { type Capabilities, chunkRows } from '../capabilities.js';
 import { prepared } from '../prepared.js';
 import type { RecordLinkTable, RecordNameKeyTable, RecordTable } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 import { withdrawnRecords } from './reports.js';
 
@@ -93,12 +94,12 @@ export class RecordRepository {
   /** Which of these external ids a source already has. */
   async existingExternalIds(sourceId: string, externalIds: readonly string[]): Promise<Set<string>> {
     const found = new Set<string>();
-    for (let i = 0; i < externalIds.length; i += 500) {
+    for (const part of slices(externalIds, 500)) {
       const rows = await this.db
         .selectFrom('records')
         .select('external_id')
         .where('source_id', '=', sourceId)
-        .where('external_id', 'in', externalIds.slice(i, i + 500))
+        .where('external_id', 'in', part)
         .execute();
       for (const r of rows) if (r.external_id !== null) found.add(r.external_id);
     }
@@ -155,12 +156,8 @@ export class RecordRepository {
   async many(ids: readonly string[]): Promise<RecordView[]> {
     if (ids.length === 0) return [];
     const out: RecordView[] = [];
-    for (let i = 0; i < ids.length; i += 500) {
-      out.push(
-        ...((await this.viewQuery()
-          .where('r.id', 'in', ids.slice(i, i + 500))
-          .execute()) as RecordView[]),
-      );
+    for (const part of slices(ids, 500)) {
+      out.push(...((await this.viewQuery().where('r.id', 'in', part).execute()) as RecordView[]));
     }
     return out;
   }

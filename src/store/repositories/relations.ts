@@ -1,6 +1,7 @@
 import { newId } from '../../ids.js';
 import { prepared } from '../prepared.js';
 import type { RelationTable } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 
 /** Typed relations between persons. Retracting closes a relation; nothing is deleted. */
@@ -63,8 +64,7 @@ export class RelationRepository {
     types: readonly string[],
   ): Promise<Pick<RelationTable, 'person_a' | 'person_b'>[]> {
     const out: Pick<RelationTable, 'person_a' | 'person_b'>[] = [];
-    for (let i = 0; i < personIds.length; i += 250) {
-      const ids = personIds.slice(i, i + 250);
+    for (const ids of slices(personIds, 250)) {
       out.push(
         ...(await this.db
           .selectFrom('relations')

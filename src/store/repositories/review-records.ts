@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { RecordTable } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 
 /** A record as stored, with its source's name and the person it is linked to now. */
@@ -15,7 +16,7 @@ export class ReviewRecordRepository {
   async getMany(ids: readonly string[]): Promise<Map<string, RecordWithContext>> {
     const out = new Map<string, RecordWithContext>();
     const unique = [...new Set(ids)];
-    for (let i = 0; i < unique.length; i += 500) {
+    for (const part of slices(unique, 500)) {
       const rows = await this.db
         .selectFrom('records as r')
         .leftJoin('sources as s', 's.id', 'r.source_id')
@@ -24,7 +25,7 @@ export class ReviewRecordRepository {
         )
         .selectAll('r')
         .select(['s.name as source_name', 'l.person_id as person_id'])
-        .where('r.id', 'in', unique.slice(i, i + 500))
+        .where('r.id', 'in', part)
         .execute();
       for (const row of rows) out.set(row.id, row);
     }

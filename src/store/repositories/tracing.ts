@@ -7,6 +7,7 @@ import type {
   ReportCandidateTable,
   TracingRunTable,
 } from '../schema.js';
+import { slices } from '../slices.js';
 import type { Db } from '../store.js';
 
 export interface QueuedItem {
@@ -61,11 +62,8 @@ export class TracingRepository {
 
   /** Removes items done (in the transaction that did them). */
   async done(seqs: readonly number[]): Promise<void> {
-    for (let i = 0; i < seqs.length; i += 500) {
-      await this.db
-        .deleteFrom('tracing_queue')
-        .where('seq', 'in', seqs.slice(i, i + 500))
-        .execute();
+    for (const part of slices(seqs, 500)) {
+      await this.db.deleteFrom('tracing_queue').where('seq', 'in', part).execute();
     }
   }
 
@@ -214,12 +212,8 @@ export class TracingRepository {
 
   async modelLinks(linkIds: readonly string[]): Promise<Map<string, ModelLinkTable>> {
     const out = new Map<string, ModelLinkTable>();
-    for (let i = 0; i < linkIds.length; i += 500) {
-      const rows = await this.db
-        .selectFrom('model_links')
-        .selectAll()
-        .where('link_id', 'in', linkIds.slice(i, i + 500))
-        .execute();
+    for (const part of slices(linkIds, 500)) {
+      const rows = await this.db.selectFrom('model_links').selectAll().where('link_id', 'in', part).execute();
       for (const r of rows) out.set(r.link_id, r);
     }
     return out;
@@ -242,8 +236,7 @@ export class TracingRepository {
   /** The pairs kept apart that involve one of these records. */
   async keptApartFrom(recordIds: readonly string[]): Promise<[string, string][]> {
     const out: [string, string][] = [];
-    for (let i = 0; i < recordIds.length; i += 250) {
-      const ids = recordIds.slice(i, i + 250);
+    for (const ids of slices(recordIds, 250)) {
       const rows = await this.db
         .selectFrom('link_constraints')
         .select(['record_id', 'other_record_id'])
@@ -265,8 +258,7 @@ export class TracingRepository {
     humanBases: readonly string[],
   ): Promise<Set<string>> {
     const out = new Set<string>();
-    for (let i = 0; i < sourceIds.length; i += 250) {
-      const ids = sourceIds.slice(i, i + 250);
+    for (const ids of slices(sourceIds, 250)) {
       const decided = await this.db
         .selectFrom('decisions as d')
         .innerJoin('records as ra', 'ra.id', 'd.record_a')
@@ -292,8 +284,7 @@ export class TracingRepository {
         .groupBy(['r.source_id', 'l.person_id'])
         .having((eb) => eb.fn.countAll(), '>=', 2)
         .execute();
-      for (let k = 0; k < twice.length; k += 250) {
-        const part = twice.slice(k, k + 250);
+      for (const part of slices(twice, 250)) {
         const byHand = await this.db
           .selectFrom('record_links')
           .select('person_id')
@@ -336,11 +327,11 @@ export class TracingRepository {
   /** The person each of these records belongs to now. */
   async personsOf(recordIds: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
-    for (let i = 0; i < recordIds.length; i += 500) {
+    for (const part of slices(recordIds, 500)) {
       const rows = await this.db
         .selectFrom('record_links')
         .select(['record_id', 'person_id'])
-        .where('record_id', 'in', recordIds.slice(i, i + 500))
+        .where('record_id', 'in', part)
         .where('unlinked_at', 'is', null)
         .execute();
       for (const r of rows) out.set(r.record_id, r.person_id);

@@ -19,6 +19,7 @@ import { leafHash, sha256Hex } from '../../ledger/hash.js';
 import { formatVerifierKey } from '../../ledger/note.js';
 import { AuditRepository } from '../../store/repositories/audit.js';
 import { LedgerRepository } from '../../store/repositories/ledger.js';
+import { slices } from '../../store/slices.js';
 import { version } from '../../version.js';
 import type { AppContext } from '../context.js';
 import { recordCustodyEvents } from '../evidence/custody.js';
@@ -139,8 +140,7 @@ async function proofsFor(
 ): Promise<BundleProof[]> {
   const out: BundleProof[] = [];
   const sorted = [...new Set(indexes)].sort((a, b) => a - b);
-  for (let i = 0; i < sorted.length; i += 500) {
-    const part = sorted.slice(i, i + 500);
+  for (const part of slices(sorted, 500)) {
     const rows = await ctx.store.db
       .selectFrom('ledger_entries')
       .select(['idx', 'entry'])

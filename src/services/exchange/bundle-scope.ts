@@ -1,6 +1,7 @@
 import { DomainError } from '../../domain/errors.js';
 import type { BundleScope } from '../../exchange/bundle-layout.js';
 import { ReportRepository } from '../../store/repositories/reports.js';
+import { slices } from '../../store/slices.js';
 import type { Db } from '../../store/store.js';
 
 /**
@@ -65,7 +66,7 @@ const chunk = 500;
 
 async function inChunks<T>(ids: readonly string[], read: (ids: string[]) => Promise<T[]>): Promise<T[]> {
   const out: T[] = [];
-  for (let i = 0; i < ids.length; i += chunk) out.push(...(await read(ids.slice(i, i + chunk))));
+  for (const part of slices(ids, chunk)) out.push(...(await read(part)));
   return out;
 }
 

@@ -16,6 +16,7 @@ import {
 import type { PfifNote } from '../../exchange/pfif.js';
 import { nowIso } from '../../ids.js';
 import type { RecordTable } from '../../store/schema.js';
+import { slices } from '../../store/slices.js';
 import type { Db, Store } from '../../store/store.js';
 import { startWorker } from '../../worker-entry.js';
 import type { AppContext } from '../context.js';
@@ -430,13 +431,13 @@ export async function exportData(ctx: AppContext, request: ExportRequest): Promi
         after = (persons.at(-1) as { id: string }).id;
         const ids = persons.map((p) => p.id);
         const linked = new Map<string, RecordRow[]>();
-        for (let i = 0; i < ids.length; i += chunk) {
+        for (const part of slices(ids, chunk)) {
           const rows = await db
             .selectFrom('record_links as l')
             .innerJoin('records as r', 'r.id', 'l.record_id')
             .selectAll('r')
             .select(['l.person_id', 'l.linked_at'])
-            .where('l.person_id', 'in', ids.slice(i, i + chunk))
+            .where('l.person_id', 'in', part)
             .where('l.unlinked_at', 'is', null)
             .orderBy('l.linked_at')
             .orderBy('r.id')

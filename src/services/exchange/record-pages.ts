@@ -1,6 +1,7 @@
 import { type ExportEncoder, type ExportRow, pfifNoteOf } from '../../exchange/export-formats.js';
 import { pfifStatuses } from '../../exchange/pfif.js';
 import type { RecordTable } from '../../store/schema.js';
+import { slices } from '../../store/slices.js';
 import type { Db, Store } from '../../store/store.js';
 
 /**
@@ -122,14 +123,8 @@ export async function claimsAbout(
   chunk: number,
 ): Promise<Map<string, Claim[]>> {
   const out = new Map<string, Claim[]>();
-  for (let i = 0; i < ids.length; i += chunk)
-    groupClaims(
-      out,
-      await pfifClaims(db)
-        .where(`a.${column}`, 'in', ids.slice(i, i + chunk))
-        .execute(),
-      column,
-    );
+  for (const part of slices(ids, chunk))
+    groupClaims(out, await pfifClaims(db).where(`a.${column}`, 'in', part).execute(), column);
   return out;
 }
 

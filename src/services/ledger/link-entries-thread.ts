@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { EntryError, linkMoves, type RecordLinkRow } from '../../ledger/entries.js';
 import type { PreparedEntry } from '../../ledger/prepared.js';
+import { slices } from '../../store/slices.js';
 import { startWorker } from '../../worker-entry.js';
 import type { LinkEntriesReply, LinkEntriesRequest } from './link-entries-worker.js';
 
@@ -56,8 +57,7 @@ export class LinkEntriesThread {
   ): Promise<PreparedEntry[]> {
     const { alone, moves } = linkMoves(closed, opened);
     const parts: Promise<PreparedEntry[]>[] = [this.ask({ alone, moves: [] })];
-    for (let i = 0; i < moves.length; i += part)
-      parts.push(this.ask({ alone: [], moves: moves.slice(i, i + part) }));
+    for (const batch of slices(moves, part)) parts.push(this.ask({ alone: [], moves: batch }));
     return (await Promise.all(parts)).flat();
   }
 

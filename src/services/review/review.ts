@@ -11,7 +11,7 @@ import {
 import { type Decision, DecisionRepository } from '../../store/repositories/decisions.js';
 import { LookupRepository } from '../../store/repositories/lookups.js';
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
-
+import { slices } from '../../store/slices.js';
 import type { Db, Store } from '../../store/store.js';
 import { decisionRecorded } from '../registry/linkage-journal.js';
 import { type PairLinker, RecordLinkLinker } from '../registry/pair-linker.js';
@@ -78,10 +78,9 @@ export class ReviewService {
     const decisions = new DecisionRepository(this.store.db);
     const links = new RecordLinkRepository(this.store.db);
     const queue = new CandidatePairRepository(this.store.db, this.store.capabilities);
-    for (let from = 0; from < all.length; from += proposeChunk) {
+    for (const chunk of slices(all, proposeChunk)) {
       // A turn before the first round too: a caller's own work (the tracing loop's merges) runs up to here.
       await nextTurn();
-      const chunk = all.slice(from, from + proposeChunk);
       const decided = await decisions.currentAmong(
         chunk.map(([, p]) => [p.recordA, p.recordB] as [string, string]),
       );

@@ -3,6 +3,7 @@ import { type AuditEntry, AuditRepository } from '../../store/repositories/audit
 import { RecordLinkRepository } from '../../store/repositories/record-links.js';
 import { TracingRepository } from '../../store/repositories/tracing.js';
 import type { ModelLinkTable, RecordLinkTable } from '../../store/schema.js';
+import { slices } from '../../store/slices.js';
 import type { Db, Store } from '../../store/store.js';
 import { appendLogEntries } from '../ledger/ledger.js';
 import { settlePersons } from '../registry/person-settling.js';
@@ -45,8 +46,7 @@ export async function mergeByModel(store: Store, merges: readonly ModelMerge[], 
     await new TracingRepository(trx, store.capabilities).addModelLinks(deferred.modelLinks);
     await appendLogEntries(trx, linkEntries(deferred.closed, deferred.opened), at);
     const audit = new AuditRepository(trx);
-    for (let i = 0; i < deferred.audit.length; i += 500)
-      await audit.insertMany(deferred.audit.slice(i, i + 500)).execute();
+    for (const part of slices(deferred.audit, 500)) await audit.insertMany(part).execute();
     return moved;
   });
 }

@@ -33,9 +33,13 @@ const write = (model: object) => {
     `${JSON.stringify(Object.fromEntries(order.map((k) => [k, values[k]])), null, 2)}\n`,
   );
 };
+// What the file says of itself: training floors the variant levels too (trainModel).
+const floored = 'a variant spelling weighed at least as the weaker of exact and cross-script agreement';
 if (process.argv.includes('--floor-variants')) {
   const { version: _, ...kept } = base;
   kept.comparisons = floorVariants(base.comparisons);
+  if (kept.description && !kept.description.includes(floored))
+    kept.description = kept.description.replace('; retrain', `, ${floored}; retrain`);
   const version = modelVersion(kept, 'synthetic');
   write({ ...kept, version });
   process.stderr.write(`${version}: variant levels floored, nothing trained\n`);
@@ -76,6 +80,6 @@ if (process.argv.includes('--split-later')) {
   });
   model = { ...kept, version: modelVersion(kept, 'synthetic') };
 }
-model.description = `The model that ships: trained by EM on athar synth data (${people} people, seed ${seed}); retrain on your own data with athar link --train.`;
+model.description = `The model that ships: trained by EM on athar synth data (${people} people, seed ${seed}), ${floored}; retrain on your own data with athar link --train.`;
 write(model);
 process.stderr.write(`${model.version}: ${JSON.stringify(report)}\n`);

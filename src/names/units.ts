@@ -900,12 +900,16 @@ for (const [unit, from, name] of REFINED) {
   }
 }
 
+/** An Arabic letter and the Latin digraph it makes with a following h: th of Fathi, dh of Adham, sh of Mashe. */
+const hDigraphs = [
+  [AR.t, LA.th],
+  [AR.tt, LA.th],
+  [AR.d, LA.dh],
+  [AR.s, LA.sh],
+  [AR.ss, LA.sh],
+] as const;
 for (const h of [AR.hh, AR.h, AR.hFinal]) {
-  bigram(AR.t, h, [[LA.th, 0.1]]);
-  bigram(AR.tt, h, [[LA.th, 0.1]]);
-  bigram(AR.d, h, [[LA.dh, 0.1]]);
-  bigram(AR.s, h, [[LA.sh, 0.1]]);
-  bigram(AR.ss, h, [[LA.sh, 0.1]]);
+  for (const [letter, digraph] of hDigraphs) bigram(letter, h, [[digraph, 0.1]]);
   bigram(AR.k, h, [[LA.kh, 0.1]]);
   bigram(AR.gh, h, [[LA.gh, 0.2]]);
   bigram(AR.k, h, [[LA.ch, 0.2]]);
@@ -913,11 +917,7 @@ for (const h of [AR.hh, AR.h, AR.hFinal]) {
   bigram(AR.z, h, [[LA.zh, 0.1]]);
 }
 // Turkish writes خ as h (Halil, Halit): its s + h, t + h, d + h are two letters, not ش, ث, ذ (Zashe / زسخه).
-bigram(AR.s, AR.kh, [[LA.sh, 0.3]]);
-bigram(AR.ss, AR.kh, [[LA.sh, 0.3]]);
-bigram(AR.t, AR.kh, [[LA.th, 0.3]]);
-bigram(AR.tt, AR.kh, [[LA.th, 0.3]]);
-bigram(AR.d, AR.kh, [[LA.dh, 0.3]]);
+for (const [letter, digraph] of hDigraphs) bigram(letter, AR.kh, [[digraph, 0.3]]);
 bigram(AR.t, AR.sh, [
   [LA.ch, 0.05],
   [LA.k, 0.4],

@@ -761,17 +761,20 @@ export class MatchIndex {
     // q's value for each narrowing, and the values a record must have to share it with q (birth: a year either
     // side; arrest, death: a month).
     const own = {} as Record<Narrowing, number>;
+    // Whether each narrowing is shared within one: read here once, not per candidate (shares).
+    const near = {} as Record<Narrowing, boolean>;
     const wanted = new Map<Narrowing, number[]>();
     for (const what of narrowings) {
       const v = narrowingValue(f, what, q);
       own[what] = v;
-      wanted.set(what, v < 0 ? [] : nearNarrowings.has(what) ? [v - 1, v, v + 1].filter((y) => y >= 0) : [v]);
+      near[what] = nearNarrowings.has(what);
+      wanted.set(what, v < 0 ? [] : near[what] ? [v - 1, v, v + 1].filter((y) => y >= 0) : [v]);
     }
     const shares = (i: number, what: Narrowing): boolean => {
       const v = own[what];
       if (v < 0) return false;
       const value = narrowingValue(f, what, i);
-      return nearNarrowings.has(what) ? withinOne(v, value) : value === v;
+      return near[what] ? withinOne(v, value) : value === v;
     };
     const take = (i: number) => {
       if (i === q || stamp[i] === id) return;

@@ -26,7 +26,7 @@ function pairsUnder(f: ReturnType<typeof featuresOf>, name: string): number[][] 
 }
 
 describe('blocking', () => {
-  it('pairs records that share a key across scripts, each pair once, and never unnamed rows', () => {
+  it('pairs records that share a key across scripts, each pair once, and never unnamed rows by a name', () => {
     const f = featuresOf([
       { first_name: 'محمد', father_name: 'أحمد', family_name: 'المصري', birth_year: '1980' },
       { full_name: 'Mohammad Ahmad Al-Masri', birth_year: '1980' },
@@ -79,6 +79,20 @@ describe('blocking', () => {
     expect(levels[detaineeAt]).toBe(1);
     compareAll(f, 0, 2, new NameSimilarity(f.names), levels);
     expect(levels[detaineeAt]).toBe(0);
+  });
+
+  it('pairs a nameless forensic line by its detainee number and branch, and by nothing else', () => {
+    const f = featuresOf([
+      { arresting_branch: 'الجوية', detainee_number: '6388', death_date: '2013-05-02' },
+      { full_name: 'عبدالرحمن محمد علي الجزائري', arresting_branch: 'مطار المزة', detainee_number: '6388' },
+      { arresting_branch: '215', detainee_number: '6388', death_date: '2013-05-02' },
+      { arresting_branch: 'الجوية', death_date: '2013-05-02' },
+      { full_name: 'ماهر سامر الخطيب', arresting_branch: '215', death_date: '2013-05-02' },
+    ]);
+    const { pairs, unnamed } = candidatePairs(f);
+    const list = Array.from({ length: pairs.length }, (_, p) => [pairs.a[p], pairs.b[p]]);
+    expect(list).toEqual([[0, 1]]);
+    expect(unnamed).toBe(3);
   });
 
   it("pairs a Caesar line's first name with the whole chain by the month of death, never two whole chains", () => {

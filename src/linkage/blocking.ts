@@ -23,6 +23,11 @@ export interface BlockingRule {
   readonly name: string;
   /** The record's key under this rule, or -1 when it lacks a field the rule needs. */
   key(f: RecordFeatures, i: number): number;
+  /**
+   * Whether records without a name are keyed too: numbers that identify a detainee (a forensic line's detainee number
+   * and branch) find its other records where no name can. Such pairs are candidates for review, never links.
+   */
+  readonly withoutName?: boolean;
 }
 
 function nameKeyOf(
@@ -34,7 +39,12 @@ function nameKeyOf(
   return v < 0 ? -1 : f.names.keyOf(v);
 }
 
-function rule(name: string, salt: number, parts: ((f: RecordFeatures, i: number) => number)[]): BlockingRule {
+function rule(
+  name: string,
+  salt: number,
+  parts: ((f: RecordFeatures, i: number) => number)[],
+  withoutName = false,
+): BlockingRule {
   const [p, q, r] = parts as [
     (f: RecordFeatures, i: number) => number,
     ((f: RecordFeatures, i: number) => number) | undefined,
@@ -42,6 +52,7 @@ function rule(name: string, salt: number, parts: ((f: RecordFeatures, i: number)
   ];
   return {
     name,
+    ...(withoutName ? { withoutName } : {}),
     key(f, i) {
       const x = p(f, i);
       if (x < 0) return -1;
@@ -195,7 +206,7 @@ export const blockingRules: readonly BlockingRule[] = [
   rule('first+father+birth_year', 8, [first, father, birthYear]),
   rule('first+father+family_prefix', 9, [first, father, familyPrefix]),
   rule('first+family_prefix+birth_year', 10, [first, familyPrefix, birthYear]),
-  rule('detainee_number+branch', 5, [detainee, branchTop]),
+  rule('detainee_number+branch', 5, [detainee, branchTop], true),
 ];
 
 /** Rules that training passes may block on besides the linking rules (narrow, match-rich blocks). */
@@ -1009,7 +1020,7 @@ export interface RuleStats {
 export interface CandidatePairs {
   pairs: PairBuffer;
   stats: RuleStats[];
-  /** Records without any name, never blocked (singletons). */
+  /** Records without any name: blocked only by the rules that key them (`BlockingRule.withoutName`). */
   unnamed: number;
 }
 
@@ -1070,7 +1081,7 @@ export function candidatePairs(
     } else {
       const plain = current as BlockingRule;
       for (let i = 0; i < n; i++) {
-        if (named[i] === 0) continue;
+        if (named[i] === 0 && !plain.withoutName) continue;
         const key = plain.key(f, i);
         if (key < 0) continue;
         keys[count] = key;

@@ -125,7 +125,7 @@ function yearNow(): number {
 }
 
 export interface FeatureIssues {
-  /** Rows with no first, father, grandfather or family name: kept, never linked. */
+  /** Rows with no first, father, grandfather or family name: kept, linked only by a detainee number and branch. */
   rowsWithoutName: number;
   /** Unreadable dates, and dates in a year still to come, per column: treated as missing. */
   invalidDates: Record<DateColumn, number>;

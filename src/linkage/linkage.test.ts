@@ -87,6 +87,36 @@ describe('linking synthetic records', () => {
     expect(clusterOf[other]).not.toBe(clusterOf[english]);
   });
 
+  it("links a nameless forensic line to the register line of its detainee number and branch, not a number's other use", async () => {
+    // SYNTHETIC. A Caesar-style line gives only the branch (its agency), the detainee number and the date of death.
+    const f = features();
+    const register = f.add('nameless-register', {
+      source: 'register-af-mezzeh',
+      first_name: 'صباح',
+      father_name: 'عمار',
+      family_name: 'المظغوس',
+      arrest_date: '2011-08-16',
+      arresting_branch: 'فرع التحقيق في المخابرات الجوية - مطار المزة',
+      detainee_number: '93635',
+    });
+    const forensic = f.add('nameless-forensic', {
+      source: 'forensic-list',
+      arresting_branch: 'الجوية',
+      detainee_number: '٩٣٦٣٥',
+      death_date: '2013-11-18',
+    });
+    // The same number in the same agency, dead before the register's man was taken: the number used again.
+    const earlier = f.add('nameless-earlier', {
+      source: 'forensic-list',
+      arresting_branch: 'الجوية',
+      detainee_number: '93635',
+      death_date: '2009-02-03',
+    });
+    const { clusterOf } = await linkFeatures(f, new CompiledModel(shippedModel()));
+    expect(clusterOf[forensic]).toBe(clusterOf[register]);
+    expect(clusterOf[earlier]).not.toBe(clusterOf[register]);
+  });
+
   it('links a register line written family first whose names cannot say so, as its register writes the others', async () => {
     const f = features();
     const register = [

@@ -474,8 +474,9 @@ export class MatchIndex {
       this.rules.forEach((rule, r) => {
         rule.keys(this.features, i, (key) => (this.postings[r] as Postings).add(key, i));
       });
-      this.linkBlocks.add(this.features, i);
     }
+    // A nameless record too, under the linking rules that key it (its detainee number and branch).
+    this.linkBlocks.add(this.features, i);
     // Packed again once a quarter of the registry came since: counted in records, not keys (a record gives some
     // sixty keys across the rules, so counting keys packed a 1M registry again every 4,000 new records: 11.6 s of
     // the loop's 31 s of CPU for 10,000 records, profiled on PostgreSQL).

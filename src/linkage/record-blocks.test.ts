@@ -7,10 +7,29 @@ import { generate } from './synth/generator.js';
 import { compiledShippedModel } from './test-fixtures.js';
 
 const data = generate({ people: 1500, seed: 5 });
+/**
+ * Its records, and after every seventh register line a nameless forensic line of that man (his detainee number and
+ * branch only): blocking keys those under the detainee number and branch alone.
+ */
+const rows = data.records.flatMap((r, k) =>
+  k % 7 === 0 && r.fields.detainee_number && r.fields.arresting_branch
+    ? [
+        r,
+        {
+          fields: {
+            record_id: `${r.fields.record_id}-forensic`,
+            source: 'synthetic-forensic-list',
+            detainee_number: r.fields.detainee_number,
+            arresting_branch: r.fields.arresting_branch,
+          },
+        },
+      ]
+    : [r],
+);
 
 function features(): RecordFeatures {
-  const f = new RecordFeatures(data.records.length);
-  for (const r of data.records) f.add(r.fields.record_id, r.fields);
+  const f = new RecordFeatures(rows.length);
+  for (const r of rows) f.add(r.fields.record_id, r.fields);
   return f;
 }
 
@@ -40,12 +59,15 @@ describe("one record's partners by the linking rules", () => {
       const blocks = new RecordBlocks(linkingRules, options);
       blocks.build(f);
       let paired = 0;
+      let namelessPaired = 0;
       for (let i = 0; i < f.size; i++) {
         const got = sorted(blocks.partners(f, i));
         expect(got, `record ${i}`).toEqual(sorted(expected[i] as Set<number>));
         if (got.length > 0) paired++;
+        if (got.length > 0 && !f.hasName(i)) namelessPaired++;
       }
       expect(paired).toBeGreaterThan(f.size / 2);
+      expect(namelessPaired).toBeGreaterThan(20);
     }
   });
 
@@ -55,11 +77,11 @@ describe("one record's partners by the linking rules", () => {
     const expected = blockingPartners(all, small);
     const held = 400;
     const f = new RecordFeatures(all.size);
-    for (const r of data.records.slice(0, all.size - held)) f.add(r.fields.record_id, r.fields);
+    for (const r of rows.slice(0, all.size - held)) f.add(r.fields.record_id, r.fields);
     const blocks = new RecordBlocks(linkingRules, small);
     blocks.build(f);
     // Each asked for as it arrives, so an oversized block's kept values are extended as the block grows.
-    for (const r of data.records.slice(all.size - held)) {
+    for (const r of rows.slice(all.size - held)) {
       const i = f.add(r.fields.record_id, r.fields);
       blocks.add(f, i);
       blocks.partners(f, i);
@@ -73,11 +95,11 @@ describe("one record's partners by the linking rules", () => {
     const expected = blockingPartners(all, defaultBlockingOptions);
     const held = 300;
     const index = new MatchIndex(compiledShippedModel());
-    for (const r of data.records.slice(0, data.records.length - held))
+    for (const r of rows.slice(0, rows.length - held))
       index.append(r.fields.record_id, r.fields);
     index.pack();
     // Each asked for as it arrives (as the loop does), so the blocks' kept values are renewed as blocks grow.
-    for (const r of data.records.slice(data.records.length - held)) {
+    for (const r of rows.slice(rows.length - held)) {
       index.add(r.fields.record_id, r.fields);
       index.linkedPartners(r.fields.record_id);
     }

@@ -20,12 +20,16 @@ class RuleBlocks {
   members = new Int32Array(0);
   readonly recent = new Map<number, number[]>();
 
-  build(f: RecordFeatures, keysOf: (i: number, push: (key: number) => void) => void): void {
+  build(
+    f: RecordFeatures,
+    withoutName: boolean,
+    keysOf: (i: number, push: (key: number) => void) => void,
+  ): void {
     const list = new KeyedRecords(f.size);
     let owner = 0;
     const push = (key: number) => list.push(key, owner);
     for (let i = 0; i < f.size; i++) {
-      if (!f.hasName(i)) continue;
+      if (!withoutName && !f.hasName(i)) continue;
       owner = i;
       keysOf(i, push);
     }
@@ -56,6 +60,8 @@ class RuleBlocks {
 }
 
 const isSpelling = (rule: BlockingRule | SpellingRule): rule is SpellingRule => 'owner' in rule;
+/** Whether a rule keys records without a name (blocking: `BlockingRule.withoutName`). */
+const keysNameless = (rule: BlockingRule | SpellingRule) => !isSpelling(rule) && rule.withoutName === true;
 
 /**
  * The blocks of `athar link` (src/linkage/blocking.ts: the linking rules, their salts and keys, the same handling of
@@ -77,18 +83,19 @@ export class RecordBlocks {
     this.blocks = rules.map(() => new RuleBlocks());
   }
 
-  /** Packs the keys of every named record of `f`. */
+  /** Packs the keys of every named record of `f` (and of those without a name, under the rules that key them). */
   build(f: RecordFeatures): void {
     this.clearValues();
     this.rules.forEach((rule, r) => {
-      (this.blocks[r] as RuleBlocks).build(f, (i, push) => keysOf(rule, f, i, push));
+      (this.blocks[r] as RuleBlocks).build(f, keysNameless(rule), (i, push) => keysOf(rule, f, i, push));
     });
   }
 
   /** Registers one record added to `f` since the last build. */
   add(f: RecordFeatures, i: number): void {
-    if (!f.hasName(i)) return;
+    const named = f.hasName(i);
     this.rules.forEach((rule, r) => {
+      if (!named && !keysNameless(rule)) return;
       const blocks = this.blocks[r] as RuleBlocks;
       keysOf(rule, f, i, (key) => blocks.add(key, i));
     });
@@ -97,12 +104,13 @@ export class RecordBlocks {
   /** The records blocking pairs record q with (each once, in no particular order). q must be registered. */
   partners(f: RecordFeatures, q: number): number[] {
     const found = new Set<number>();
-    if (!f.hasName(q)) return [];
+    const named = f.hasName(q);
     if (this.features !== f) {
       this.features = f;
       this.clearValues();
     }
     this.rules.forEach((rule, r) => {
+      if (!named && !keysNameless(rule)) return;
       const blocks = this.blocks[r] as RuleBlocks;
       const spelling = isSpelling(rule) ? rule : undefined;
       const group = spelling ? spelling.group(f, q) : 0;

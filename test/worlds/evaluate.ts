@@ -52,8 +52,8 @@ export interface WorldFigures {
   f1OverCeiling: number;
   pairCompleteness: number;
   /**
-   * The same among records with a name: athar never links a nameless record (a forensic line with only its
-   * numbers meets the registry as an identification, docs/tracing.md), so blocking cannot find those pairs.
+   * The same among records with a name: a nameless record (a forensic line with only its numbers) is blocked by its
+   * detainee number and branch alone, so its pairs with records that do not carry the number are never candidates.
    */
   pairCompletenessNamed: number;
   candidatePairs: number;

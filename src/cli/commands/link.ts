@@ -85,7 +85,9 @@ export function registerLink(program: Command): void {
         `model ${summary.model.version}, threshold ${summary.model.threshold}; ${summary.candidatePairs} candidate pairs`,
       );
       if (summary.rowsWithoutName)
-        printLine(`${summary.rowsWithoutName} rows without any name kept as singletons`);
+        printLine(
+          `${summary.rowsWithoutName} rows without any name: linked only by a detainee number and branch, else alone`,
+        );
       for (const [column, count] of Object.entries(summary.invalidDates)) {
         if (count) printLine(`${count} unreadable or future ${column} values treated as missing`);
       }

@@ -57,7 +57,7 @@ export interface LinkSummary {
   /** Records in a cluster of two or more. */
   linkedRecords: number;
   singletons: number;
-  /** Rows without any name: kept, each its own cluster. */
+  /** Rows without any name: kept, each its own cluster unless its detainee number and branch link it. */
   rowsWithoutName: number;
   /** Unreadable dates per column, treated as missing. */
   invalidDates: FeatureIssues['invalidDates'];

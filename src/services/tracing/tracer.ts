@@ -309,9 +309,10 @@ export class Tracer {
       // A report's candidates come from the match (topFor), which may read a register line's names family first.
       const explain = (other: string) =>
         (isReport ? index.explainMatch(row.id, other) : index.explainPair(row.id, other)) ?? null;
-      // A record with no name is a person of one, never linked by the model; neither is a report that gives only
-      // a first name (it is matched, and its candidates kept, but a person decides).
-      const named = index.features.hasName(index.indexOf(row.id));
+      // A record with no name is linked only through its numbers (its partners agree on its detainee number and
+      // branch: blocking's withoutName rule); a report that gives only a first name never is (it is matched, and
+      // its candidates kept, but a person decides).
+      const named = !isReport || index.features.hasName(index.indexOf(row.id));
       const firstNameOnly =
         isReport &&
         !row.father_name &&

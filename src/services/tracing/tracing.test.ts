@@ -327,6 +327,40 @@ describeEachDialect('the tracing loop', (store) => {
     expect(candidates[0]?.explanation).toBeTruthy();
   });
 
+  it('links a nameless forensic line by its detainee number and branch as it arrives, and not a number of another agency', async () => {
+    const sources = new SourceRepository(ctx.store.db);
+    const register = await sources.findOrCreate('synthetic branch register', 'list');
+    const forensic = await sources.findOrCreate('synthetic forensic list', 'list');
+    const create = (sourceId: string, externalId: string, fields: Record<string, string>) =>
+      services().registry.createRecord({ sourceId, kind: 'registry_line', externalId, fields }, null);
+    const line = await create(register.id, 'synthetic-register-77', {
+      first_name: 'رهف',
+      father_name: 'أحمد',
+      family_name: 'الحمشي',
+      arrest_date: '2012-05-08',
+      arresting_branch: 'فرع فلسطين',
+      detainee_number: '75269',
+    });
+    await services().tracing.tracer.processPending();
+    // A Caesar-style line: the branch, the number (in Arabic-Indic digits) and the date of death; no name.
+    const body = await create(forensic.id, 'synthetic-forensic-77', {
+      arresting_branch: 'فرع فلسطين',
+      detainee_number: '٧٥٢٦٩',
+      death_date: '2012-09-25',
+    });
+    const other = await create(forensic.id, 'synthetic-forensic-78', {
+      arresting_branch: 'الجوية',
+      detainee_number: '75269',
+      death_date: '2012-09-25',
+    });
+    await services().tracing.tracer.processPending();
+    const links = new RecordLinkRepository(ctx.store.db);
+    const joined = await links.active(body.id);
+    expect(joined?.personId).toBe((await links.active(line.id))?.personId);
+    expect(joined?.basis).toBe('model');
+    expect((await links.active(other.id))?.personId).not.toBe(joined?.personId);
+  });
+
   /**
    * Synthetic: a register that names two namesakes, one by his birth, the other by his arrest (and detainee number),
    * and a second register whose line gives both and would chain them into one person.

@@ -95,8 +95,7 @@ describe("one record's partners by the linking rules", () => {
     const expected = blockingPartners(all, defaultBlockingOptions);
     const held = 300;
     const index = new MatchIndex(compiledShippedModel());
-    for (const r of rows.slice(0, rows.length - held))
-      index.append(r.fields.record_id, r.fields);
+    for (const r of rows.slice(0, rows.length - held)) index.append(r.fields.record_id, r.fields);
     index.pack();
     // Each asked for as it arrives (as the loop does), so the blocks' kept values are renewed as blocks grow.
     for (const r of rows.slice(rows.length - held)) {

@@ -224,16 +224,43 @@ describe('blocking', () => {
       { first_name: 'Mohamed', family_name: 'Al-Masri', arrest_date: '2019-04' },
       { first_name: 'محمد', family_name: 'المصري', arrest_date: '2019-03-26' },
       { first_name: 'محمد', family_name: 'المصري', arrest_date: '2019-02-26' },
+      { first_name: 'محمد', family_name: 'المصري', arrest_date: '2019-05-08' },
     );
     const f = featuresOf(rows);
     const rule = blockingRules.filter((r) => r.name === 'first+family');
     // No sliding window: records with no overlap key but their month of arrest would meet their neighbours there.
     const { pairs } = candidatePairs(f, rule, { maxBlock: 12, window: 0 });
     const list = new Set(Array.from({ length: pairs.length }, (_, p) => `${pairs.a[p]}-${pairs.b[p]}`));
-    // Known to the month, April meets a date in the last days of March (half a month on, April too).
+    // Known to the month, April meets a date in the last days of March (half a month on, April too) and one in the
+    // first days of May (half a month back, April too).
     expect(list).toContain('30-31');
+    expect(list).toContain('30-33');
     // A month and more apart: no key in common.
     expect(list).not.toContain('30-32');
+    expect(list).not.toContain('31-32');
+    expect(list).not.toContain('31-33');
+  });
+
+  it("in an oversized block, pairs two records by the father's name as another list's habit writes it", () => {
+    // Thirty records of one name, each with a father of its own; then one man's two records, his father Vail in a
+    // Turkish hand and وائل, with nothing else in common.
+    const fathers = ['أحمد', 'خالد', 'عمر', 'علي', 'حسن', 'يوسف', 'سامر', 'ماهر', 'رياض', 'نزار'];
+    const rows: PersonRecordFields[] = Array.from({ length: 30 }, (_, i) => ({
+      first_name: 'محمد',
+      father_name: fathers[i % 10] as string,
+      family_name: 'المصري',
+      birth_year: String(1950 + i),
+    }));
+    rows.push(
+      { first_name: 'Muhammet', father_name: 'Vail', family_name: 'Al-Masri', birth_year: '1990' },
+      { first_name: 'محمد', father_name: 'وائل', family_name: 'المصري', arrest_date: '2013-05-02' },
+      { first_name: 'Mohamed', father_name: 'Nail', family_name: 'Al-Masri', birth_year: '1991' },
+    );
+    const f = featuresOf(rows);
+    const rule = blockingRules.filter((r) => r.name === 'first+family');
+    const { pairs } = candidatePairs(f, rule, { maxBlock: 12, window: 0 });
+    const list = new Set(Array.from({ length: pairs.length }, (_, p) => `${pairs.a[p]}-${pairs.b[p]}`));
+    expect(list).toContain('30-31');
     expect(list).not.toContain('31-32');
   });
 

@@ -25,7 +25,7 @@ export interface BlockingRule {
   key(f: RecordFeatures, i: number): number;
   /**
    * Whether records without a name are keyed too: numbers that identify a detainee (a forensic line's detainee number
-   * and branch) find its other records where no name can. Such pairs are candidates for review, never links.
+   * and branch) find its other records where no name can. Such pairs are weighed and linked as any other.
    */
   readonly withoutName?: boolean;
 }

@@ -991,8 +991,9 @@ type SubKey = {
 };
 
 /**
- * Within an oversized block, pairs that share the father's name *or* the birth year *or* the month of death *or* the
- * month of arrest *or* the place of origin *or* the arresting branch are compared (a record without a father's name
+ * Within an oversized block, pairs that share the father's name (as written, or as another list's habit writes it:
+ * `fatherCoarse`) *or* the birth year *or* the month of death *or* the month of arrest (the calendar month, half a
+ * month on or back) *or* the place of origin *or* the arresting branch are compared (a record without a father's name
  * still meets its partner by birth year, a forensic list row without either meets the death notice by its date of
  * death, a diaspora list row with a name and an arrest month the registry's line by that month). Each costs few
  * pairs: parts by month and place are small, and parts still too large are split like any other.

@@ -309,17 +309,18 @@ export class Tracer {
       // A report's candidates come from the match (topFor), which may read a register line's names family first.
       const explain = (other: string) =>
         (isReport ? index.explainMatch(row.id, other) : index.explainPair(row.id, other)) ?? null;
-      // A record with no name is linked only through its numbers (its partners agree on its detainee number and
-      // branch: blocking's withoutName rule); a report that gives only a first name never is (it is matched, and
-      // its candidates kept, but a person decides).
-      const named = !isReport || index.features.hasName(index.indexOf(row.id));
+      // A registry record with no name is linked only through its numbers: its partners are the records of its
+      // detainee number under its branch (blocking's withoutName rule). A report is matched by its names, so one
+      // with none, or with only a first name, is never linked by the model (it is matched, and its candidates kept,
+      // but a person decides).
+      const namelessReport = isReport && !index.features.hasName(index.indexOf(row.id));
       const firstNameOnly =
         isReport &&
         !row.father_name &&
         !row.family_name &&
         !row.grandfather_name &&
         !hasMoreThanOneWord(row.full_name);
-      const mayLink = named && !firstNameOnly;
+      const mayLink = !namelessReport && !firstNameOnly;
       for (const c of candidates) {
         if (c.probability < this.policy.reviewFrom) continue;
         const mineAt = personOfRecord.get(row.id);

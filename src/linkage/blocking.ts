@@ -30,6 +30,11 @@ export interface BlockingRule {
   readonly withoutName?: boolean;
 }
 
+/** Whether a rule keys records without a name too (`BlockingRule.withoutName`; never a spelling rule). */
+export function keysWithoutName(rule: BlockingRule | SpellingRule): boolean {
+  return !('owner' in rule) && rule.withoutName === true;
+}
+
 function nameKeyOf(
   f: RecordFeatures,
   column: 'first' | 'father' | 'grandfather' | 'family' | 'motherFirst',
@@ -162,19 +167,6 @@ function coarseKeyOf(f: RecordFeatures, column: 'first' | 'father' | 'family', i
   return coarseHashes.get(f, key);
 }
 const coarseFamily = (f: RecordFeatures, i: number) => coarseKeyOf(f, 'family', i);
-const fatherCoarseHashes = new DerivedNameHashes((f, v) => {
-  const form = f.names.form(v);
-  const read = habitReadings(form)[0];
-  return coarseBlockingSkeleton(read === undefined ? f.names.keyText(f.names.keyOf(v)) : nameKey(read));
-});
-/**
- * The father's name as another habit of lists would write it, under the coarse skeleton (Vail / وائل, Camal / جمال,
- * Abdulrassak / عبدالرزاق): an overlap key of oversized blocks beside the father's own key.
- */
-function fatherCoarse(f: RecordFeatures, i: number): number {
-  const v = f.father[i] as number;
-  return v < 0 ? -1 : fatherCoarseHashes.get(f, v);
-}
 /** The other readings of a family name whose coarse keys blocking also uses (none for most names). */
 const familyReadings: readonly ((form: string) => string | undefined)[] = [
   (form) => habitReadings(form)[0],
@@ -194,6 +186,18 @@ function habitCoarseFamily(f: RecordFeatures, i: number, k: number): number {
   const v = f.family[i] as number;
   if (v < 0) return -1;
   return (habitCoarseHashes[k] as DerivedNameHashes).get(f, v);
+}
+
+/**
+ * The father's name as another habit of lists would write it, under the coarse skeleton (Vail / وائل, Camal / جمال,
+ * Abdulrassak / عبدالرزاق): its first habit reading's coarse key (familyReadings' first, the cache any name's value
+ * shares), else its own coarse key. An overlap key of oversized blocks beside the father's own key.
+ */
+function fatherCoarse(f: RecordFeatures, i: number): number {
+  const v = f.father[i] as number;
+  if (v < 0) return -1;
+  const read = (habitCoarseHashes[0] as DerivedNameHashes).get(f, v);
+  return read >= 0 ? read : coarseKeyOf(f, 'father', i);
 }
 
 /** Pushes a key for each coarse reading of the family name that differs from the coarse key `c` and each other. */
@@ -1108,8 +1112,9 @@ export function candidatePairs(
       count = list.count;
     } else {
       const plain = current as BlockingRule;
+      const nameless = keysWithoutName(plain);
       for (let i = 0; i < n; i++) {
-        if (named[i] === 0 && !plain.withoutName) continue;
+        if (named[i] === 0 && !nameless) continue;
         const key = plain.key(f, i);
         if (key < 0) continue;
         keys[count] = key;

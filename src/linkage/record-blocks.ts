@@ -2,6 +2,7 @@ import {
   type BlockingOptions,
   type BlockingRule,
   defaultBlockingOptions,
+  keysWithoutName,
   linkingRules,
   overlapKeys,
   type SpellingRule,
@@ -60,8 +61,6 @@ class RuleBlocks {
 }
 
 const isSpelling = (rule: BlockingRule | SpellingRule): rule is SpellingRule => 'owner' in rule;
-/** Whether a rule keys records without a name (blocking: `BlockingRule.withoutName`). */
-const keysNameless = (rule: BlockingRule | SpellingRule) => !isSpelling(rule) && rule.withoutName === true;
 
 /**
  * The blocks of `athar link` (src/linkage/blocking.ts: the linking rules, their salts and keys, the same handling of
@@ -87,7 +86,7 @@ export class RecordBlocks {
   build(f: RecordFeatures): void {
     this.clearValues();
     this.rules.forEach((rule, r) => {
-      (this.blocks[r] as RuleBlocks).build(f, keysNameless(rule), (i, push) => keysOf(rule, f, i, push));
+      (this.blocks[r] as RuleBlocks).build(f, keysWithoutName(rule), (i, push) => keysOf(rule, f, i, push));
     });
   }
 
@@ -95,7 +94,7 @@ export class RecordBlocks {
   add(f: RecordFeatures, i: number): void {
     const named = f.hasName(i);
     this.rules.forEach((rule, r) => {
-      if (!named && !keysNameless(rule)) return;
+      if (!named && !keysWithoutName(rule)) return;
       const blocks = this.blocks[r] as RuleBlocks;
       keysOf(rule, f, i, (key) => blocks.add(key, i));
     });
@@ -110,7 +109,7 @@ export class RecordBlocks {
       this.clearValues();
     }
     this.rules.forEach((rule, r) => {
-      if (!named && !keysNameless(rule)) return;
+      if (!named && !keysWithoutName(rule)) return;
       const blocks = this.blocks[r] as RuleBlocks;
       const spelling = isSpelling(rule) ? rule : undefined;
       const group = spelling ? spelling.group(f, q) : 0;
